@@ -1,0 +1,19 @@
+# Project-wide warning flags, applied through the sf_warnings interface target.
+add_library(sf_warnings INTERFACE)
+target_compile_options(sf_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                             -Wcast-align -Wunused -Woverloaded-virtual)
+if(SF_WERROR)
+  target_compile_options(sf_warnings INTERFACE -Werror)
+endif()
+if(SF_SANITIZE)
+  add_compile_options(-fsanitize=${SF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${SF_SANITIZE})
+endif()
+
+# simdjson's On-Demand API is compiled into our code, and picks its SIMD kernel at compile
+# time: without -march it falls back to the scalar kernel, several times slower. The project
+# is built from source where it runs, so target the build machine by default.
+option(SF_MARCH_NATIVE "Compile for the build machine's CPU (needed for simdjson's fast kernels)" ON)
+if(SF_MARCH_NATIVE)
+  add_compile_options(-march=native)
+endif()
