@@ -1,0 +1,63 @@
+// Compression codecs of Spark event logs: naming, detection and decoding.
+//
+// Spark picks the codec from spark.eventLog.compression.codec and names the file after it
+// (.lz4, .lzf, .snappy, .zstd); .gz and .zst are common outside Apache Spark. The extension
+// says which codec a file claims; the first bytes confirm it. lz4, snappy and lzf are the
+// Java libraries' own framings (lz4-java LZ4BlockOutputStream, snappy-java SnappyOutputStream,
+// ning compress-lzf chunks) around standard blocks, not the lz4 frame or snappy framing formats.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "io/byte_stream.h"
+
+namespace sf::io {
+
+enum class Codec { kNone, kZstd, kLz4, kSnappy, kLzf, kGzip };
+
+// "none", "zstd", "lz4", "snappy", "lzf", "gzip".
+std::string_view codec_name(Codec codec);
+
+// The codec a file name claims by its extension (an ".inprogress" suffix is looked through):
+// nullopt when the name has no codec extension.
+std::optional<Codec> codec_from_file_name(std::string_view file_name);
+
+// What the first bytes of a file are.
+enum class Magic { kJson, kZstd, kLz4Block, kSnappyJava, kLzf, kGzip, kZip, kEmpty, kUnknown };
+Magic sniff_magic(std::string_view first_bytes);  // needs up to 8 bytes
+std::string_view magic_name(Magic magic);
+// The codec a magic stands for, when it is one.
+std::optional<Codec> codec_from_magic(Magic magic);
+
+// Wraps `compressed` in a decompressor for `codec` (kNone returns it unchanged).
+// `display_name` names the file in error messages, which also give the compressed byte offset
+// of the block that failed. Decompressed output is bounded by `max_output_bytes` and by the
+// ratio limit, so a decompression bomb stops with LimitExceeded instead of filling memory.
+struct DecompressLimits {
+  uint64_t max_output_bytes = uint64_t{1} << 44;  // 16 TiB: effectively no cap unless asked
+  uint64_t max_ratio = 0;                          // 0: no ratio check
+};
+Result<std::unique_ptr<ByteStream>> open_decompressor(Codec codec, std::unique_ptr<ByteStream> compressed,
+                                                      std::string display_name,
+                                                      DecompressLimits limits = {});
+
+// Decoder errors (all from the ByteStream's read()):
+//   - bytes that decoded before an error are returned first; the error comes with the next
+//     read() and then every read() after it;
+//   - a compressed stream that ends early (a crashed or still-running writer, a partial copy)
+//     is kCorruption with a message ending in ": truncated", e.g.
+//     "app.lz4: lz4 stream ends at byte 4096 without its end marker: truncated";
+//   - damaged data is kCorruption naming the unit and its compressed offset, e.g.
+//     "app.lz4: lz4 block at byte 32789: checksum mismatch (stored 0x..., computed 0x...)";
+//   - DecompressLimits are kLimitExceeded; a snappy-java header needing a newer reader is
+//     kUnsupported.
+// snappy-java and LZF streams have no trailer: one cut between two chunks ends cleanly.
+// True for the "ends early" kind, which a reader may treat as an incomplete log rather than a
+// damaged one.
+bool is_truncated_stream(const Status& status);
+
+}  // namespace sf::io

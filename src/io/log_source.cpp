@@ -1,0 +1,312 @@
+#include "io/log_source.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+
+#include "io/zip_archive.h"
+
+namespace sf::io {
+
+namespace fs = std::filesystem;
+
+std::string_view layout_name(LogLayout layout) {
+  switch (layout) {
+    case LogLayout::kFile: return "file";
+    case LogLayout::kRolling: return "rolling";
+    case LogLayout::kDatabricks: return "databricks";
+    case LogLayout::kZip: return "zip";
+    case LogLayout::kStdin: return "stdin";
+  }
+  return "file";
+}
+
+uint64_t LogInput::total_stored_bytes() const {
+  uint64_t total = 0;
+  for (const auto& part : parts) total += part.stored_bytes;
+  return total;
+}
+
+namespace {
+
+constexpr std::string_view kInProgressSuffix = ".inprogress";
+constexpr std::string_view kCompactSuffix = ".compact";
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+std::string_view base_name(std::string_view path) {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// events_<index>_<appId>[.<codec>][.compact]
+struct RollingName {
+  uint64_t index = 0;
+  bool compact = false;
+};
+
+std::optional<RollingName> parse_rolling_name(std::string_view name) {
+  constexpr std::string_view kPrefix = "events_";
+  if (!starts_with(name, kPrefix)) return std::nullopt;
+  name.remove_prefix(kPrefix.size());
+  RollingName parsed;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), parsed.index);
+  if (ec != std::errc() || end == name.data() || end == name.data() + name.size() || *end != '_') return std::nullopt;
+  parsed.compact = ends_with(name, kCompactSuffix);
+  return parsed;
+}
+
+bool is_appstatus_name(std::string_view name) { return starts_with(name, "appstatus_"); }
+
+bool is_databricks_part_name(std::string_view name) {
+  return name == "eventlog" || starts_with(name, "eventlog-");
+}
+
+// A candidate part: its display name, and how to find it.
+struct Candidate {
+  std::string name;
+  std::string path;
+  std::string zip_entry;
+  uint64_t size = 0;
+};
+
+LogPart make_part(const Candidate& c) {
+  LogPart part;
+  part.name = c.name;
+  part.path = c.path;
+  part.zip_entry = c.zip_entry;
+  part.stored_bytes = c.size;
+  std::string_view codec_name = c.name;
+  if (ends_with(codec_name, kCompactSuffix)) codec_name.remove_suffix(kCompactSuffix.size());
+  part.claimed_codec = codec_from_file_name(codec_name);
+  return part;
+}
+
+// Orders the parts of a rolling log, honouring compaction, and notes gaps in the numbering.
+Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector<Candidate> candidates,
+                                           std::vector<std::string>& warnings) {
+  std::vector<std::pair<RollingName, Candidate>> parts;
+  for (auto& c : candidates) {
+    if (auto parsed = parse_rolling_name(c.name)) parts.emplace_back(*parsed, std::move(c));
+  }
+  if (parts.empty()) {
+    return fail(Status::InvalidArgument(where + ": a rolling event log directory with no events_<n>_<appId> files"));
+  }
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) {
+    if (a.first.index != b.first.index) return a.first.index < b.first.index;
+    return a.first.compact > b.first.compact;  // a compacted part replaces its plain twin
+  });
+  // Spark reads from the last compacted part on: it holds everything before it.
+  size_t start = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].first.compact) start = i;
+  }
+  std::vector<LogPart> ordered;
+  std::optional<uint64_t> previous;
+  for (size_t i = start; i < parts.size(); ++i) {
+    const uint64_t index = parts[i].first.index;
+    if (previous && index == *previous) continue;  // the plain twin of a compacted part
+    if (previous && index > *previous + 1) {
+      warnings.push_back(where + ": rolling parts " + std::to_string(*previous + 1) + " to " +
+                         std::to_string(index - 1) + " are missing; events in them are lost");
+    }
+    previous = index;
+    ordered.push_back(make_part(parts[i].second));
+  }
+  return ordered;
+}
+
+std::vector<LogPart> databricks_parts(std::vector<Candidate> candidates) {
+  std::vector<Candidate> rolled;
+  std::optional<Candidate> active;
+  for (auto& c : candidates) {
+    if (c.name == "eventlog") {
+      active = std::move(c);
+    } else if (starts_with(c.name, "eventlog-")) {
+      rolled.push_back(std::move(c));
+    }
+  }
+  // eventlog-<yyyy-mm-dd--HH-MM>: the name sorts in time order.
+  std::sort(rolled.begin(), rolled.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::vector<LogPart> parts;
+  for (const auto& c : rolled) parts.push_back(make_part(c));
+  if (active) parts.push_back(make_part(*active));
+  return parts;
+}
+
+// Sorts the files of a directory (or a zip) into one layout.
+Result<LogInput> resolve_listing(const std::string& where, std::vector<Candidate> files, LogLayout container) {
+  LogInput input;
+  input.path = where;
+  bool has_rolling = false;
+  bool has_databricks = false;
+  for (const auto& f : files) {
+    if (parse_rolling_name(f.name)) has_rolling = true;
+    if (is_databricks_part_name(f.name)) has_databricks = true;
+    if (is_appstatus_name(f.name) && ends_with(f.name, kInProgressSuffix)) input.in_progress = true;
+  }
+  if (has_rolling) {
+    auto parts = rolling_parts(where, std::move(files), input.warnings);
+    if (!parts) return fail(parts.error());
+    input.parts = std::move(*parts);
+    input.layout = container == LogLayout::kZip ? LogLayout::kZip : LogLayout::kRolling;
+    return input;
+  }
+  if (has_databricks) {
+    input.parts = databricks_parts(std::move(files));
+    input.layout = container == LogLayout::kZip ? LogLayout::kZip : LogLayout::kDatabricks;
+    return input;
+  }
+  if (container == LogLayout::kZip) {
+    std::vector<Candidate> logs;
+    for (auto& f : files) {
+      if (!is_appstatus_name(f.name)) logs.push_back(std::move(f));
+    }
+    if (logs.size() == 1) {
+      if (ends_with(logs[0].name, kInProgressSuffix)) input.in_progress = true;
+      input.parts.push_back(make_part(logs[0]));
+      input.layout = LogLayout::kZip;
+      return input;
+    }
+    std::string names;
+    for (size_t i = 0; i < logs.size() && i < 5; ++i) names += (i ? ", " : "") + logs[i].zip_entry;
+    if (logs.empty()) return fail(Status::InvalidArgument(where + ": the zip archive holds no event log"));
+    return fail(Status::InvalidArgument(where + ": the zip archive holds " + std::to_string(logs.size()) +
+                                        " event logs (" + names + (logs.size() > 5 ? ", ..." : "") +
+                                        "); fetch one application attempt at a time"));
+  }
+  return fail(Status::InvalidArgument(
+      where + ": a directory that is not an event log: expected a rolling log (eventlog_v2_* with "
+              "events_<n>_<appId> files) or a Databricks log directory (eventlog-* parts and eventlog)"));
+}
+
+Result<std::string> read_prefix(ByteStream& stream, size_t bytes) {
+  std::string prefix(bytes, '\0');
+  size_t filled = 0;
+  while (filled < bytes) {
+    auto n = stream.read(std::span<char>(prefix.data() + filled, bytes - filled));
+    if (!n) return fail(n.error());
+    if (*n == 0) break;
+    filled += *n;
+  }
+  prefix.resize(filled);
+  return prefix;
+}
+
+Result<LogInput> resolve_directory(const std::string& path) {
+  std::vector<Candidate> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;
+    Candidate c;
+    c.name = it->path().filename().string();
+    c.path = it->path().string();
+    c.size = it->file_size(type_ec);
+    files.push_back(std::move(c));
+  }
+  if (ec) return fail(Status::IOError(path + ": cannot list the directory: " + ec.message()));
+  return resolve_listing(path, std::move(files), LogLayout::kRolling);
+}
+
+Result<LogInput> resolve_zip(const std::string& path) {
+  auto entries = list_zip_entries(path);
+  if (!entries) return fail(entries.error());
+  std::vector<Candidate> files;
+  for (const auto& entry : *entries) {
+    if (entry.is_directory) continue;
+    Candidate c;
+    c.name = std::string(base_name(entry.name));
+    c.zip_entry = entry.name;
+    c.size = entry.size_bytes;
+    files.push_back(std::move(c));
+  }
+  auto input = resolve_listing(path, std::move(files), LogLayout::kZip);
+  if (input) input->layout = LogLayout::kZip;
+  return input;
+}
+
+}  // namespace
+
+Result<LogInput> resolve_log_input(const std::string& path) {
+  if (path == "-") {
+    LogInput input;
+    input.path = "-";
+    input.layout = LogLayout::kStdin;
+    LogPart part;
+    part.name = "<stdin>";
+    input.parts.push_back(std::move(part));
+    return input;
+  }
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    return fail(Status::NotFound(path + ": no such file or directory"));
+  }
+  if (fs::is_directory(status)) return resolve_directory(path);
+  if (!fs::is_regular_file(status)) return fail(Status::InvalidArgument(path + ": not a regular file or directory"));
+
+  auto stream = open_file_stream(path);
+  if (!stream) return fail(stream.error());
+  auto prefix = read_prefix(**stream, 8);
+  if (!prefix) return fail(prefix.error());
+  if (sniff_magic(*prefix) == Magic::kZip || ends_with(path, ".zip")) return resolve_zip(path);
+
+  LogInput input;
+  input.path = path;
+  input.layout = LogLayout::kFile;
+  input.in_progress = ends_with(path, kInProgressSuffix);
+  Candidate c;
+  c.name = std::string(base_name(path));
+  c.path = path;
+  c.size = fs::file_size(path, ec);
+  input.parts.push_back(make_part(c));
+  return input;
+}
+
+Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits) {
+  const std::string display = input.layout == LogLayout::kStdin ? "<stdin>"
+                              : !part.zip_entry.empty()        ? input.path + "!" + part.zip_entry
+                              : part.path.empty()              ? part.name
+                                                               : part.path;
+  Result<std::unique_ptr<ByteStream>> raw = input.layout == LogLayout::kStdin ? Result<std::unique_ptr<ByteStream>>(stdin_stream())
+                                            : !part.zip_entry.empty()         ? open_zip_entry(input.path, part.zip_entry)
+                                                                              : open_file_stream(part.path);
+  if (!raw) return fail(raw.error());
+  auto prefix = read_prefix(**raw, 8);
+  if (!prefix) return fail(prefix.error().with_context(display));
+  const Magic magic = sniff_magic(*prefix);
+
+  Codec codec = Codec::kNone;
+  if (part.claimed_codec) {
+    codec = *part.claimed_codec;
+    const auto confirmed = codec_from_magic(magic);
+    const bool plain_ok = codec == Codec::kNone && (magic == Magic::kJson || magic == Magic::kEmpty);
+    const bool matches = confirmed == codec || plain_ok || magic == Magic::kEmpty;
+    if (!matches) {
+      std::string actual = confirmed ? std::string(codec_name(*confirmed)) + " data" : std::string(magic_name(magic));
+      return fail(Status::Corruption(display + ": the name says " + std::string(codec_name(codec)) +
+                                     " but the content is " + actual + " (wrong extension?)"));
+    }
+  } else if (auto detected = codec_from_magic(magic)) {
+    codec = *detected;  // no codec in the name: trust the bytes
+  } else if (magic == Magic::kUnknown) {
+    return fail(Status::Unsupported(display + ": unknown format: neither JSON lines nor a compression codec Spark "
+                                              "writes (zstd, lz4, snappy, lzf, gzip)"));
+  } else if (magic == Magic::kZip) {
+    return fail(Status::Unsupported(display + ": a zip archive inside an event log is not supported"));
+  }
+
+  auto stream = prefixed_stream(std::move(*prefix), std::move(*raw));
+  auto decompressed = open_decompressor(codec, std::move(stream), display, limits);
+  if (!decompressed) return fail(decompressed.error());
+  return OpenedPart{std::move(*decompressed), codec};
+}
+
+}  // namespace sf::io

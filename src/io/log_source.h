@@ -1,0 +1,61 @@
+// Resolving what the user pointed at into the ordered parts of one event log.
+//
+// Layouts:
+//   file        one event log file, plain or compressed (codec by extension, confirmed by its
+//               first bytes); a ".inprogress" suffix marks an application still running.
+//   rolling     a directory eventlog_v2_<appId>[_<attempt>] of events_<n>_<appId>[.<codec>]
+//               parts, read in index order from the last ".compact" part on, with an
+//               appstatus_<appId>[.inprogress] marker.
+//   databricks  a directory of rolled eventlog-<yyyy-mm-dd--HH-MM>[.gz] parts, read in time
+//               order, followed by the active part "eventlog".
+//   zip         a .zip as the History Server's /api/v1/applications/<id>/logs returns it,
+//               holding one of the layouts above.
+//   stdin       "-": one stream, codec detected from its first bytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "io/byte_stream.h"
+#include "io/codec.h"
+
+namespace sf::io {
+
+enum class LogLayout { kFile, kRolling, kDatabricks, kZip, kStdin };
+std::string_view layout_name(LogLayout layout);
+
+struct LogPart {
+  std::string name;            // file name, or the entry name inside a zip
+  std::string path;            // file path ("" for stdin and zip entries)
+  std::string zip_entry;       // entry name when the part is inside a zip
+  std::optional<Codec> claimed_codec;  // what the name says; nullopt when it says nothing
+  uint64_t stored_bytes = 0;   // size on disk (or in the archive, uncompressed entry size)
+};
+
+struct LogInput {
+  std::string path;            // as the user gave it
+  LogLayout layout = LogLayout::kFile;
+  bool in_progress = false;
+  std::vector<LogPart> parts;  // in reading order
+  std::vector<std::string> warnings;  // e.g. a gap in a rolling log's part numbers
+  uint64_t total_stored_bytes() const;
+};
+
+// Works out the layout and parts of the log at `path`. Errors name the path and say what was
+// expected.
+Result<LogInput> resolve_log_input(const std::string& path);
+
+// An opened part: its decompressed bytes and the codec its first bytes confirmed.
+struct OpenedPart {
+  std::unique_ptr<ByteStream> stream;
+  Codec codec = Codec::kNone;
+};
+
+// Opens a part: checks the codec its name claims against its first bytes (a mismatch is an
+// error naming both), then wraps it in the decompressor.
+Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits);
+
+}  // namespace sf::io
