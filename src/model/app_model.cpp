@@ -1,0 +1,108 @@
+#include "model/app_model.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace sf::model {
+
+namespace {
+
+std::optional<int64_t> span_ms(const std::optional<int64_t>& start, const std::optional<int64_t>& end) {
+  if (!start || !end) return std::nullopt;
+  return std::max<int64_t>(0, *end - *start);
+}
+
+std::optional<uint64_t> parse_number(std::string_view text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<int64_t> AppInfo::duration_ms() const {
+  if (finished) return span_ms(start_time_ms, end_time_ms);
+  return span_ms(start_time_ms, last_event_time_ms);
+}
+
+std::optional<int64_t> Job::duration_ms() const { return span_ms(submission_time_ms, completion_time_ms); }
+
+std::optional<int64_t> StageAttempt::duration_ms() const { return span_ms(submission_time_ms, completion_time_ms); }
+
+std::optional<int64_t> SqlExecution::duration_ms() const { return span_ms(start_time_ms, end_time_ms); }
+
+const std::string* Environment::spark_property(std::string_view key) const {
+  auto it = std::lower_bound(spark_properties.begin(), spark_properties.end(), key,
+                             [](const auto& entry, std::string_view k) { return entry.first < k; });
+  if (it == spark_properties.end() || it->first != key) return nullptr;
+  return &it->second;
+}
+
+bool executor_id_less(std::string_view a, std::string_view b) {
+  const bool a_driver = a == "driver";
+  const bool b_driver = b == "driver";
+  if (a_driver != b_driver) return a_driver;
+  auto na = parse_number(a);
+  auto nb = parse_number(b);
+  if (na && nb) return *na < *nb;
+  if (na.has_value() != nb.has_value()) return na.has_value();
+  return a < b;
+}
+
+const StageAttempt* AppModel::stage(int64_t stage_id, int32_t attempt_id) const {
+  auto it = std::lower_bound(stages.begin(), stages.end(), std::pair{stage_id, attempt_id},
+                             [](const StageAttempt& s, const std::pair<int64_t, int32_t>& key) {
+                               return std::pair{s.stage_id, s.attempt_id} < key;
+                             });
+  if (it == stages.end() || it->stage_id != stage_id || it->attempt_id != attempt_id) return nullptr;
+  return &*it;
+}
+
+const StageAttempt* AppModel::latest_attempt(int64_t stage_id) const {
+  auto it = std::upper_bound(stages.begin(), stages.end(), stage_id,
+                             [](int64_t id, const StageAttempt& s) { return id < s.stage_id; });
+  if (it == stages.begin()) return nullptr;
+  --it;
+  return it->stage_id == stage_id ? &*it : nullptr;
+}
+
+const Job* AppModel::job(int64_t job_id) const {
+  auto it = std::lower_bound(jobs.begin(), jobs.end(), job_id, [](const Job& j, int64_t id) { return j.job_id < id; });
+  return it != jobs.end() && it->job_id == job_id ? &*it : nullptr;
+}
+
+const Executor* AppModel::executor(std::string_view executor_id) const {
+  auto it = std::lower_bound(executors.begin(), executors.end(), executor_id,
+                             [](const Executor& e, std::string_view id) { return executor_id_less(e.id, id); });
+  return it != executors.end() && it->id == executor_id ? &*it : nullptr;
+}
+
+const SqlExecution* AppModel::sql_execution(int64_t execution_id) const {
+  auto it = std::lower_bound(sql.begin(), sql.end(), execution_id,
+                             [](const SqlExecution& s, int64_t id) { return s.execution_id < id; });
+  return it != sql.end() && it->execution_id == execution_id ? &*it : nullptr;
+}
+
+std::string_view to_string(JobStatus status) {
+  switch (status) {
+    case JobStatus::kRunning: return "RUNNING";
+    case JobStatus::kSucceeded: return "SUCCEEDED";
+    case JobStatus::kFailed: return "FAILED";
+    case JobStatus::kUnknown: return "UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+std::string_view to_string(StageStatus status) {
+  switch (status) {
+    case StageStatus::kActive: return "ACTIVE";
+    case StageStatus::kComplete: return "COMPLETE";
+    case StageStatus::kFailed: return "FAILED";
+    case StageStatus::kPending: return "PENDING";
+    case StageStatus::kSkipped: return "SKIPPED";
+  }
+  return "PENDING";
+}
+
+}  // namespace sf::model
