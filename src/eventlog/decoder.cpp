@@ -1,0 +1,957 @@
+#include "eventlog/decoder.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "eventlog/json_reading.h"
+
+namespace sf::eventlog {
+
+namespace od = simdjson::ondemand;
+using json::for_each_element;
+using json::for_each_field;
+using json::read_bool;
+using json::read_int;
+using json::read_optional_int;
+using json::read_string;
+using json::read_string_view;
+using simdjson::error_code;
+using simdjson::SUCCESS;
+
+namespace {
+
+// ------------------------------------------------------------------------------------------
+// Event names
+
+enum class EventKind {
+  kTaskEnd,
+  kTaskStart,
+  kLogStart,
+  kDatabricksMetadata,
+  kApplicationStart,
+  kApplicationEnd,
+  kEnvironmentUpdate,
+  kResourceProfileAdded,
+  kExecutorAdded,
+  kExecutorRemoved,
+  kBlockManagerAdded,
+  kBlockManagerRemoved,
+  kJobStart,
+  kJobEnd,
+  kStageSubmitted,
+  kStageCompleted,
+  kStageExecutorMetrics,
+  kUnpersistRdd,
+  kExecutorExcluded,
+  kExecutorExcludedForStage,
+  kExecutorUnexcluded,
+  kNodeExcluded,
+  kNodeExcludedForStage,
+  kNodeUnexcluded,
+  kSqlExecutionStart,
+  kSqlExecutionEnd,
+  kSqlAdaptiveExecutionUpdate,
+  kSqlAdaptiveMetricUpdates,
+  kDriverAccumUpdates,
+  kUnknown,
+};
+
+struct EventName {
+  std::string_view simple_name;  // the class name without its package
+  EventKind kind;
+};
+
+// Most frequent first: task events are almost every line of a log.
+constexpr std::array kEventNames = {
+    EventName{"SparkListenerTaskEnd", EventKind::kTaskEnd},
+    EventName{"SparkListenerTaskStart", EventKind::kTaskStart},
+    EventName{"SparkListenerStageSubmitted", EventKind::kStageSubmitted},
+    EventName{"SparkListenerStageCompleted", EventKind::kStageCompleted},
+    EventName{"SparkListenerJobStart", EventKind::kJobStart},
+    EventName{"SparkListenerJobEnd", EventKind::kJobEnd},
+    EventName{"SparkListenerStageExecutorMetrics", EventKind::kStageExecutorMetrics},
+    EventName{"SparkListenerDriverAccumUpdates", EventKind::kDriverAccumUpdates},
+    EventName{"SparkListenerSQLExecutionStart", EventKind::kSqlExecutionStart},
+    EventName{"SparkListenerSQLExecutionEnd", EventKind::kSqlExecutionEnd},
+    EventName{"SparkListenerSQLAdaptiveExecutionUpdate", EventKind::kSqlAdaptiveExecutionUpdate},
+    EventName{"SparkListenerSQLAdaptiveSQLMetricUpdates", EventKind::kSqlAdaptiveMetricUpdates},
+    EventName{"SparkListenerExecutorAdded", EventKind::kExecutorAdded},
+    EventName{"SparkListenerExecutorRemoved", EventKind::kExecutorRemoved},
+    EventName{"SparkListenerBlockManagerAdded", EventKind::kBlockManagerAdded},
+    EventName{"SparkListenerBlockManagerRemoved", EventKind::kBlockManagerRemoved},
+    EventName{"SparkListenerUnpersistRDD", EventKind::kUnpersistRdd},
+    EventName{"SparkListenerLogStart", EventKind::kLogStart},
+    EventName{"DBCEventLoggingListenerMetadata", EventKind::kDatabricksMetadata},
+    EventName{"SparkListenerApplicationStart", EventKind::kApplicationStart},
+    EventName{"SparkListenerApplicationEnd", EventKind::kApplicationEnd},
+    EventName{"SparkListenerEnvironmentUpdate", EventKind::kEnvironmentUpdate},
+    EventName{"SparkListenerResourceProfileAdded", EventKind::kResourceProfileAdded},
+    EventName{"SparkListenerExecutorExcluded", EventKind::kExecutorExcluded},
+    EventName{"SparkListenerExecutorBlacklisted", EventKind::kExecutorExcluded},
+    EventName{"SparkListenerExecutorExcludedForStage", EventKind::kExecutorExcludedForStage},
+    EventName{"SparkListenerExecutorBlacklistedForStage", EventKind::kExecutorExcludedForStage},
+    EventName{"SparkListenerExecutorUnexcluded", EventKind::kExecutorUnexcluded},
+    EventName{"SparkListenerExecutorUnblacklisted", EventKind::kExecutorUnexcluded},
+    EventName{"SparkListenerNodeExcluded", EventKind::kNodeExcluded},
+    EventName{"SparkListenerNodeBlacklisted", EventKind::kNodeExcluded},
+    EventName{"SparkListenerNodeExcludedForStage", EventKind::kNodeExcludedForStage},
+    EventName{"SparkListenerNodeBlacklistedForStage", EventKind::kNodeExcludedForStage},
+    EventName{"SparkListenerNodeUnexcluded", EventKind::kNodeUnexcluded},
+    EventName{"SparkListenerNodeUnblacklisted", EventKind::kNodeUnexcluded},
+};
+
+// Core events are logged by simple name, SQL and scheduler extras by fully qualified class
+// name; both are matched by the simple name.
+EventKind classify(std::string_view event_name) {
+  if (auto dot = event_name.rfind('.'); dot != std::string_view::npos) event_name.remove_prefix(dot + 1);
+  for (const auto& entry : kEventNames) {
+    if (entry.simple_name == event_name) return entry.kind;
+  }
+  return EventKind::kUnknown;
+}
+
+// ------------------------------------------------------------------------------------------
+// Key tables: JSON keys -> task metric slots, for the flat metric objects of a task.
+
+using model::ExecutorMetric;
+using model::TaskMetric;
+
+template <size_t N>
+struct MetricKeys {
+  json::KeyTable<N> table;
+  std::array<TaskMetric, N> slots;
+};
+
+template <size_t N>
+constexpr MetricKeys<N> metric_keys(const std::pair<std::string_view, TaskMetric> (&entries)[N]) {
+  MetricKeys<N> keys{};
+  for (size_t i = 0; i < N; ++i) {
+    keys.table.keys[i] = entries[i].first;
+    keys.slots[i] = entries[i].second;
+  }
+  return keys;
+}
+
+// In the order Spark's JsonProtocol writes them, so the hinted lookup hits first time.
+constexpr auto kTaskMetricKeys = metric_keys({
+    {"Executor Deserialize Time", TaskMetric::kExecutorDeserializeTimeMs},
+    {"Executor Deserialize CPU Time", TaskMetric::kExecutorDeserializeCpuTimeNs},
+    {"Executor Run Time", TaskMetric::kExecutorRunTimeMs},
+    {"Executor CPU Time", TaskMetric::kExecutorCpuTimeNs},
+    {"Peak Execution Memory", TaskMetric::kPeakExecutionMemoryBytes},
+    {"Peak On Heap Execution Memory", TaskMetric::kPeakOnHeapExecutionMemoryBytes},
+    {"Peak Off Heap Execution Memory", TaskMetric::kPeakOffHeapExecutionMemoryBytes},
+    {"Result Size", TaskMetric::kResultSizeBytes},
+    {"JVM GC Time", TaskMetric::kJvmGcTimeMs},
+    {"Result Serialization Time", TaskMetric::kResultSerializationTimeMs},
+    {"Memory Bytes Spilled", TaskMetric::kMemoryBytesSpilled},
+    {"Disk Bytes Spilled", TaskMetric::kDiskBytesSpilled},
+});
+
+// The nested groups of "Task Metrics", after the scalar metrics above.
+enum MetricGroup : size_t { kShuffleReadGroup, kShuffleWriteGroup, kInputGroup, kOutputGroup, kGroupCount };
+constexpr json::KeyTable<kGroupCount> kMetricGroupKeys{
+    {"Shuffle Read Metrics", "Shuffle Write Metrics", "Input Metrics", "Output Metrics"}};
+
+constexpr auto kShuffleReadKeys = metric_keys({
+    {"Remote Blocks Fetched", TaskMetric::kShuffleRemoteBlocksFetched},
+    {"Local Blocks Fetched", TaskMetric::kShuffleLocalBlocksFetched},
+    {"Fetch Wait Time", TaskMetric::kShuffleFetchWaitTimeMs},
+    {"Remote Bytes Read", TaskMetric::kShuffleRemoteBytesRead},
+    {"Remote Bytes Read To Disk", TaskMetric::kShuffleRemoteBytesReadToDisk},
+    {"Local Bytes Read", TaskMetric::kShuffleLocalBytesRead},
+    {"Total Records Read", TaskMetric::kShuffleRecordsRead},
+    {"Remote Requests Duration", TaskMetric::kShuffleRemoteReqsDurationMs},
+});
+
+// "Push Based Shuffle" (Spark 3.2) and "Shuffle Push Read Metrics" (3.3+) name these alike.
+constexpr json::KeyTable<2> kPushGroupKeys{{"Push Based Shuffle", "Shuffle Push Read Metrics"}};
+constexpr auto kPushReadKeys = metric_keys({
+    {"Corrupt Merged Block Chunks", TaskMetric::kPushCorruptMergedBlockChunks},
+    {"Merged Fetch Fallback Count", TaskMetric::kPushMergedFetchFallbackCount},
+    {"Merged Fallback Count", TaskMetric::kPushMergedFetchFallbackCount},
+    {"Merged Remote Blocks Fetched", TaskMetric::kPushMergedRemoteBlocksFetched},
+    {"Merged Local Blocks Fetched", TaskMetric::kPushMergedLocalBlocksFetched},
+    {"Merged Remote Chunks Fetched", TaskMetric::kPushMergedRemoteChunksFetched},
+    {"Merged Local Chunks Fetched", TaskMetric::kPushMergedLocalChunksFetched},
+    {"Merged Remote Bytes Read", TaskMetric::kPushMergedRemoteBytesRead},
+    {"Merged Local Bytes Read", TaskMetric::kPushMergedLocalBytesRead},
+    {"Merged Remote Requests Duration", TaskMetric::kPushMergedRemoteReqsDurationMs},
+});
+
+constexpr auto kShuffleWriteKeys = metric_keys({
+    {"Shuffle Bytes Written", TaskMetric::kShuffleWriteBytes},
+    {"Shuffle Write Time", TaskMetric::kShuffleWriteTimeNs},
+    {"Shuffle Records Written", TaskMetric::kShuffleWriteRecords},
+});
+
+constexpr auto kInputKeys = metric_keys({
+    {"Bytes Read", TaskMetric::kInputBytes},
+    {"Records Read", TaskMetric::kInputRecords},
+});
+
+constexpr auto kOutputKeys = metric_keys({
+    {"Bytes Written", TaskMetric::kOutputBytes},
+    {"Records Written", TaskMetric::kOutputRecords},
+});
+
+json::KeyTable<model::kExecutorMetricCount> executor_metric_keys() {
+  json::KeyTable<model::kExecutorMetricCount> table{};
+  for (size_t i = 0; i < model::kExecutorMetricCount; ++i) {
+    table.keys[i] = model::executor_metric_name(static_cast<ExecutorMetric>(i));
+  }
+  return table;
+}
+const json::KeyTable<model::kExecutorMetricCount> kExecutorMetricKeys = executor_metric_keys();
+
+// ------------------------------------------------------------------------------------------
+// Field readers shared by several events
+
+bool is_null(od::value& value) {
+  bool null = false;
+  return value.is_null().get(null) == SUCCESS && null;
+}
+
+template <size_t N>
+error_code read_metric_object(od::value& value, model::TaskMetricValues& metrics, const MetricKeys<N>& keys) {
+  if (is_null(value)) return SUCCESS;
+  return json::for_each_known_field(value, keys.table, [&](size_t index, od::value& v) -> error_code {
+    return read_int(v, metrics[model::index_of(keys.slots[index])]);
+  });
+}
+
+error_code read_shuffle_read_metrics(od::value& value, model::TaskMetricValues& metrics) {
+  if (is_null(value)) return SUCCESS;
+  size_t hint = 0;
+  size_t push_hint = 0;
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    const size_t index = kShuffleReadKeys.table.find(key, hint);
+    if (index < kShuffleReadKeys.slots.size()) return read_int(v, metrics[model::index_of(kShuffleReadKeys.slots[index])]);
+    if (kPushGroupKeys.find(key, push_hint) < 2) return read_metric_object(v, metrics, kPushReadKeys);
+    return SUCCESS;
+  });
+}
+
+error_code read_task_metrics(od::value& value, model::TaskMetricValues& metrics, bool& present) {
+  if (is_null(value)) return SUCCESS;
+  present = true;
+  size_t hint = 0;
+  size_t group_hint = 0;
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    const size_t index = kTaskMetricKeys.table.find(key, hint);
+    if (index < kTaskMetricKeys.slots.size()) return read_int(v, metrics[model::index_of(kTaskMetricKeys.slots[index])]);
+    switch (kMetricGroupKeys.find(key, group_hint)) {
+      case kShuffleReadGroup: return read_shuffle_read_metrics(v, metrics);
+      case kShuffleWriteGroup: return read_metric_object(v, metrics, kShuffleWriteKeys);
+      case kInputGroup: return read_metric_object(v, metrics, kInputKeys);
+      case kOutputGroup: return read_metric_object(v, metrics, kOutputKeys);
+      default: return SUCCESS;
+    }
+  });
+}
+
+error_code read_executor_metrics(od::value& value, model::ExecutorMetricPeaks& peaks) {
+  if (is_null(value)) return SUCCESS;
+  peaks.present = true;
+  return json::for_each_known_field(value, kExecutorMetricKeys, [&](size_t index, od::value& v) -> error_code {
+    return read_int(v, peaks.values[index]);
+  });
+}
+
+// The IDs of an accumulables array ("Accumulables" of Task Info, "Accumulator Updates"). "ID"
+// comes first in Spark's accumulable objects; the rest of each object is skipped unread.
+error_code read_accumulator_ids(od::value& value, std::vector<int64_t>& ids) {
+  return for_each_element(value, [&](od::value& element) -> error_code {
+    od::value id_value;
+    auto error = element.find_field("ID").get(id_value);
+    if (error == simdjson::NO_SUCH_FIELD) return SUCCESS;  // not an accumulable we can use
+    if (error) return error;
+    int64_t id = 0;
+    if (auto e = read_int(id_value, id)) return e;
+    ids.push_back(id);
+    return SUCCESS;
+  });
+}
+
+error_code read_accumulables(od::value& value, std::vector<model::Accumulable>& out) {
+  return for_each_element(value, [&](od::value& element) -> error_code {
+    model::Accumulable accumulable;
+    bool has_id = false;
+    auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
+      if (key == "ID") {
+        has_id = true;
+        return read_int(v, accumulable.id);
+      }
+      if (key == "Name") return read_string(v, accumulable.name);
+      if (key == "Value") return json::read_as_text(v, accumulable.value);
+      return SUCCESS;
+    });
+    if (error) return error;
+    if (has_id) out.push_back(std::move(accumulable));
+    return SUCCESS;
+  });
+}
+
+// StorageLevel.description in Spark: "Disk Memory Deserialized 1x Replicated" and so on.
+std::string storage_level_description(bool use_disk, bool use_memory, bool use_off_heap, bool deserialized,
+                                      int32_t replication) {
+  if (!use_disk && !use_memory && !use_off_heap) return "";
+  std::string result;
+  if (use_disk) result += "Disk ";
+  if (use_memory) result += use_off_heap ? "Memory (off heap) " : "Memory ";
+  result += deserialized ? "Deserialized " : "Serialized ";
+  result += std::to_string(replication) + "x Replicated";
+  return result;
+}
+
+error_code read_rdd_info(od::value& value, model::RddInfo& rdd) {
+  bool use_off_heap = false;
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "RDD ID") return read_int(v, rdd.rdd_id);
+    if (key == "Name") return read_string(v, rdd.name);
+    if (key == "Scope") return read_string(v, rdd.scope);
+    if (key == "Callsite") return read_string(v, rdd.callsite);
+    if (key == "Parent IDs") return json::read_int_array(v, rdd.parent_ids);
+    if (key == "Barrier") return read_bool(v, rdd.barrier);
+    if (key == "Number of Partitions") return read_int(v, rdd.num_partitions);
+    if (key == "Number of Cached Partitions") return read_int(v, rdd.num_cached_partitions);
+    if (key == "Memory Size") return read_int(v, rdd.memory_size_bytes);
+    if (key == "Disk Size") return read_int(v, rdd.disk_size_bytes);
+    if (key == "Storage Level") {
+      return for_each_field(v, [&](std::string_view level_key, od::value& lv) -> error_code {
+        if (level_key == "Use Disk") return read_bool(lv, rdd.use_disk);
+        if (level_key == "Use Memory") return read_bool(lv, rdd.use_memory);
+        if (level_key == "Use Off Heap") return read_bool(lv, use_off_heap);
+        if (level_key == "Deserialized") return read_bool(lv, rdd.deserialized);
+        if (level_key == "Replication") return read_int(lv, rdd.replication);
+        return SUCCESS;
+      });
+    }
+    return SUCCESS;
+  });
+  if (error) return error;
+  std::sort(rdd.parent_ids.begin(), rdd.parent_ids.end());
+  rdd.storage_level =
+      storage_level_description(rdd.use_disk, rdd.use_memory, use_off_heap, rdd.deserialized, rdd.replication);
+  return SUCCESS;
+}
+
+error_code read_stage_info(od::value& value, StageInfo& info) {
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "Stage ID") return read_int(v, info.stage_id);
+    if (key == "Stage Attempt ID") return read_int(v, info.attempt_id);
+    if (key == "Stage Name") return read_string(v, info.name);
+    if (key == "Number of Tasks") return read_int(v, info.num_tasks);
+    if (key == "RDD Info") {
+      return for_each_element(v, [&](od::value& element) -> error_code {
+        model::RddInfo rdd;
+        if (auto e = read_rdd_info(element, rdd)) return e;
+        info.rdds.push_back(std::move(rdd));
+        return SUCCESS;
+      });
+    }
+    if (key == "Parent IDs") return json::read_int_array(v, info.parent_ids);
+    if (key == "Details") return read_string(v, info.details);
+    if (key == "Submission Time") return read_optional_int(v, info.submission_time_ms);
+    if (key == "Completion Time") return read_optional_int(v, info.completion_time_ms);
+    if (key == "Failure Reason") return json::read_optional_string(v, info.failure_reason);
+    if (key == "Accumulables") return read_accumulables(v, info.accumulables);
+    if (key == "Resource Profile Id") return read_int(v, info.resource_profile_id);
+    if (key == "Shuffle Push Enabled") return read_bool(v, info.shuffle_push_enabled);
+    if (key == "Shuffle Push Mergers Count") return read_int(v, info.shuffle_mergers_count);
+    return SUCCESS;
+  });
+  if (error) return error;
+  std::sort(info.parent_ids.begin(), info.parent_ids.end());
+  return SUCCESS;
+}
+
+error_code read_properties(od::value& value, SubmissionProperties& properties) {
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) return SUCCESS;
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "spark.sql.execution.id") {
+      int64_t id = 0;
+      // A non-numeric id is ignored rather than failing the whole job event.
+      if (read_int(v, id) == SUCCESS) properties.sql_execution_id = id;
+      return SUCCESS;
+    }
+    if (key == "spark.job.description") return read_string(v, properties.job_description);
+    if (key == "spark.jobGroup.id") return read_string(v, properties.job_group);
+    if (key == "spark.scheduler.pool") return read_string(v, properties.scheduler_pool);
+    return SUCCESS;
+  });
+}
+
+constexpr json::KeyTable<14> kTaskInfoKeys{{"Task ID", "Index", "Attempt", "Partition ID", "Launch Time", "Executor ID",
+                                             "Host", "Locality", "Speculative", "Getting Result Time", "Finish Time",
+                                             "Failed", "Killed", "Accumulables"}};
+
+error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>* accumulator_ids) {
+  return json::for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
+    switch (index) {
+      case 0: return read_int(v, info.task_id);
+      case 1: return read_int(v, info.index);
+      case 2: return read_int(v, info.attempt);
+      case 3: {
+        int32_t partition = -1;
+        if (auto e = read_int(v, partition)) return e;
+        info.partition_id = partition;
+        return SUCCESS;
+      }
+      case 4: return read_int(v, info.launch_time_ms);
+      case 5: return read_string_view(v, info.executor_id);
+      case 6: return read_string_view(v, info.host);
+      case 7: return read_string_view(v, info.locality);
+      case 8: return read_bool(v, info.speculative);
+      case 9: return read_int(v, info.getting_result_time_ms);
+      case 10: return read_int(v, info.finish_time_ms);
+      case 11: return read_bool(v, info.failed);
+      case 12: return read_bool(v, info.killed);
+      case 13: return accumulator_ids != nullptr ? read_accumulator_ids(v, *accumulator_ids) : SUCCESS;
+      default: return SUCCESS;
+    }
+  });
+}
+
+constexpr json::KeyTable<7> kTaskEndKeys{{"Stage ID", "Stage Attempt ID", "Task Type", "Task End Reason", "Task Info",
+                                          "Task Executor Metrics", "Task Metrics"}};
+
+TaskEndReason parse_reason(std::string_view reason) {
+  if (reason == "Success") return TaskEndReason::kSuccess;
+  if (reason == "TaskKilled") return TaskEndReason::kTaskKilled;
+  if (reason == "ExceptionFailure") return TaskEndReason::kExceptionFailure;
+  if (reason == "ExecutorLostFailure") return TaskEndReason::kExecutorLostFailure;
+  if (reason == "FetchFailed") return TaskEndReason::kFetchFailed;
+  if (reason == "TaskCommitDenied") return TaskEndReason::kTaskCommitDenied;
+  if (reason == "Resubmitted") return TaskEndReason::kResubmitted;
+  if (reason == "TaskResultLost") return TaskEndReason::kTaskResultLost;
+  return TaskEndReason::kUnknownReason;
+}
+
+error_code read_task_end_reason(od::value& value, TaskEnd& event) {
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "Reason") {
+      if (auto e = read_string_view(v, event.reason_text)) return e;
+      event.reason = parse_reason(event.reason_text);
+      return SUCCESS;
+    }
+    if (key == "Class Name") return read_string_view(v, event.exception_class);
+    if (key == "Kill Reason") return read_string_view(v, event.kill_reason);
+    if (key == "Loss Reason") return read_string_view(v, event.loss_reason);
+    if (key == "Accumulator Updates") return read_accumulator_ids(v, event.accumulator_ids);
+    return SUCCESS;
+  });
+}
+
+// A sparkPlanInfo tree, flattened in preorder. Depth is bounded so a hostile line cannot
+// exhaust the stack (simdjson bounds JSON depth too; this keeps the two consistent).
+constexpr int kMaxPlanDepth = 1000;
+
+error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& metrics) {
+  return for_each_element(value, [&](od::value& element) -> error_code {
+    model::PlanMetric metric;
+    auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
+      if (key == "name") return read_string(v, metric.name);
+      if (key == "accumulatorId") return read_int(v, metric.accumulator_id);
+      if (key == "metricType") return read_string(v, metric.metric_type);
+      return SUCCESS;
+    });
+    if (error) return error;
+    metrics.push_back(std::move(metric));
+    return SUCCESS;
+  });
+}
+
+error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth) {
+  if (depth > kMaxPlanDepth) return simdjson::DEPTH_ERROR;
+  const auto node_id = static_cast<int32_t>(tree.nodes.size());
+  tree.nodes.emplace_back();
+  tree.nodes[node_id].node_id = node_id;
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "nodeName") return read_string(v, tree.nodes[node_id].node_name);
+    if (key == "simpleString") return read_string(v, tree.nodes[node_id].simple_string);
+    if (key == "metadata") return json::read_key_values(v, tree.nodes[node_id].metadata);
+    if (key == "metrics") return read_plan_metrics(v, tree.nodes[node_id].metrics);
+    if (key == "children") {
+      return for_each_element(v, [&](od::value& child) -> error_code {
+        const auto child_id = static_cast<int32_t>(tree.nodes.size());
+        if (auto e = read_plan_node(child, tree, depth + 1)) return e;
+        tree.nodes[node_id].children.push_back(child_id);
+        return SUCCESS;
+      });
+    }
+    return SUCCESS;
+  });
+  return error;
+}
+
+error_code read_plan(od::value& value, model::PlanTree& tree) {
+  tree.nodes.clear();
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) return SUCCESS;
+  return read_plan_node(value, tree, 0);
+}
+
+error_code read_resource_requests(od::value& value, std::vector<model::ResourceRequest>& out) {
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    model::ResourceRequest request;
+    request.name = std::string(key);
+    auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
+      if (field == "Resource Name") return read_string(fv, request.name);
+      if (field == "Amount") return json::read_double(fv, request.amount);
+      if (field == "Discovery Script") return read_string(fv, request.discovery_script);
+      if (field == "Vendor") return read_string(fv, request.vendor);
+      return SUCCESS;
+    });
+    if (e) return e;
+    out.push_back(std::move(request));
+    return SUCCESS;
+  });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return error;
+}
+
+error_code read_resources(od::value& value, std::vector<model::ResourceInformation>& out) {
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    model::ResourceInformation info;
+    info.name = std::string(key);
+    auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
+      if (field == "name") return read_string(fv, info.name);
+      if (field == "addresses") {
+        return for_each_element(fv, [&](od::value& address) -> error_code {
+          std::string text;
+          if (auto ae = read_string(address, text)) return ae;
+          info.addresses.push_back(std::move(text));
+          return SUCCESS;
+        });
+      }
+      return SUCCESS;
+    });
+    if (e) return e;
+    out.push_back(std::move(info));
+    return SUCCESS;
+  });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return error;
+}
+
+// True when nothing but whitespace follows what has been consumed of the line.
+bool at_end(od::document& doc) {
+  const char* location = nullptr;
+  return doc.current_location().get(location) != SUCCESS;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------
+// The decoder
+
+struct Decoder::Impl {
+  od::parser parser;
+  // Reused across lines so the hot events allocate nothing once warmed up.
+  TaskEnd task_end;
+  TaskStart task_start;
+
+  error_code decode_event(EventKind kind, od::document& doc, EventHandler& handler);
+
+  template <class Event, class F>
+  error_code decode_fields(od::document& doc, Event& event, F&& on_field) {
+    od::object object;
+    if (auto error = doc.get_object().get(object)) return error;
+    for (auto field_result : object) {
+      od::field field;
+      if (auto error = std::move(field_result).get(field)) return error;
+      const std::string_view key = json::key_view(field);
+      if (key == "Event") continue;
+      if (auto error = on_field(key, field.value(), event)) return error;
+    }
+    if (!at_end(doc)) return simdjson::TRAILING_CONTENT;
+    return SUCCESS;
+  }
+
+  template <class Event, class F>
+  error_code decode_and_emit(od::document& doc, EventHandler& handler, F&& on_field) {
+    Event event;
+    if (auto error = decode_fields(doc, event, on_field)) return error;
+    handler.on(event);
+    return SUCCESS;
+  }
+};
+
+Decoder::Decoder() : impl_(std::make_unique<Impl>()) {}
+Decoder::~Decoder() = default;
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\t')) text.remove_suffix(1);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  return text;
+}
+
+std::string describe(error_code error) {
+  switch (error) {
+    case simdjson::TAPE_ERROR:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      return "invalid or truncated JSON";
+    case simdjson::INCORRECT_TYPE:
+      return "a field has the wrong type";
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+      return "a number is malformed or out of range";
+    case simdjson::DEPTH_ERROR:
+      return "nesting is too deep";
+    case simdjson::UTF8_ERROR:
+      return "invalid UTF-8";
+    case simdjson::NO_SUCH_FIELD:
+      return "a required field is missing";
+    case simdjson::TRAILING_CONTENT:
+      return "text after the JSON object";
+    default:
+      return simdjson::error_message(error);
+  }
+}
+
+}  // namespace
+
+DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
+  line = trim(line);
+  if (line.empty()) return {DecodeOutcome::kBlank, {}};
+
+  od::document doc;
+  if (auto error = impl_->parser.iterate(line.data(), line.size(), line.size() + kLinePadding).get(doc)) {
+    return {DecodeOutcome::kMalformed, describe(error)};
+  }
+  std::string_view event_name;
+  if (auto error = doc.find_field_unordered("Event").get_string().get(event_name)) {
+    return {DecodeOutcome::kMalformed,
+            error == simdjson::NO_SUCH_FIELD ? "no \"Event\" field" : describe(error)};
+  }
+  const EventKind kind = classify(event_name);
+  if (kind == EventKind::kUnknown) {
+    // Walk the rest of the line so a damaged line is counted as malformed, not as an unknown
+    // event. Unknown events are rare; the walk costs nothing that matters.
+    std::string name(event_name);
+    doc.rewind();
+    std::string_view raw;
+    if (auto error = doc.raw_json().get(raw)) return {DecodeOutcome::kMalformed, describe(error)};
+    if (!at_end(doc)) return {DecodeOutcome::kMalformed, describe(simdjson::TRAILING_CONTENT)};
+    handler.on_unknown_event(name);
+    return {DecodeOutcome::kUnknownEvent, {}};
+  }
+  doc.rewind();
+  if (auto error = impl_->decode_event(kind, doc, handler)) {
+    return {DecodeOutcome::kMalformed, describe(error)};
+  }
+  return {DecodeOutcome::kEvent, {}};
+}
+
+error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventHandler& handler) {
+  using V = od::value;
+  switch (kind) {
+    case EventKind::kTaskEnd: {
+      TaskEnd& e = task_end;
+      std::vector<int64_t> ids = std::move(e.accumulator_ids);  // keep its capacity
+      ids.clear();
+      e = TaskEnd{};
+      e.accumulator_ids = std::move(ids);
+      bool has_stage = false;
+      size_t hint = 0;
+      auto error = decode_fields(doc, e, [&](std::string_view key, V& v, TaskEnd& ev) -> error_code {
+        switch (kTaskEndKeys.find(key, hint)) {
+          case 0:
+            has_stage = true;
+            return read_int(v, ev.stage_id);
+          case 1: return read_int(v, ev.stage_attempt_id);
+          case 2: return read_string_view(v, ev.task_type);
+          case 3: return read_task_end_reason(v, ev);
+          case 4: return read_task_info(v, ev.info, &ev.accumulator_ids);
+          case 5: return read_executor_metrics(v, ev.executor_metrics);
+          case 6: return read_task_metrics(v, ev.metrics, ev.has_metrics);
+          default: return SUCCESS;
+        }
+      });
+      if (error) return error;
+      if (!has_stage) return simdjson::NO_SUCH_FIELD;
+      handler.on(e);
+      return SUCCESS;
+    }
+    case EventKind::kTaskStart: {
+      TaskStart& e = task_start;
+      e = TaskStart{};
+      bool has_stage = false;
+      auto error = decode_fields(doc, e, [&](std::string_view key, V& v, TaskStart& ev) -> error_code {
+        if (key == "Stage ID") {
+          has_stage = true;
+          return read_int(v, ev.stage_id);
+        }
+        if (key == "Stage Attempt ID") return read_int(v, ev.stage_attempt_id);
+        if (key == "Task Info") return read_task_info(v, ev.info, nullptr);
+        return SUCCESS;
+      });
+      if (error) return error;
+      if (!has_stage) return simdjson::NO_SUCH_FIELD;
+      handler.on(e);
+      return SUCCESS;
+    }
+    case EventKind::kLogStart:
+      return decode_and_emit<LogStart>(doc, handler, [](std::string_view key, V& v, LogStart& e) -> error_code {
+        if (key == "Spark Version") return read_string(v, e.spark_version);
+        return SUCCESS;
+      });
+    case EventKind::kDatabricksMetadata:
+      return decode_and_emit<DatabricksMetadata>(
+          doc, handler, [](std::string_view key, V& v, DatabricksMetadata& e) -> error_code {
+            if (key == "Spark Version") return read_string(v, e.spark_version);
+            if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+            return SUCCESS;
+          });
+    case EventKind::kApplicationStart:
+      return decode_and_emit<ApplicationStart>(
+          doc, handler, [](std::string_view key, V& v, ApplicationStart& e) -> error_code {
+            if (key == "App Name") return read_string(v, e.app_name);
+            if (key == "App ID") return read_string(v, e.app_id);
+            if (key == "App Attempt ID") return json::read_optional_string(v, e.attempt_id);
+            if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+            if (key == "User") return read_string(v, e.user);
+            if (key == "Driver Logs") return json::read_key_values(v, e.driver_logs);
+            if (key == "Driver Attributes") return json::read_key_values(v, e.driver_attributes);
+            return SUCCESS;
+          });
+    case EventKind::kApplicationEnd:
+      return decode_and_emit<ApplicationEnd>(doc, handler,
+                                             [](std::string_view key, V& v, ApplicationEnd& e) -> error_code {
+                                               if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+                                               if (key == "ExitCode") return read_optional_int(v, e.exit_code);
+                                               return SUCCESS;
+                                             });
+    case EventKind::kEnvironmentUpdate:
+      return decode_and_emit<EnvironmentUpdate>(
+          doc, handler, [](std::string_view key, V& v, EnvironmentUpdate& e) -> error_code {
+            if (key == "JVM Information") return json::read_key_values(v, e.jvm_information);
+            if (key == "Spark Properties") return json::read_key_values(v, e.spark_properties);
+            if (key == "System Properties") return json::read_key_values(v, e.system_properties);
+            if (key == "Hadoop Properties") return json::read_key_values(v, e.hadoop_properties);
+            if (key == "Metrics Properties") return json::read_key_values(v, e.metrics_properties);
+            if (key == "Classpath Entries") return json::read_key_values(v, e.classpath_entries);
+            return SUCCESS;
+          });
+    case EventKind::kResourceProfileAdded:
+      return decode_and_emit<ResourceProfileAdded>(
+          doc, handler, [](std::string_view key, V& v, ResourceProfileAdded& e) -> error_code {
+            if (key == "Resource Profile Id") return read_int(v, e.profile.id);
+            if (key == "Executor Resource Requests") return read_resource_requests(v, e.profile.executor_resources);
+            if (key == "Task Resource Requests") return read_resource_requests(v, e.profile.task_resources);
+            return SUCCESS;
+          });
+    case EventKind::kExecutorAdded:
+      return decode_and_emit<ExecutorAdded>(doc, handler, [](std::string_view key, V& v, ExecutorAdded& e) -> error_code {
+        if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+        if (key == "Executor ID") return read_string(v, e.executor_id);
+        if (key == "Executor Info") {
+          return for_each_field(v, [&](std::string_view k, V& iv) -> error_code {
+            if (k == "Host") return read_string(iv, e.host);
+            if (k == "Total Cores") {
+              e.has_total_cores = true;
+              return read_int(iv, e.total_cores);
+            }
+            if (k == "Log Urls") return json::read_key_values(iv, e.log_urls);
+            if (k == "Attributes") return json::read_key_values(iv, e.attributes);
+            if (k == "Resources") return read_resources(iv, e.resources);
+            if (k == "Resource Profile Id") return read_int(iv, e.resource_profile_id);
+            return SUCCESS;
+          });
+        }
+        return SUCCESS;
+      });
+    case EventKind::kExecutorRemoved:
+      return decode_and_emit<ExecutorRemoved>(doc, handler,
+                                              [](std::string_view key, V& v, ExecutorRemoved& e) -> error_code {
+                                                if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+                                                if (key == "Executor ID") return read_string(v, e.executor_id);
+                                                if (key == "Removed Reason") return read_string(v, e.reason);
+                                                return SUCCESS;
+                                              });
+    case EventKind::kBlockManagerAdded:
+      return decode_and_emit<BlockManagerAdded>(
+          doc, handler, [](std::string_view key, V& v, BlockManagerAdded& e) -> error_code {
+            if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+            if (key == "Maximum Memory") return read_int(v, e.max_memory_bytes);
+            if (key == "Maximum Onheap Memory") return read_optional_int(v, e.max_onheap_memory_bytes);
+            if (key == "Maximum Offheap Memory") return read_optional_int(v, e.max_offheap_memory_bytes);
+            if (key == "Block Manager ID") {
+              return for_each_field(v, [&](std::string_view k, V& bv) -> error_code {
+                if (k == "Executor ID") return read_string(bv, e.executor_id);
+                if (k == "Host") return read_string(bv, e.host);
+                return SUCCESS;
+              });
+            }
+            return SUCCESS;
+          });
+    case EventKind::kBlockManagerRemoved:
+      return decode_and_emit<BlockManagerRemoved>(
+          doc, handler, [](std::string_view key, V& v, BlockManagerRemoved& e) -> error_code {
+            if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
+            if (key == "Block Manager ID") {
+              return for_each_field(v, [&](std::string_view k, V& bv) -> error_code {
+                if (k == "Executor ID") return read_string(bv, e.executor_id);
+                return SUCCESS;
+              });
+            }
+            return SUCCESS;
+          });
+    case EventKind::kJobStart:
+      return decode_and_emit<JobStart>(doc, handler, [](std::string_view key, V& v, JobStart& e) -> error_code {
+        if (key == "Job ID") return read_int(v, e.job_id);
+        if (key == "Submission Time") return read_optional_int(v, e.submission_time_ms);
+        if (key == "Stage IDs") return json::read_int_array(v, e.stage_ids);
+        if (key == "Stage Infos") {
+          return for_each_element(v, [&](V& element) -> error_code {
+            StageInfo info;
+            if (auto se = read_stage_info(element, info)) return se;
+            e.stage_infos.push_back(std::move(info));
+            return SUCCESS;
+          });
+        }
+        if (key == "Properties") return read_properties(v, e.properties);
+        return SUCCESS;
+      });
+    case EventKind::kJobEnd:
+      return decode_and_emit<JobEnd>(doc, handler, [](std::string_view key, V& v, JobEnd& e) -> error_code {
+        if (key == "Job ID") return read_int(v, e.job_id);
+        if (key == "Completion Time") return read_optional_int(v, e.completion_time_ms);
+        if (key == "Job Result") {
+          return for_each_field(v, [&](std::string_view k, V& rv) -> error_code {
+            if (k == "Result") {
+              std::string_view result;
+              if (auto re = read_string_view(rv, result)) return re;
+              e.succeeded = result == "JobSucceeded";
+              return SUCCESS;
+            }
+            if (k == "Exception") {
+              return for_each_field(rv, [&](std::string_view ek, V& ev) -> error_code {
+                if (ek == "Message") return read_string(ev, e.failure_message);
+                return SUCCESS;
+              });
+            }
+            return SUCCESS;
+          });
+        }
+        return SUCCESS;
+      });
+    case EventKind::kStageSubmitted:
+      return decode_and_emit<StageSubmitted>(doc, handler,
+                                             [](std::string_view key, V& v, StageSubmitted& e) -> error_code {
+                                               if (key == "Stage Info") return read_stage_info(v, e.info);
+                                               if (key == "Properties") return read_properties(v, e.properties);
+                                               return SUCCESS;
+                                             });
+    case EventKind::kStageCompleted:
+      return decode_and_emit<StageCompleted>(doc, handler,
+                                             [](std::string_view key, V& v, StageCompleted& e) -> error_code {
+                                               if (key == "Stage Info") return read_stage_info(v, e.info);
+                                               return SUCCESS;
+                                             });
+    case EventKind::kStageExecutorMetrics:
+      return decode_and_emit<StageExecutorMetrics>(
+          doc, handler, [](std::string_view key, V& v, StageExecutorMetrics& e) -> error_code {
+            if (key == "Executor ID") return read_string(v, e.executor_id);
+            if (key == "Stage ID") return read_int(v, e.stage_id);
+            if (key == "Stage Attempt ID") return read_int(v, e.stage_attempt_id);
+            if (key == "Executor Metrics") return read_executor_metrics(v, e.metrics);
+            return SUCCESS;
+          });
+    case EventKind::kUnpersistRdd:
+      return decode_and_emit<UnpersistRdd>(doc, handler, [](std::string_view key, V& v, UnpersistRdd& e) -> error_code {
+        if (key == "RDD ID") return read_int(v, e.rdd_id);
+        return SUCCESS;
+      });
+    case EventKind::kExecutorExcluded:
+    case EventKind::kExecutorExcludedForStage:
+    case EventKind::kExecutorUnexcluded:
+    case EventKind::kNodeExcluded:
+    case EventKind::kNodeExcludedForStage:
+    case EventKind::kNodeUnexcluded: {
+      ExclusionChange change;
+      const bool node = kind == EventKind::kNodeExcluded || kind == EventKind::kNodeExcludedForStage ||
+                        kind == EventKind::kNodeUnexcluded;
+      change.target = node ? ExclusionChange::Target::kNode : ExclusionChange::Target::kExecutor;
+      change.excluded = kind != EventKind::kExecutorUnexcluded && kind != EventKind::kNodeUnexcluded;
+      auto error = decode_fields(doc, change, [](std::string_view key, V& v, ExclusionChange& e) -> error_code {
+        if (key == "executorId" || key == "hostId") return read_string(v, e.id);
+        if (key == "stageId") return read_optional_int(v, e.stage_id);
+        if (key == "stageAttemptId") return read_optional_int(v, e.stage_attempt_id);
+        if (key == "time") return read_optional_int(v, e.timestamp_ms);
+        return SUCCESS;
+      });
+      if (error) return error;
+      handler.on(change);
+      return SUCCESS;
+    }
+    case EventKind::kSqlExecutionStart:
+      return decode_and_emit<SqlExecutionStart>(
+          doc, handler, [](std::string_view key, V& v, SqlExecutionStart& e) -> error_code {
+            if (key == "executionId") return read_int(v, e.execution_id);
+            if (key == "rootExecutionId") return read_optional_int(v, e.root_execution_id);
+            if (key == "description") return read_string(v, e.description);
+            if (key == "details") return read_string(v, e.details);
+            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
+            if (key == "sparkPlanInfo") return read_plan(v, e.plan);
+            if (key == "time") return read_optional_int(v, e.time_ms);
+            if (key == "modifiedConfigs") return json::read_key_values(v, e.modified_configs);
+            return SUCCESS;
+          });
+    case EventKind::kSqlExecutionEnd:
+      return decode_and_emit<SqlExecutionEnd>(doc, handler,
+                                              [](std::string_view key, V& v, SqlExecutionEnd& e) -> error_code {
+                                                if (key == "executionId") return read_int(v, e.execution_id);
+                                                if (key == "time") return read_optional_int(v, e.time_ms);
+                                                if (key == "errorMessage") return json::read_optional_string(v, e.error_message);
+                                                return SUCCESS;
+                                              });
+    case EventKind::kSqlAdaptiveExecutionUpdate:
+      return decode_and_emit<SqlAdaptiveExecutionUpdate>(
+          doc, handler, [](std::string_view key, V& v, SqlAdaptiveExecutionUpdate& e) -> error_code {
+            if (key == "executionId") return read_int(v, e.execution_id);
+            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
+            if (key == "sparkPlanInfo") return read_plan(v, e.plan);
+            return SUCCESS;
+          });
+    case EventKind::kSqlAdaptiveMetricUpdates:
+      return decode_and_emit<SqlAdaptiveMetricUpdates>(
+          doc, handler, [](std::string_view key, V& v, SqlAdaptiveMetricUpdates& e) -> error_code {
+            if (key == "executionId") return read_int(v, e.execution_id);
+            if (key == "sqlPlanMetrics") return read_plan_metrics(v, e.metrics);
+            return SUCCESS;
+          });
+    case EventKind::kDriverAccumUpdates:
+      return decode_and_emit<DriverAccumUpdates>(
+          doc, handler, [](std::string_view key, V& v, DriverAccumUpdates& e) -> error_code {
+            if (key == "executionId") return read_int(v, e.execution_id);
+            if (key == "accumUpdates") {
+              return for_each_element(v, [&](V& pair) -> error_code {
+                std::array<int64_t, 2> values{};
+                size_t n = 0;
+                auto pe = for_each_element(pair, [&](V& element) -> error_code {
+                  if (n >= 2) return simdjson::INCORRECT_TYPE;
+                  return read_int(element, values[n++]);
+                });
+                if (pe) return pe;
+                if (n != 2) return simdjson::INCORRECT_TYPE;
+                e.updates.emplace_back(values[0], values[1]);
+                return SUCCESS;
+              });
+            }
+            return SUCCESS;
+          });
+    case EventKind::kUnknown:
+      break;
+  }
+  return SUCCESS;
+}
+
+}  // namespace sf::eventlog

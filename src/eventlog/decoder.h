@@ -1,0 +1,51 @@
+// Decoder: one JSON line of a Spark event log -> one typed event, handed to an EventHandler.
+//
+// Built on simdjson's On-Demand API: the line is indexed once and only the fields the model
+// uses are materialized; everything else is skipped in place. A line that is not valid JSON,
+// or whose known event lacks a required field or has one of the wrong type, is reported as
+// malformed with a reason and the handler is not called, so a half-decoded event never
+// reaches the model.
+//
+// A Decoder owns its parser and buffers; reuse one per thread for every line (no allocation
+// per line once warmed up). Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "eventlog/events.h"
+
+namespace sf::eventlog {
+
+// The bytes a line's buffer must stay readable past the end of the line (simdjson reads ahead).
+inline constexpr size_t kLinePadding = 64;
+
+enum class DecodeOutcome {
+  kEvent,         // a modeled event, handed to the handler
+  kUnknownEvent,  // a valid event line of a type the model does not use (handler told)
+  kBlank,         // an empty or whitespace-only line
+  kMalformed,     // not JSON, or a modeled event with a missing or mistyped required field
+};
+
+struct DecodeResult {
+  DecodeOutcome outcome = DecodeOutcome::kBlank;
+  std::string error;  // for kMalformed: what was wrong
+};
+
+class Decoder {
+ public:
+  Decoder();
+  ~Decoder();
+  Decoder(const Decoder&) = delete;
+  Decoder& operator=(const Decoder&) = delete;
+
+  // `line` must be followed by kLinePadding readable bytes (their content does not matter).
+  DecodeResult decode(std::string_view line, EventHandler& handler);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sf::eventlog

@@ -1,0 +1,286 @@
+// Typed Spark listener events: what the decoder turns one JSON line into.
+//
+// Only the events and fields the model uses are here; everything else in a line is skipped by
+// the decoder without being materialized. Field names follow Spark's JsonProtocol. Strings in
+// the hot events (task start/end) are views into the line being decoded and are valid only
+// during the handler call; the rarer events own their strings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/app_model.h"
+#include "model/task_metrics.h"
+
+namespace sf::eventlog {
+
+using model::KeyValues;
+
+struct LogStart {
+  std::string spark_version;
+};
+
+// Databricks runtimes write this instead of SparkListenerLogStart.
+struct DatabricksMetadata {
+  std::string spark_version;
+  std::optional<int64_t> timestamp_ms;
+};
+
+struct ApplicationStart {
+  std::string app_name;
+  std::string app_id;
+  std::optional<std::string> attempt_id;
+  std::optional<int64_t> timestamp_ms;
+  std::string user;
+  KeyValues driver_logs;
+  KeyValues driver_attributes;
+};
+
+struct ApplicationEnd {
+  std::optional<int64_t> timestamp_ms;
+  std::optional<int32_t> exit_code;
+};
+
+struct EnvironmentUpdate {
+  KeyValues jvm_information;
+  KeyValues spark_properties;
+  KeyValues system_properties;
+  KeyValues hadoop_properties;
+  KeyValues metrics_properties;
+  KeyValues classpath_entries;
+};
+
+struct ResourceProfileAdded {
+  model::ResourceProfile profile;
+};
+
+struct ExecutorAdded {
+  std::optional<int64_t> timestamp_ms;
+  std::string executor_id;
+  std::string host;
+  int32_t total_cores = 0;
+  bool has_total_cores = false;
+  int32_t resource_profile_id = 0;
+  KeyValues log_urls;
+  KeyValues attributes;
+  std::vector<model::ResourceInformation> resources;
+};
+
+struct ExecutorRemoved {
+  std::optional<int64_t> timestamp_ms;
+  std::string executor_id;
+  std::string reason;
+};
+
+struct BlockManagerAdded {
+  std::optional<int64_t> timestamp_ms;
+  std::string executor_id;
+  std::string host;
+  int64_t max_memory_bytes = 0;
+  std::optional<int64_t> max_onheap_memory_bytes;
+  std::optional<int64_t> max_offheap_memory_bytes;
+};
+
+struct BlockManagerRemoved {
+  std::optional<int64_t> timestamp_ms;
+  std::string executor_id;
+};
+
+// The properties of a job or stage submission that the model uses.
+struct SubmissionProperties {
+  std::optional<int64_t> sql_execution_id;  // spark.sql.execution.id
+  std::string job_description;              // spark.job.description
+  std::string job_group;                    // spark.jobGroup.id
+  std::string scheduler_pool;               // spark.scheduler.pool
+};
+
+struct StageInfo {
+  int64_t stage_id = 0;
+  int32_t attempt_id = 0;
+  std::string name;
+  int32_t num_tasks = 0;
+  std::vector<model::RddInfo> rdds;
+  std::vector<int64_t> parent_ids;
+  std::string details;
+  std::optional<int64_t> submission_time_ms;
+  std::optional<int64_t> completion_time_ms;
+  std::optional<std::string> failure_reason;
+  std::vector<model::Accumulable> accumulables;
+  int32_t resource_profile_id = 0;
+  bool shuffle_push_enabled = false;
+  int32_t shuffle_mergers_count = 0;
+};
+
+struct JobStart {
+  int64_t job_id = 0;
+  std::optional<int64_t> submission_time_ms;
+  std::vector<int64_t> stage_ids;
+  std::vector<StageInfo> stage_infos;
+  SubmissionProperties properties;
+};
+
+struct JobEnd {
+  int64_t job_id = 0;
+  std::optional<int64_t> completion_time_ms;
+  bool succeeded = false;
+  std::string failure_message;
+};
+
+struct StageSubmitted {
+  StageInfo info;
+  SubmissionProperties properties;
+};
+
+struct StageCompleted {
+  StageInfo info;
+};
+
+// Task Info; views into the line.
+struct TaskInfo {
+  int64_t task_id = 0;
+  int32_t index = 0;
+  int32_t attempt = 0;
+  std::optional<int32_t> partition_id;
+  int64_t launch_time_ms = 0;
+  std::string_view executor_id;
+  std::string_view host;
+  std::string_view locality;
+  bool speculative = false;
+  int64_t getting_result_time_ms = 0;
+  int64_t finish_time_ms = 0;
+  bool failed = false;
+  bool killed = false;
+};
+
+struct TaskStart {
+  int64_t stage_id = 0;
+  int32_t stage_attempt_id = 0;
+  TaskInfo info;
+};
+
+enum class TaskEndReason {
+  kSuccess,
+  kResubmitted,
+  kTaskKilled,
+  kTaskCommitDenied,
+  kExceptionFailure,
+  kExecutorLostFailure,
+  kFetchFailed,
+  kTaskResultLost,
+  kUnknownReason,
+};
+
+std::string_view to_string(TaskEndReason reason);
+
+struct TaskEnd {
+  int64_t stage_id = 0;
+  int32_t stage_attempt_id = 0;
+  std::string_view task_type;
+  TaskEndReason reason = TaskEndReason::kSuccess;
+  std::string_view reason_text;       // the "Reason" field as logged
+  std::string_view exception_class;   // ExceptionFailure's Class Name
+  std::string_view kill_reason;       // TaskKilled's Kill Reason
+  std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
+  TaskInfo info;
+  bool has_metrics = false;
+  model::TaskMetricValues metrics{};  // zeros where the log has no value
+  model::ExecutorMetricPeaks executor_metrics;  // "Task Executor Metrics", if present
+  // Accumulator ids of the task's accumulables (Task Info/Accumulables, or the failure
+  // reason's Accumulator Updates), for plan-node attribution.
+  std::vector<int64_t> accumulator_ids;
+};
+
+struct StageExecutorMetrics {
+  std::string executor_id;
+  int64_t stage_id = 0;
+  int32_t stage_attempt_id = 0;
+  model::ExecutorMetricPeaks metrics;
+};
+
+struct UnpersistRdd {
+  int64_t rdd_id = 0;
+};
+
+// SparkListenerExecutorExcluded/Blacklisted and their For-Stage, Node and Un- variants.
+struct ExclusionChange {
+  enum class Target { kExecutor, kNode } target = Target::kExecutor;
+  bool excluded = true;                    // false for the Un-excluded variants
+  std::string id;                          // executor id or host
+  std::optional<int64_t> stage_id;         // for the ForStage variants
+  std::optional<int32_t> stage_attempt_id;
+  std::optional<int64_t> timestamp_ms;
+};
+
+struct SqlExecutionStart {
+  int64_t execution_id = 0;
+  std::optional<int64_t> root_execution_id;
+  std::string description;
+  std::string details;
+  std::string physical_plan_description;
+  model::PlanTree plan;
+  std::optional<int64_t> time_ms;
+  KeyValues modified_configs;
+};
+
+struct SqlExecutionEnd {
+  int64_t execution_id = 0;
+  std::optional<int64_t> time_ms;
+  std::optional<std::string> error_message;
+};
+
+struct SqlAdaptiveExecutionUpdate {
+  int64_t execution_id = 0;
+  std::string physical_plan_description;
+  model::PlanTree plan;
+};
+
+struct SqlAdaptiveMetricUpdates {
+  int64_t execution_id = 0;
+  std::vector<model::PlanMetric> metrics;
+};
+
+struct DriverAccumUpdates {
+  int64_t execution_id = 0;
+  std::vector<std::pair<int64_t, int64_t>> updates;  // accumulator id, value
+};
+
+// Receives decoded events in log order. The model builder implements it; tests and
+// benchmarks implement it to observe the decoder alone. A handler that overrides only some
+// events writes `using EventHandler::on;` so the others stay visible.
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+
+  virtual void on(const LogStart&) {}
+  virtual void on(const DatabricksMetadata&) {}
+  virtual void on(const ApplicationStart&) {}
+  virtual void on(const ApplicationEnd&) {}
+  virtual void on(const EnvironmentUpdate&) {}
+  virtual void on(const ResourceProfileAdded&) {}
+  virtual void on(const ExecutorAdded&) {}
+  virtual void on(const ExecutorRemoved&) {}
+  virtual void on(const BlockManagerAdded&) {}
+  virtual void on(const BlockManagerRemoved&) {}
+  virtual void on(const JobStart&) {}
+  virtual void on(const JobEnd&) {}
+  virtual void on(const StageSubmitted&) {}
+  virtual void on(const StageCompleted&) {}
+  virtual void on(const TaskStart&) {}
+  virtual void on(const TaskEnd&) {}
+  virtual void on(const StageExecutorMetrics&) {}
+  virtual void on(const UnpersistRdd&) {}
+  virtual void on(const ExclusionChange&) {}
+  virtual void on(const SqlExecutionStart&) {}
+  virtual void on(const SqlExecutionEnd&) {}
+  virtual void on(const SqlAdaptiveExecutionUpdate&) {}
+  virtual void on(const SqlAdaptiveMetricUpdates&) {}
+  virtual void on(const DriverAccumUpdates&) {}
+  // An event type the decoder does not model (counted, never an error).
+  virtual void on_unknown_event(std::string_view /*event_name*/) {}
+};
+
+}  // namespace sf::eventlog

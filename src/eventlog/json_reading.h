@@ -1,0 +1,294 @@
+// Small readers over simdjson On-Demand values, tolerant of the ways Spark versions write the
+// same field (a number as a JSON number or as a numeric string, a missing optional object).
+// Private to the eventlog layer: only decoder.cpp includes it.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <simdjson.h>
+
+namespace sf::eventlog::json {
+
+namespace od = simdjson::ondemand;
+using simdjson::error_code;
+
+// The key of a field as a view into the line, without unescaping: Spark's keys never hold
+// escapes, and a key that does ("\u0041...") is returned empty, so it matches no known key,
+// which is what an unknown key is. Valid until the next line is parsed.
+inline std::string_view key_view(od::field& field) {
+  const char* start = field.key().raw();
+  const char* p = start;
+  while (*p != '"') {  // stage 1 has validated the string, so its closing quote is there
+    if (*p == '\\') return {};
+    ++p;
+  }
+  return {start, static_cast<size_t>(p - start)};
+}
+
+// Calls f(key, value) for every field of an object, in document order. f returns an
+// error_code; the first error stops the loop. Values f does not consume are skipped.
+template <class F>
+error_code for_each_field(od::value& value, F&& f) {
+  od::object object;
+  if (auto error = value.get_object().get(object)) return error;
+  for (auto field_result : object) {
+    od::field field;
+    if (auto error = std::move(field_result).get(field)) return error;
+    if (auto error = f(key_view(field), field.value())) return error;
+  }
+  return simdjson::SUCCESS;
+}
+
+// A fixed set of keys, looked up with a hint: Spark writes an object's keys in the same order
+// every time, so the next key is almost always the one after the last match and a lookup is
+// one comparison. The hint lives with the caller (one per object being read), so tables can be
+// shared between threads.
+template <size_t N>
+struct KeyTable {
+  std::array<std::string_view, N> keys;
+
+  // The index of `key`, or N when it is not in the table.
+  size_t find(std::string_view key, size_t& hint) const {
+    if (hint < N && keys[hint] == key) return hint++;
+    for (size_t i = 0; i < N; ++i) {
+      if (keys[i] == key) {
+        hint = i + 1;
+        return i;
+      }
+    }
+    return N;
+  }
+};
+
+// Calls f(index, value) for every field of an object whose key is in `table`.
+template <size_t N, class F>
+error_code for_each_known_field(od::value& value, const KeyTable<N>& table, F&& f) {
+  size_t hint = 0;
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    const size_t index = table.find(key, hint);
+    return index < N ? f(index, v) : simdjson::SUCCESS;
+  });
+}
+
+// Calls f(element) for every element of an array.
+template <class F>
+error_code for_each_element(od::value& value, F&& f) {
+  od::array array;
+  if (auto error = value.get_array().get(array)) return error;
+  for (auto element_result : array) {
+    od::value element;
+    if (auto error = std::move(element_result).get(element)) return error;
+    if (auto error = f(element)) return error;
+  }
+  return simdjson::SUCCESS;
+}
+
+// An integer written as a JSON integer, a JSON float with an integral value, or a numeric
+// string ("12", as SQL metric updates are written). null reads as 0.
+inline error_code read_int_slow(od::value& value, int64_t& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  switch (type) {
+    case od::json_type::number: {
+      od::number number;
+      if (auto error = value.get_number().get(number)) return error;
+      if (number.is_int64()) {
+        out = number.get_int64();
+      } else if (number.is_uint64()) {
+        out = static_cast<int64_t>(std::min<uint64_t>(number.get_uint64(), INT64_MAX));
+      } else {
+        double d = number.get_double();
+        if (!std::isfinite(d)) return simdjson::NUMBER_ERROR;
+        out = static_cast<int64_t>(std::clamp(d, -9.2e18, 9.2e18));
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::string: {
+      std::string_view text;
+      if (auto error = value.get_string().get(text)) return error;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+      if (ec != std::errc() || end != text.data() + text.size()) return simdjson::INCORRECT_TYPE;
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::null:
+      out = 0;
+      return simdjson::SUCCESS;
+    default:
+      return simdjson::INCORRECT_TYPE;
+  }
+}
+
+// An integer written as a JSON integer, a JSON float with an integral value, or a numeric
+// string ("12", as SQL metric updates are written). null reads as 0. A failed conversion does
+// not consume the value, so the common case (a plain integer) is tried first.
+inline error_code read_int(od::value& value, int64_t& out) {
+  auto result = value.get_int64();
+  if (result.error() == simdjson::SUCCESS) {
+    out = result.value_unsafe();
+    return simdjson::SUCCESS;
+  }
+  return read_int_slow(value, out);
+}
+
+inline error_code read_int(od::value& value, int32_t& out) {
+  int64_t wide = 0;
+  if (auto error = read_int(value, wide)) return error;
+  if (wide < INT32_MIN || wide > INT32_MAX) return simdjson::NUMBER_OUT_OF_RANGE;
+  out = static_cast<int32_t>(wide);
+  return simdjson::SUCCESS;
+}
+
+template <class T>
+error_code read_optional_int(od::value& value, std::optional<T>& out) {
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) {
+    out.reset();
+    return simdjson::SUCCESS;
+  }
+  T v{};
+  if (auto error = read_int(value, v)) return error;
+  out = v;
+  return simdjson::SUCCESS;
+}
+
+inline error_code read_double(od::value& value, double& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::string) {
+    std::string_view text;
+    if (auto error = value.get_string().get(text)) return error;
+    try {
+      out = std::stod(std::string(text));
+    } catch (...) {
+      return simdjson::INCORRECT_TYPE;
+    }
+    return simdjson::SUCCESS;
+  }
+  return value.get_double().get(out);
+}
+
+inline error_code read_bool(od::value& value, bool& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  if (type == od::json_type::string) {  // "true"/"false" in a few old fields
+    std::string_view text;
+    if (auto error = value.get_string().get(text)) return error;
+    out = text == "true";
+    return simdjson::SUCCESS;
+  }
+  return value.get_bool().get(out);
+}
+
+// A string view into the parser's buffer: valid until the next line is parsed. null reads as "".
+inline error_code read_string_view(od::value& value, std::string_view& out) {
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) {
+    out = {};
+    return simdjson::SUCCESS;
+  }
+  return value.get_string().get(out);
+}
+
+inline error_code read_string(od::value& value, std::string& out) {
+  std::string_view view;
+  if (auto error = read_string_view(value, view)) return error;
+  out.assign(view);
+  return simdjson::SUCCESS;
+}
+
+inline error_code read_optional_string(od::value& value, std::optional<std::string>& out) {
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) {
+    out.reset();
+    return simdjson::SUCCESS;
+  }
+  std::string text;
+  if (auto error = read_string(value, text)) return error;
+  out = std::move(text);
+  return simdjson::SUCCESS;
+}
+
+// Any value as text: strings unescaped, numbers and booleans as written, arrays and objects as
+// their raw JSON.
+inline error_code read_as_text(od::value& value, std::string& out) {
+  od::json_type type;
+  if (auto error = value.type().get(type)) return error;
+  switch (type) {
+    case od::json_type::string:
+      return read_string(value, out);
+    case od::json_type::number: {
+      std::string_view raw = value.raw_json_token();
+      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r' || raw.back() == '\n')) {
+        raw.remove_suffix(1);
+      }
+      out.assign(raw);
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::boolean: {
+      bool b = false;
+      if (auto error = value.get_bool().get(b)) return error;
+      out = b ? "true" : "false";
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::null:
+      out.clear();
+      return simdjson::SUCCESS;
+    case od::json_type::array: {
+      od::array array;
+      if (auto error = value.get_array().get(array)) return error;
+      std::string_view raw;
+      if (auto error = array.raw_json().get(raw)) return error;
+      out.assign(raw);
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::object: {
+      od::object object;
+      if (auto error = value.get_object().get(object)) return error;
+      std::string_view raw;
+      if (auto error = object.raw_json().get(raw)) return error;
+      out.assign(raw);
+      return simdjson::SUCCESS;
+    }
+  }
+  return simdjson::INCORRECT_TYPE;
+}
+
+// An object of string (or scalar) values, sorted by key.
+inline error_code read_key_values(od::value& value, std::vector<std::pair<std::string, std::string>>& out) {
+  out.clear();
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) return simdjson::SUCCESS;
+  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    std::string text;
+    if (auto e = read_as_text(v, text)) return e;
+    out.emplace_back(std::string(key), std::move(text));
+    return simdjson::SUCCESS;
+  });
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return error;
+}
+
+inline error_code read_int_array(od::value& value, std::vector<int64_t>& out) {
+  out.clear();
+  return for_each_element(value, [&](od::value& element) -> error_code {
+    int64_t v = 0;
+    if (auto error = read_int(element, v)) return error;
+    out.push_back(v);
+    return simdjson::SUCCESS;
+  });
+}
+
+}  // namespace sf::eventlog::json
