@@ -1,0 +1,905 @@
+#include "model/model_builder.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "model/plan_attribution.h"
+#include "model/quantiles.h"
+
+namespace sf::model {
+
+namespace ev = eventlog;
+
+namespace {
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+};
+
+template <class V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
+using StageKey = std::pair<int64_t, int32_t>;  // stage id, attempt id
+
+struct JobBuild;
+
+// A stage attempt while the log is being read.
+struct StageBuild {
+  StageAttempt out;
+  TaskDistribution distribution;
+  bool distribution_final = false;
+  StringMap<ExecutorStageSummary> executors;
+  std::vector<bool> completed_indices;  // by task index
+  std::unordered_set<int64_t> accumulator_ids;
+  std::map<std::string, int64_t> failure_reasons;
+  std::map<std::string, int64_t> killed_reasons;
+  std::vector<JobBuild*> jobs;  // the jobs this attempt runs for
+};
+
+struct JobBuild {
+  Job out;
+  bool live = true;  // between JobStart and JobEnd
+  std::set<int64_t> completed_stage_ids;
+};
+
+struct ExecutorBuild {
+  Executor out;
+  bool live = true;  // between add and remove, as the History Server tracks it
+  std::set<int64_t> excluded_in_stages;
+};
+
+// A stage the log announced in a JobStart's stage infos.
+struct AnnouncedStage {
+  int32_t attempt_id = 0;
+  std::string name;
+  std::string details;
+  int32_t num_tasks = 0;
+  std::vector<int64_t> parent_ids;
+  std::vector<int64_t> rdd_ids;
+  int32_t resource_profile_id = 0;
+  bool submitted = false;  // an attempt of it has been submitted (ever)
+};
+
+void add_metrics(TaskMetricValues& sums, const TaskMetricValues& values) {
+  for (size_t i = 0; i < kTaskMetricCount; ++i) sums[i] += values[i];
+}
+
+std::string failure_key(const ev::TaskEnd& e) {
+  std::string key(e.reason_text);
+  if (!e.exception_class.empty()) {
+    key += ": ";
+    key += e.exception_class;
+  } else if (!e.loss_reason.empty()) {
+    key += ": ";
+    // Loss reasons embed container ids and hosts; keep the stable head.
+    auto head = e.loss_reason.substr(0, std::min<size_t>(e.loss_reason.size(), 120));
+    key += head;
+  }
+  return key;
+}
+
+template <class T>
+void sort_unique(std::vector<T>& values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+}  // namespace
+
+struct ModelBuilder::State {
+  AppModel model;
+  std::map<StageKey, std::unique_ptr<StageBuild>> stages;
+  StageBuild* last_stage = nullptr;  // consecutive task events usually hit one stage
+  std::map<int64_t, std::unique_ptr<JobBuild>> jobs;
+  StringMap<ExecutorBuild> executors;
+  std::map<int64_t, AnnouncedStage> announced;
+  std::map<int64_t, SqlExecution> sql;
+  std::map<int64_t, std::map<int64_t, int64_t>> driver_accum_updates;  // execution -> id -> value
+  std::map<std::string, uint64_t> unknown_events;
+  std::map<std::string, uint64_t> orphans;
+  std::set<std::string> notes;
+
+  void touch(std::optional<int64_t> time_ms) {
+    if (time_ms && *time_ms > 0) {
+      auto& last = model.app.last_event_time_ms;
+      if (!last || *time_ms > *last) last = *time_ms;
+    }
+  }
+  void touch(int64_t time_ms) { touch(std::optional<int64_t>(time_ms)); }
+
+  void orphan(const char* kind) { ++orphans[kind]; }
+
+  ExecutorBuild& executor(const std::string& id, std::optional<int64_t> add_time) {
+    auto it = executors.find(id);
+    if (it == executors.end()) {
+      it = executors.emplace(id, ExecutorBuild{}).first;
+      it->second.out.id = id;
+      it->second.out.add_time_ms = add_time;
+    }
+    return it->second;
+  }
+
+  ExecutorBuild* live_executor(std::string_view id) {
+    auto it = executors.find(id);
+    if (it == executors.end() || !it->second.live) return nullptr;
+    return &it->second;
+  }
+
+  StageBuild* find_stage(int64_t stage_id, int32_t attempt_id) {
+    if (last_stage != nullptr && last_stage->out.stage_id == stage_id && last_stage->out.attempt_id == attempt_id) {
+      return last_stage;
+    }
+    auto it = stages.find({stage_id, attempt_id});
+    if (it == stages.end()) return nullptr;
+    last_stage = it->second.get();
+    return last_stage;
+  }
+
+  StageBuild& stage_for(const ev::StageInfo& info) {
+    auto& slot = stages[{info.stage_id, info.attempt_id}];
+    if (!slot) {
+      slot = std::make_unique<StageBuild>();
+      slot->out.stage_id = info.stage_id;
+      slot->out.attempt_id = info.attempt_id;
+    }
+    apply_info(*slot, info);
+    return *slot;
+  }
+
+  // A task event for a stage attempt the log never submitted (a log whose start is missing):
+  // keep its tasks in a stand-in attempt rather than dropping them.
+  StageBuild& stage_for_task(int64_t stage_id, int32_t attempt_id) {
+    if (StageBuild* found = find_stage(stage_id, attempt_id)) return *found;
+    orphan("task event for a stage never submitted");
+    ev::StageInfo info;
+    info.stage_id = stage_id;
+    info.attempt_id = attempt_id;
+    if (auto it = announced.find(stage_id); it != announced.end()) {
+      info.name = it->second.name;
+      info.num_tasks = it->second.num_tasks;
+    }
+    StageBuild& stage = stage_for(info);
+    stage.out.status = StageStatus::kActive;
+    last_stage = &stage;
+    return stage;
+  }
+
+  void apply_info(StageBuild& stage, const ev::StageInfo& info) {
+    StageAttempt& out = stage.out;
+    if (!info.name.empty()) out.name = info.name;
+    if (!info.details.empty()) out.details = info.details;
+    out.num_tasks = info.num_tasks;
+    out.parent_ids = info.parent_ids;
+    out.resource_profile_id = info.resource_profile_id;
+    out.shuffle_push_enabled = info.shuffle_push_enabled;
+    out.shuffle_mergers_count = info.shuffle_mergers_count;
+    if (info.submission_time_ms) out.submission_time_ms = info.submission_time_ms;
+    if (info.completion_time_ms) out.completion_time_ms = info.completion_time_ms;
+    if (!info.rdds.empty()) {
+      out.rdd_ids.clear();
+      for (const auto& rdd : info.rdds) {
+        out.rdd_ids.push_back(rdd.rdd_id);
+        model.rdds[rdd.rdd_id] = rdd;
+      }
+      sort_unique(out.rdd_ids);
+    }
+    for (const auto& accumulable : info.accumulables) stage.accumulator_ids.insert(accumulable.id);
+  }
+
+  void finalize_distribution(StageBuild& stage) {
+    if (stage.distribution_final) return;
+    stage.out.quantiles = stage.distribution.finish();
+    stage.distribution_final = true;
+  }
+
+  void record_executor_task(StageBuild& stage, const ev::TaskEnd& e, int64_t duration_ms, bool succeeded,
+                            bool failed, bool killed) {
+    auto it = stage.executors.find(e.info.executor_id);
+    if (it == stage.executors.end()) {
+      it = stage.executors.emplace(std::string(e.info.executor_id), ExecutorStageSummary{}).first;
+      it->second.executor_id = std::string(e.info.executor_id);
+      it->second.host = std::string(e.info.host);
+    }
+    ExecutorStageSummary& s = it->second;
+    const auto& m = e.metrics;
+    s.task_time_ms += duration_ms;
+    s.tasks_succeeded += succeeded ? 1 : 0;
+    s.tasks_failed += failed ? 1 : 0;
+    s.tasks_killed += killed ? 1 : 0;
+    if (succeeded) s.succeeded_task_time_ms += duration_ms;
+    if (e.has_metrics) {
+      s.executor_run_time_ms += m[index_of(TaskMetric::kExecutorRunTimeMs)];
+      s.jvm_gc_time_ms += m[index_of(TaskMetric::kJvmGcTimeMs)];
+      s.input_bytes += m[index_of(TaskMetric::kInputBytes)];
+      s.input_records += m[index_of(TaskMetric::kInputRecords)];
+      s.output_bytes += m[index_of(TaskMetric::kOutputBytes)];
+      s.output_records += m[index_of(TaskMetric::kOutputRecords)];
+      s.shuffle_read_bytes += m[index_of(TaskMetric::kShuffleLocalBytesRead)] + m[index_of(TaskMetric::kShuffleRemoteBytesRead)];
+      s.shuffle_read_records += m[index_of(TaskMetric::kShuffleRecordsRead)];
+      s.shuffle_write_bytes += m[index_of(TaskMetric::kShuffleWriteBytes)];
+      s.shuffle_write_records += m[index_of(TaskMetric::kShuffleWriteRecords)];
+      s.memory_bytes_spilled += m[index_of(TaskMetric::kMemoryBytesSpilled)];
+      s.disk_bytes_spilled += m[index_of(TaskMetric::kDiskBytesSpilled)];
+    }
+    s.peak_metrics.merge(e.executor_metrics);
+  }
+
+  AppModel finish(SourceInfo source);
+  void finish_executors();
+  void finish_stages_and_jobs();
+  void finish_sql();
+  void compute_peak_cores();
+};
+
+ModelBuilder::ModelBuilder() : state_(std::make_unique<State>()) {}
+ModelBuilder::~ModelBuilder() = default;
+
+Diagnostics& ModelBuilder::diagnostics() { return state_->model.diagnostics; }
+
+// ---------------------------------------------------------------------------------------------
+// Application and environment
+
+void ModelBuilder::on(const ev::LogStart& e) { state_->model.app.spark_version = e.spark_version; }
+
+void ModelBuilder::on(const ev::DatabricksMetadata& e) {
+  state_->model.app.spark_version = e.spark_version;
+  state_->model.app.databricks = true;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::ApplicationStart& e) {
+  AppInfo& app = state_->model.app;
+  app.id = e.app_id;
+  app.name = e.app_name;
+  app.attempt_id = e.attempt_id;
+  app.user = e.user;
+  app.start_time_ms = e.timestamp_ms;
+  app.driver_logs = e.driver_logs;
+  app.driver_attributes = e.driver_attributes;
+  state_->touch(e.timestamp_ms);
+  // The History Server gives the driver the logs of this event.
+  if (!e.driver_logs.empty()) {
+    if (auto it = state_->executors.find(std::string_view("driver")); it != state_->executors.end()) {
+      it->second.out.log_urls = e.driver_logs;
+    }
+  }
+}
+
+void ModelBuilder::on(const ev::ApplicationEnd& e) {
+  AppInfo& app = state_->model.app;
+  app.end_time_ms = e.timestamp_ms;
+  app.exit_code = e.exit_code;
+  app.finished = true;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::EnvironmentUpdate& e) {
+  Environment& env = state_->model.environment;
+  env.jvm_information = e.jvm_information;
+  env.spark_properties = e.spark_properties;
+  env.system_properties = e.system_properties;
+  env.hadoop_properties = e.hadoop_properties;
+  env.metrics_properties = e.metrics_properties;
+  env.classpath_entries = e.classpath_entries;
+}
+
+void ModelBuilder::on(const ev::ResourceProfileAdded& e) {
+  auto& profiles = state_->model.environment.resource_profiles;
+  auto it = std::find_if(profiles.begin(), profiles.end(), [&](const auto& p) { return p.id == e.profile.id; });
+  if (it != profiles.end()) {
+    *it = e.profile;
+  } else {
+    profiles.push_back(e.profile);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executors
+
+void ModelBuilder::on(const ev::ExecutorAdded& e) {
+  ExecutorBuild& exec = state_->executor(e.executor_id, e.timestamp_ms);
+  exec.live = true;
+  Executor& out = exec.out;
+  out.add_time_ms = e.timestamp_ms;
+  out.remove_time_ms.reset();
+  out.host = e.host;
+  out.total_cores = e.has_total_cores ? e.total_cores : 0;
+  out.resource_profile_id = e.resource_profile_id;
+  out.log_urls = e.log_urls;
+  out.attributes = e.attributes;
+  out.resources = e.resources;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::ExecutorRemoved& e) {
+  auto it = state_->executors.find(e.executor_id);
+  if (it == state_->executors.end()) {
+    state_->orphan("executor removed without being added");
+    return;
+  }
+  it->second.live = false;
+  it->second.out.remove_time_ms = e.timestamp_ms;
+  it->second.out.remove_reason = e.reason;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::BlockManagerAdded& e) {
+  ExecutorBuild& exec = state_->executor(e.executor_id, e.timestamp_ms);
+  Executor& out = exec.out;
+  if (out.host.empty()) out.host = e.host;
+  out.max_memory_bytes = e.max_memory_bytes;
+  if (e.max_onheap_memory_bytes) out.max_onheap_memory_bytes = e.max_onheap_memory_bytes;
+  if (e.max_offheap_memory_bytes) out.max_offheap_memory_bytes = e.max_offheap_memory_bytes;
+  out.block_manager_add_time_ms = e.timestamp_ms;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::BlockManagerRemoved& e) {
+  auto it = state_->executors.find(e.executor_id);
+  if (it != state_->executors.end()) it->second.out.block_manager_remove_time_ms = e.timestamp_ms;
+  state_->touch(e.timestamp_ms);
+}
+
+void ModelBuilder::on(const ev::ExclusionChange& e) {
+  State& s = *state_;
+  s.touch(e.timestamp_ms);
+  auto matches = [&](const ExecutorBuild& exec) {
+    return e.target == ev::ExclusionChange::Target::kExecutor ? exec.out.id == e.id : exec.out.host == e.id;
+  };
+  if (e.stage_id) {
+    const int32_t attempt = e.stage_attempt_id.value_or(0);
+    StageBuild* stage = s.find_stage(*e.stage_id, attempt);
+    for (auto& [id, exec] : s.executors) {
+      if (!exec.live || !matches(exec)) continue;
+      exec.excluded_in_stages.insert(*e.stage_id);
+      if (stage != nullptr) {
+        auto it = stage->executors.find(id);
+        if (it == stage->executors.end()) {
+          it = stage->executors.emplace(id, ExecutorStageSummary{}).first;
+          it->second.executor_id = id;
+          it->second.host = exec.out.host;
+        }
+        it->second.excluded = true;
+      }
+    }
+    return;
+  }
+  for (auto& [id, exec] : s.executors) {
+    if (exec.live && matches(exec)) exec.out.excluded = e.excluded;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs and stages
+
+void ModelBuilder::on(const ev::JobStart& e) {
+  State& s = *state_;
+  auto& slot = s.jobs[e.job_id];
+  if (slot) s.notes.insert("job " + std::to_string(e.job_id) + " started twice; the later start wins");
+  slot = std::make_unique<JobBuild>();
+  Job& job = slot->out;
+  job.job_id = e.job_id;
+  if (e.submission_time_ms && *e.submission_time_ms > 0) job.submission_time_ms = e.submission_time_ms;
+  job.stage_ids = e.stage_ids;
+  sort_unique(job.stage_ids);
+  job.description = e.properties.job_description;
+  job.job_group = e.properties.job_group;
+  job.sql_execution_id = e.properties.sql_execution_id;
+  job.status = JobStatus::kRunning;
+
+  const ev::StageInfo* last_stage = nullptr;
+  for (const auto& info : e.stage_infos) {
+    if (!info.completion_time_ms) job.num_tasks += info.num_tasks;
+    if (last_stage == nullptr || info.stage_id > last_stage->stage_id) last_stage = &info;
+    AnnouncedStage& announced = s.announced[info.stage_id];
+    announced.attempt_id = info.attempt_id;
+    announced.name = info.name;
+    announced.details = info.details;
+    announced.num_tasks = info.num_tasks;
+    announced.parent_ids = info.parent_ids;
+    announced.resource_profile_id = info.resource_profile_id;
+    announced.rdd_ids.clear();
+    for (const auto& rdd : info.rdds) {
+      announced.rdd_ids.push_back(rdd.rdd_id);
+      s.model.rdds[rdd.rdd_id] = rdd;
+    }
+    sort_unique(announced.rdd_ids);
+    // A running attempt that this job also needs runs for it too.
+    if (StageBuild* running = s.find_stage(info.stage_id, info.attempt_id);
+        running != nullptr && running->out.status == StageStatus::kActive) {
+      running->jobs.push_back(slot.get());
+      ++job.num_active_stages;
+    }
+  }
+  job.name = last_stage != nullptr ? last_stage->name : "(Unknown Stage Name)";
+  if (job.sql_execution_id) {
+    auto it = s.sql.find(*job.sql_execution_id);
+    if (it != s.sql.end()) it->second.job_ids.push_back(e.job_id);
+  }
+  s.touch(e.submission_time_ms);
+}
+
+void ModelBuilder::on(const ev::JobEnd& e) {
+  State& s = *state_;
+  auto it = s.jobs.find(e.job_id);
+  if (it == s.jobs.end()) {
+    s.orphan("job end without a start");
+    return;
+  }
+  JobBuild& build = *it->second;
+  Job& job = build.out;
+  build.live = false;
+  // Stages the job announced but never submitted while it ran were skipped.
+  for (int64_t stage_id : job.stage_ids) {
+    auto announced = s.announced.find(stage_id);
+    if (announced == s.announced.end()) continue;
+    const StageBuild* ran = s.find_stage(stage_id, announced->second.attempt_id);
+    const bool ran_for_this_job =
+        ran != nullptr && std::find(ran->jobs.begin(), ran->jobs.end(), &build) != ran->jobs.end();
+    if (!ran_for_this_job) {
+      ++job.num_skipped_stages;
+      job.num_skipped_tasks += announced->second.num_tasks;
+    }
+  }
+  job.status = e.succeeded ? JobStatus::kSucceeded : JobStatus::kFailed;
+  job.failure_reason = e.failure_message;
+  if (e.completion_time_ms && *e.completion_time_ms > 0) job.completion_time_ms = e.completion_time_ms;
+  s.touch(e.completion_time_ms);
+}
+
+void ModelBuilder::on(const ev::StageSubmitted& e) {
+  State& s = *state_;
+  StageBuild& stage = s.stage_for(e.info);
+  StageAttempt& out = stage.out;
+  out.status = StageStatus::kActive;
+  out.description = e.properties.job_description;
+  out.scheduling_pool = e.properties.scheduler_pool.empty() ? "default" : e.properties.scheduler_pool;
+  if (e.properties.sql_execution_id) out.sql_execution_id = e.properties.sql_execution_id;
+  s.announced[e.info.stage_id].submitted = true;
+
+  stage.jobs.clear();
+  for (auto& [job_id, job] : s.jobs) {
+    if (!job->live) continue;
+    if (!std::binary_search(job->out.stage_ids.begin(), job->out.stage_ids.end(), e.info.stage_id)) continue;
+    stage.jobs.push_back(job.get());
+    job->completed_stage_ids.erase(e.info.stage_id);
+    ++job->out.num_active_stages;
+  }
+  s.touch(e.info.submission_time_ms);
+}
+
+void ModelBuilder::on(const ev::StageCompleted& e) {
+  State& s = *state_;
+  StageBuild* found = s.find_stage(e.info.stage_id, e.info.attempt_id);
+  if (found == nullptr) s.orphan("stage completed without being submitted");
+  StageBuild& stage = found != nullptr ? *found : s.stage_for(e.info);
+  s.apply_info(stage, e.info);
+  StageAttempt& out = stage.out;
+  out.accumulables = e.info.accumulables;
+  std::sort(out.accumulables.begin(), out.accumulables.end(),
+            [](const Accumulable& a, const Accumulable& b) { return a.id < b.id; });
+  if (e.info.failure_reason) {
+    out.status = StageStatus::kFailed;
+    out.failure_reason = *e.info.failure_reason;
+  } else if (e.info.submission_time_ms) {
+    out.status = StageStatus::kComplete;
+  } else {
+    out.status = StageStatus::kSkipped;
+  }
+  for (JobBuild* job : stage.jobs) {
+    switch (out.status) {
+      case StageStatus::kComplete:
+        job->completed_stage_ids.insert(e.info.stage_id);
+        break;
+      case StageStatus::kSkipped:
+        ++job->out.num_skipped_stages;
+        job->out.num_skipped_tasks += e.info.num_tasks;
+        break;
+      default:
+        ++job->out.num_failed_stages;
+        break;
+    }
+    --job->out.num_active_stages;
+  }
+  // A completed stage has every partition done, so no successful attempt can follow; a failed
+  // attempt's tasks can still finish (they are zombies), so its distribution stays open.
+  if (out.status == StageStatus::kComplete) s.finalize_distribution(stage);
+  s.touch(e.info.completion_time_ms);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tasks
+
+void ModelBuilder::on(const ev::TaskStart& e) {
+  State& s = *state_;
+  StageBuild& stage = s.stage_for_task(e.stage_id, e.stage_attempt_id);
+  StageAttempt& out = stage.out;
+  ++out.tasks_started;
+  ++out.tasks_active;
+  if (e.info.speculative) ++out.tasks_speculative;
+  if (!out.first_task_launched_time_ms || e.info.launch_time_ms < *out.first_task_launched_time_ms) {
+    out.first_task_launched_time_ms = e.info.launch_time_ms;
+  }
+  for (JobBuild* job : stage.jobs) ++job->out.num_active_tasks;
+  if (ExecutorBuild* exec = s.live_executor(e.info.executor_id)) ++exec->out.tasks_total;
+  s.touch(e.info.launch_time_ms);
+}
+
+void ModelBuilder::on(const ev::TaskEnd& e) {
+  State& s = *state_;
+  StageBuild& stage = s.stage_for_task(e.stage_id, e.stage_attempt_id);
+  StageAttempt& out = stage.out;
+
+  const bool succeeded = e.reason == ev::TaskEndReason::kSuccess;
+  const bool killed = e.reason == ev::TaskEndReason::kTaskKilled || e.reason == ev::TaskEndReason::kTaskCommitDenied;
+  const bool failed = !succeeded && !killed;
+  const int64_t duration_ms =
+      e.info.finish_time_ms > 0 ? std::max<int64_t>(0, e.info.finish_time_ms - e.info.launch_time_ms) : 0;
+
+  // The task's full metric vector, including the fields Spark derives from Task Info.
+  TaskMetricValues metrics = e.metrics;
+  metrics[index_of(TaskMetric::kDurationMs)] = duration_ms;
+  const int64_t getting_result_ms =
+      e.info.getting_result_time_ms > 0 && e.info.finish_time_ms > 0
+          ? std::max<int64_t>(0, e.info.finish_time_ms - e.info.getting_result_time_ms)
+          : 0;
+  metrics[index_of(TaskMetric::kGettingResultTimeMs)] = getting_result_ms;
+  if (e.has_metrics) {
+    metrics[index_of(TaskMetric::kSchedulerDelayMs)] = std::max<int64_t>(
+        0, duration_ms - metrics[index_of(TaskMetric::kExecutorRunTimeMs)] -
+               metrics[index_of(TaskMetric::kExecutorDeserializeTimeMs)] -
+               metrics[index_of(TaskMetric::kResultSerializationTimeMs)] - getting_result_ms);
+  }
+
+  if (e.has_metrics) {
+    add_metrics(out.metric_sums, metrics);
+  } else {
+    out.metric_sums[index_of(TaskMetric::kDurationMs)] += duration_ms;
+  }
+  if (out.tasks_active > 0) --out.tasks_active;
+  if (!out.first_task_launched_time_ms || e.info.launch_time_ms < *out.first_task_launched_time_ms) {
+    out.first_task_launched_time_ms = e.info.launch_time_ms;
+  }
+  if (!out.max_task_duration_task_id || duration_ms > out.max_task_duration_ms) {
+    out.max_task_duration_ms = duration_ms;
+    out.max_task_duration_task_id = e.info.task_id;
+  }
+
+  if (succeeded) {
+    ++out.tasks_succeeded;
+    const auto index = static_cast<size_t>(std::max(0, e.info.index));
+    if (index >= stage.completed_indices.size()) stage.completed_indices.resize(index + 1, false);
+    stage.completed_indices[index] = true;
+    if (stage.distribution_final) {
+      s.orphan("successful task after its stage completed (in sums, not in quantiles)");
+    } else {
+      stage.distribution.add(metrics);
+    }
+  } else if (killed) {
+    ++out.tasks_killed;
+    const std::string reason =
+        e.reason == ev::TaskEndReason::kTaskCommitDenied ? "commit denied" : std::string(e.kill_reason);
+    ++stage.killed_reasons[reason];
+  } else {
+    ++out.tasks_failed;
+    ++stage.failure_reasons[failure_key(e)];
+  }
+
+  for (JobBuild* job : stage.jobs) {
+    Job& j = job->out;
+    if (j.num_active_tasks > 0) --j.num_active_tasks;
+    j.num_completed_tasks += succeeded ? 1 : 0;
+    j.num_failed_tasks += failed ? 1 : 0;
+    j.num_killed_tasks += killed ? 1 : 0;
+  }
+
+  s.record_executor_task(stage, e, duration_ms, succeeded, failed, killed);
+  stage.out.peak_executor_metrics.merge(e.executor_metrics);
+  for (int64_t id : e.accumulator_ids) stage.accumulator_ids.insert(id);
+
+  if (ExecutorBuild* exec = s.live_executor(e.info.executor_id)) {
+    Executor& x = exec->out;
+    x.tasks_succeeded += succeeded ? 1 : 0;
+    x.tasks_failed += failed ? 1 : 0;
+    x.tasks_killed += killed ? 1 : 0;
+    x.total_duration_ms += duration_ms;
+    // The History Server keeps a resubmitted task's first metrics; so do we.
+    if (e.has_metrics && e.reason != ev::TaskEndReason::kResubmitted) {
+      x.total_gc_time_ms += metrics[index_of(TaskMetric::kJvmGcTimeMs)];
+      x.total_input_bytes += metrics[index_of(TaskMetric::kInputBytes)];
+      x.total_shuffle_read_bytes +=
+          metrics[index_of(TaskMetric::kShuffleLocalBytesRead)] + metrics[index_of(TaskMetric::kShuffleRemoteBytesRead)];
+      x.total_shuffle_write_bytes += metrics[index_of(TaskMetric::kShuffleWriteBytes)];
+    }
+    x.peak_metrics.merge(e.executor_metrics);
+  }
+  s.touch(e.info.finish_time_ms);
+}
+
+void ModelBuilder::on(const ev::StageExecutorMetrics& e) {
+  State& s = *state_;
+  if (StageBuild* stage = s.find_stage(e.stage_id, e.stage_attempt_id)) {
+    stage->out.peak_executor_metrics.merge(e.metrics);
+    auto it = stage->executors.find(e.executor_id);
+    if (it == stage->executors.end()) {
+      it = stage->executors.emplace(e.executor_id, ExecutorStageSummary{}).first;
+      it->second.executor_id = e.executor_id;
+      if (auto exec = s.executors.find(e.executor_id); exec != s.executors.end()) it->second.host = exec->second.out.host;
+    }
+    it->second.peak_metrics.merge(e.metrics);
+  }
+  if (auto it = s.executors.find(e.executor_id); it != s.executors.end()) it->second.out.peak_metrics.merge(e.metrics);
+}
+
+void ModelBuilder::on(const ev::UnpersistRdd& e) {
+  auto it = state_->model.rdds.find(e.rdd_id);
+  if (it == state_->model.rdds.end()) return;
+  it->second.num_cached_partitions = 0;
+  it->second.memory_size_bytes = 0;
+  it->second.disk_size_bytes = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQL
+
+void ModelBuilder::on(const ev::SqlExecutionStart& e) {
+  State& s = *state_;
+  SqlExecution& sql = s.sql[e.execution_id];
+  sql.execution_id = e.execution_id;
+  sql.root_execution_id = e.root_execution_id;
+  sql.description = e.description;
+  sql.details = e.details;
+  sql.physical_plan_description = e.physical_plan_description;
+  sql.plan = e.plan;
+  sql.start_time_ms = e.time_ms;
+  sql.modified_configs = e.modified_configs;
+  s.touch(e.time_ms);
+}
+
+void ModelBuilder::on(const ev::SqlExecutionEnd& e) {
+  State& s = *state_;
+  auto it = s.sql.find(e.execution_id);
+  if (it == s.sql.end()) {
+    s.orphan("SQL execution end without a start");
+    return;
+  }
+  it->second.end_time_ms = e.time_ms;
+  it->second.error_message = e.error_message;
+  s.touch(e.time_ms);
+}
+
+void ModelBuilder::on(const ev::SqlAdaptiveExecutionUpdate& e) {
+  State& s = *state_;
+  auto it = s.sql.find(e.execution_id);
+  if (it == s.sql.end()) {
+    s.orphan("AQE plan update for an unknown SQL execution");
+    return;
+  }
+  SqlExecution& sql = it->second;
+  sql.earlier_plans.push_back(PlanVersion{std::move(sql.physical_plan_description), std::move(sql.plan)});
+  sql.physical_plan_description = e.physical_plan_description;
+  sql.plan = e.plan;
+  ++sql.adaptive_updates;
+}
+
+void ModelBuilder::on(const ev::SqlAdaptiveMetricUpdates& e) {
+  State& s = *state_;
+  auto it = s.sql.find(e.execution_id);
+  if (it == s.sql.end()) {
+    s.orphan("AQE metric update for an unknown SQL execution");
+    return;
+  }
+  auto& metrics = it->second.adaptive_metrics;
+  metrics.insert(metrics.end(), e.metrics.begin(), e.metrics.end());
+}
+
+void ModelBuilder::on(const ev::DriverAccumUpdates& e) {
+  auto& updates = state_->driver_accum_updates[e.execution_id];
+  for (const auto& [id, value] : e.updates) updates[id] = value;
+}
+
+void ModelBuilder::on_unknown_event(std::string_view event_name) { ++state_->unknown_events[std::string(event_name)]; }
+
+// ---------------------------------------------------------------------------------------------
+// Finishing
+
+AppModel ModelBuilder::finish(SourceInfo source) { return state_->finish(std::move(source)); }
+
+AppModel ModelBuilder::State::finish(SourceInfo source) {
+  model.source = std::move(source);
+  finish_executors();
+  finish_stages_and_jobs();
+  finish_sql();
+  compute_peak_cores();
+
+  Diagnostics& d = model.diagnostics;
+  d.incomplete = !model.app.finished;
+  d.unknown_events.assign(unknown_events.begin(), unknown_events.end());
+  d.orphan_events.assign(orphans.begin(), orphans.end());
+  notes.insert(d.notes.begin(), d.notes.end());  // the loader's notes come first in time
+  if (model.app.id.empty()) notes.insert("the log has no SparkListenerApplicationStart: application id unknown");
+  d.notes.assign(notes.begin(), notes.end());
+  return std::move(model);
+}
+
+void ModelBuilder::State::finish_executors() {
+  model.executors.reserve(executors.size());
+  for (auto& [id, exec] : executors) {
+    exec.out.excluded_in_stages.assign(exec.excluded_in_stages.begin(), exec.excluded_in_stages.end());
+    model.executors.push_back(std::move(exec.out));
+  }
+  std::sort(model.executors.begin(), model.executors.end(),
+            [](const Executor& a, const Executor& b) { return executor_id_less(a.id, b.id); });
+}
+
+void ModelBuilder::State::finish_stages_and_jobs() {
+  // Which attempts ran for each job, to count the job's distinct completed partitions.
+  std::map<const JobBuild*, std::vector<const StageBuild*>> attempts_by_job;
+  for (auto& [key, stage] : stages) {
+    for (const JobBuild* job : stage->jobs) attempts_by_job[job].push_back(stage.get());
+  }
+  for (auto& [job_id, build] : jobs) {
+    Job& job = build->out;
+    job.num_completed_stages = static_cast<int32_t>(build->completed_stage_ids.size());
+    job.num_active_stages = std::max(0, job.num_active_stages);
+    // Distinct (stage, partition index) pairs with a successful attempt, over the job's attempts.
+    std::map<int64_t, std::vector<bool>> done_by_stage;
+    for (const StageBuild* stage : attempts_by_job[build.get()]) {
+      auto& done = done_by_stage[stage->out.stage_id];
+      if (done.size() < stage->completed_indices.size()) done.resize(stage->completed_indices.size(), false);
+      for (size_t i = 0; i < stage->completed_indices.size(); ++i) {
+        if (stage->completed_indices[i]) done[i] = true;
+      }
+    }
+    for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += std::count(done.begin(), done.end(), true);
+    if (build->live) job.status = JobStatus::kRunning;
+    model.jobs.push_back(std::move(job));
+  }
+
+  for (auto& [key, stage] : stages) {
+    StageAttempt& out = stage->out;
+    finalize_distribution(*stage);
+    out.completed_indices = std::count(stage->completed_indices.begin(), stage->completed_indices.end(), true);
+    for (const JobBuild* job : stage->jobs) out.job_ids.push_back(job->out.job_id);
+    sort_unique(out.job_ids);
+    if (!out.sql_execution_id) {
+      for (const JobBuild* job : stage->jobs) {
+        if (job->out.sql_execution_id) {
+          out.sql_execution_id = job->out.sql_execution_id;
+          break;
+        }
+      }
+    }
+    out.killed_tasks_summary.assign(stage->killed_reasons.begin(), stage->killed_reasons.end());
+    for (const auto& [reason, count] : stage->failure_reasons) out.failure_reasons.push_back({reason, count});
+    std::stable_sort(out.failure_reasons.begin(), out.failure_reasons.end(),
+                     [](const TaskFailureCount& a, const TaskFailureCount& b) { return a.count > b.count; });
+    out.accumulator_ids.assign(stage->accumulator_ids.begin(), stage->accumulator_ids.end());
+    std::sort(out.accumulator_ids.begin(), out.accumulator_ids.end());
+
+    // Per-executor summaries, then their roll-up by host.
+    for (auto& [id, summary] : stage->executors) out.executors.push_back(std::move(summary));
+    std::sort(out.executors.begin(), out.executors.end(),
+              [](const auto& a, const auto& b) { return executor_id_less(a.executor_id, b.executor_id); });
+    std::map<std::string, HostStageSummary> hosts;
+    for (const auto& x : out.executors) {
+      HostStageSummary& h = hosts[x.host];
+      h.host = x.host;
+      ++h.executors;
+      h.tasks_succeeded += x.tasks_succeeded;
+      h.tasks_failed += x.tasks_failed;
+      h.tasks_killed += x.tasks_killed;
+      h.task_time_ms += x.task_time_ms;
+      h.succeeded_task_time_ms += x.succeeded_task_time_ms;
+      h.executor_run_time_ms += x.executor_run_time_ms;
+      h.jvm_gc_time_ms += x.jvm_gc_time_ms;
+      h.input_bytes += x.input_bytes;
+      h.shuffle_read_bytes += x.shuffle_read_bytes;
+      h.shuffle_write_bytes += x.shuffle_write_bytes;
+      h.disk_bytes_spilled += x.disk_bytes_spilled;
+    }
+    for (auto& [host, summary] : hosts) out.hosts.push_back(std::move(summary));
+    model.stages.push_back(std::move(out));
+  }
+
+  // Stages that jobs announced but that never ran in this log: shown as skipped.
+  for (const auto& [stage_id, info] : announced) {
+    if (info.submitted) continue;
+    bool has_attempt = false;
+    for (auto it = stages.lower_bound({stage_id, INT32_MIN}); it != stages.end() && it->first.first == stage_id; ++it) {
+      has_attempt = true;
+    }
+    if (has_attempt) continue;
+    StageAttempt skipped;
+    skipped.stage_id = stage_id;
+    skipped.attempt_id = info.attempt_id;
+    skipped.name = info.name;
+    skipped.details = info.details;
+    skipped.num_tasks = info.num_tasks;
+    skipped.parent_ids = info.parent_ids;
+    skipped.rdd_ids = info.rdd_ids;
+    skipped.resource_profile_id = info.resource_profile_id;
+    skipped.status = StageStatus::kSkipped;
+    for (const auto& [job_id, job] : jobs) {
+      if (std::binary_search(job->out.stage_ids.begin(), job->out.stage_ids.end(), stage_id)) {
+        skipped.job_ids.push_back(job_id);
+      }
+    }
+    model.stages.push_back(std::move(skipped));
+  }
+  std::sort(model.stages.begin(), model.stages.end(), [](const StageAttempt& a, const StageAttempt& b) {
+    return std::pair{a.stage_id, a.attempt_id} < std::pair{b.stage_id, b.attempt_id};
+  });
+}
+
+void ModelBuilder::State::finish_sql() {
+  for (auto& [execution_id, execution] : sql) {
+    if (auto it = driver_accum_updates.find(execution_id); it != driver_accum_updates.end()) {
+      execution.driver_accum_updates.assign(it->second.begin(), it->second.end());
+    }
+    // Jobs may name an execution before its start event was read (or without one at all).
+    execution.job_ids.clear();
+    for (const Job& job : model.jobs) {
+      if (job.sql_execution_id == execution_id) {
+        execution.job_ids.push_back(job.job_id);
+        execution.stage_ids.insert(execution.stage_ids.end(), job.stage_ids.begin(), job.stage_ids.end());
+      }
+    }
+    sort_unique(execution.job_ids);
+    sort_unique(execution.stage_ids);
+    model.sql.push_back(std::move(execution));
+  }
+  attribute_plan_nodes(model);
+}
+
+void ModelBuilder::State::compute_peak_cores() {
+  struct Change {
+    int64_t time_ms;
+    int32_t cores;
+    int32_t executors;
+  };
+  std::vector<Change> changes;
+  bool any_cores = false;
+  for (const Executor& exec : model.executors) {
+    if (!exec.add_time_ms || exec.total_cores < 0) continue;
+    // Only executors announced by an ExecutorAdded carry cores; the driver of a cluster-mode
+    // app has only a block manager and runs no tasks.
+    if (exec.total_cores == 0 && exec.is_driver()) continue;
+    any_cores = any_cores || exec.total_cores > 0;
+    changes.push_back({*exec.add_time_ms, exec.total_cores, 1});
+    if (exec.remove_time_ms) changes.push_back({*exec.remove_time_ms, -exec.total_cores, -1});
+  }
+  // At one instant a removal applies before an addition, so a same-instant replacement is
+  // never counted twice.
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+    if (a.time_ms != b.time_ms) return a.time_ms < b.time_ms;
+    return a.executors < b.executors;
+  });
+  int32_t running_cores = 0;
+  int32_t running_executors = 0;
+  for (const Change& c : changes) {
+    running_cores += c.cores;
+    running_executors += c.executors;
+    model.peak_concurrent_cores = std::max(model.peak_concurrent_cores, running_cores);
+    model.peak_concurrent_executors = std::max(model.peak_concurrent_executors, running_executors);
+  }
+  if (!any_cores && model.peak_concurrent_executors > 0) {
+    int32_t per_executor = 1;
+    if (const std::string* value = model.environment.spark_property("spark.executor.cores")) {
+      try {
+        per_executor = std::max(1, std::stoi(*value));
+      } catch (...) {
+        notes.insert("spark.executor.cores is not a number: " + *value);
+      }
+    }
+    model.peak_concurrent_cores = model.peak_concurrent_executors * per_executor;
+    model.peak_cores_from_executor_count = true;
+  }
+}
+
+}  // namespace sf::model

@@ -1,0 +1,65 @@
+#include "model/quantiles.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sf::model {
+
+namespace {
+
+size_t rank_index(size_t n, double q) {
+  const auto index = static_cast<size_t>(std::floor(q * static_cast<double>(n)));
+  return std::min(index, n - 1);
+}
+
+}  // namespace
+
+int64_t quantile_of_sorted(std::span<const int64_t> sorted, double q) {
+  if (sorted.empty()) return 0;
+  return sorted[rank_index(sorted.size(), q)];
+}
+
+Quantiles compute_quantiles(std::vector<int64_t>& values) {
+  Quantiles result;
+  const size_t n = values.size();
+  result.count = static_cast<int64_t>(n);
+  if (n == 0) return result;
+  // Select the ranks in ascending order, each nth_element narrowing the range for the next:
+  // linear time overall instead of a full sort.
+  constexpr std::array<double, 7> kQs = {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0};
+  std::array<int64_t, 7> picked{};
+  auto begin = values.begin();
+  for (size_t i = 0; i < kQs.size(); ++i) {
+    auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank_index(n, kQs[i]));
+    if (nth >= begin) {
+      std::nth_element(begin, nth, values.end());
+      begin = nth;
+    }
+    picked[i] = *nth;
+  }
+  result.min = picked[0];
+  result.p5 = picked[1];
+  result.p25 = picked[2];
+  result.p50 = picked[3];
+  result.p75 = picked[4];
+  result.p95 = picked[5];
+  result.max = picked[6];
+  return result;
+}
+
+void TaskDistribution::add(const TaskMetricValues& task_metrics) {
+  for (size_t i = 0; i < kQuantileMetricCount; ++i) {
+    columns_[i].push_back(quantile_metric_value(static_cast<QuantileMetric>(i), task_metrics));
+  }
+}
+
+std::array<Quantiles, kQuantileMetricCount> TaskDistribution::finish() {
+  std::array<Quantiles, kQuantileMetricCount> result{};
+  for (size_t i = 0; i < kQuantileMetricCount; ++i) {
+    result[i] = compute_quantiles(columns_[i]);
+    std::vector<int64_t>().swap(columns_[i]);
+  }
+  return result;
+}
+
+}  // namespace sf::model
