@@ -1,0 +1,17 @@
+// The subcommands of the sparkforensics program. Each registers itself on the CLI11 app and
+// does its work in the callback; main() holds the table and nothing else.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sf::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;   // the input could not be analyzed
+inline constexpr int kExitUsage = 2;   // bad flags or arguments
+
+// Adds the subcommand to `app`; its callback stores the exit code in `exit_code`.
+void register_analyze(CLI::App& app, int& exit_code);
+
+}  // namespace sf::cli

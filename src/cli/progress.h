@@ -1,0 +1,30 @@
+// A progress line on stderr for long loads: bytes, percent, rate and time left. Drawn at most
+// a few times a second and only when stderr is a terminal, so it costs nothing on the hot path
+// and never pollutes redirected output.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "model/load.h"
+
+namespace sf::cli {
+
+class ProgressLine {
+ public:
+  // Enabled only when `wanted` and stderr is a terminal.
+  ProgressLine(std::string label, bool wanted);
+  ~ProgressLine();
+
+  void update(const model::LoadProgress& progress);
+  void clear();
+
+ private:
+  std::string label_;
+  bool enabled_ = false;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_;
+};
+
+}  // namespace sf::cli

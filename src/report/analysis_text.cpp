@@ -1,0 +1,193 @@
+#include "report/analysis_text.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "report/units.h"
+
+namespace sf::report {
+
+namespace {
+
+using namespace sf::model;
+
+struct Totals {
+  int64_t stage_attempts = 0, stages_failed = 0, stages_skipped = 0, stages_active = 0;
+  int64_t tasks = 0, tasks_failed = 0, tasks_killed = 0, tasks_speculative = 0;
+  int64_t jobs_failed = 0, jobs_running = 0;
+  int64_t run_time_ms = 0, cpu_time_ns = 0, gc_time_ms = 0;
+  int64_t input_bytes = 0, output_bytes = 0, shuffle_read_bytes = 0, shuffle_write_bytes = 0;
+  int64_t memory_spill_bytes = 0, disk_spill_bytes = 0;
+  int64_t executors_removed = 0;
+};
+
+Totals totals_of(const AppModel& model) {
+  Totals t;
+  for (const StageAttempt& s : model.stages) {
+    if (s.status == StageStatus::kSkipped) {
+      ++t.stages_skipped;
+      continue;
+    }
+    ++t.stage_attempts;
+    t.stages_failed += s.status == StageStatus::kFailed ? 1 : 0;
+    t.stages_active += s.status == StageStatus::kActive ? 1 : 0;
+    t.tasks += s.tasks_succeeded + s.tasks_failed + s.tasks_killed;
+    t.tasks_failed += s.tasks_failed;
+    t.tasks_killed += s.tasks_killed;
+    t.tasks_speculative += s.tasks_speculative;
+    t.run_time_ms += s.metric(TaskMetric::kExecutorRunTimeMs);
+    t.cpu_time_ns += s.metric(TaskMetric::kExecutorCpuTimeNs);
+    t.gc_time_ms += s.metric(TaskMetric::kJvmGcTimeMs);
+    t.input_bytes += s.metric(TaskMetric::kInputBytes);
+    t.output_bytes += s.metric(TaskMetric::kOutputBytes);
+    t.shuffle_read_bytes += s.shuffle_read_bytes();
+    t.shuffle_write_bytes += s.metric(TaskMetric::kShuffleWriteBytes);
+    t.memory_spill_bytes += s.metric(TaskMetric::kMemoryBytesSpilled);
+    t.disk_spill_bytes += s.metric(TaskMetric::kDiskBytesSpilled);
+  }
+  for (const Job& j : model.jobs) {
+    t.jobs_failed += j.status == JobStatus::kFailed ? 1 : 0;
+    t.jobs_running += j.status == JobStatus::kRunning ? 1 : 0;
+  }
+  for (const Executor& e : model.executors) t.executors_removed += e.remove_time_ms ? 1 : 0;
+  return t;
+}
+
+void line(std::string& out, std::string_view label, const std::string& text) {
+  out += fmt::format("{:<13}{}\n", label, text);
+}
+
+std::string truncate(std::string_view text, size_t width) {
+  if (text.size() <= width) return std::string(text);
+  return std::string(text.substr(0, width - 1)) + "~";
+}
+
+void application_section(std::string& out, const AppModel& model) {
+  const AppInfo& app = model.app;
+  std::string who = app.name.empty() ? std::string("(unnamed application)") : app.name;
+  std::string id = app.id.empty() ? std::string("id unknown") : app.id;
+  if (app.attempt_id) id += ", attempt " + *app.attempt_id;
+  std::string version = app.spark_version.empty() ? std::string("Spark version not logged")
+                                                  : "Spark " + app.spark_version + (app.databricks ? " (Databricks)" : "");
+  line(out, "Application", fmt::format("{} ({}) · {}{}", who, id, version, app.user.empty() ? "" : " · user " + app.user));
+
+  std::string when;
+  if (app.start_time_ms) when = format_time_utc(*app.start_time_ms);
+  std::string status = app.finished ? "finished" : "INCOMPLETE: no ApplicationEnd (still running, or the log was cut)";
+  line(out, "Duration", fmt::format("{}{} · {}", format_optional_duration(app.duration_ms()),
+                                    when.empty() ? "" : " from " + when, status));
+}
+
+void work_section(std::string& out, const AppModel& model, const Totals& t) {
+  const auto added = static_cast<int64_t>(model.executors.size());
+  std::string peak = fmt::format("peak {} cores on {} executors{}", model.peak_concurrent_cores,
+                                 model.peak_concurrent_executors,
+                                 model.peak_cores_from_executor_count ? " (cores estimated from spark.executor.cores)" : "");
+  line(out, "Executors", fmt::format("{} seen, {} removed · {}", added, t.executors_removed, peak));
+
+  std::string jobs = fmt::format("{} jobs", format_count(static_cast<int64_t>(model.jobs.size())));
+  if (t.jobs_failed > 0) jobs += fmt::format(" ({} failed)", t.jobs_failed);
+  if (t.jobs_running > 0) jobs += fmt::format(" ({} never ended)", t.jobs_running);
+  std::string stages = fmt::format("{} stage attempts", format_count(t.stage_attempts));
+  std::vector<std::string> stage_notes;
+  if (t.stages_failed > 0) stage_notes.push_back(fmt::format("{} failed", t.stages_failed));
+  if (t.stages_active > 0) stage_notes.push_back(fmt::format("{} unfinished", t.stages_active));
+  if (t.stages_skipped > 0) stage_notes.push_back(fmt::format("{} skipped", t.stages_skipped));
+  if (!stage_notes.empty()) {
+    stages += " (" + stage_notes.front();
+    for (size_t i = 1; i < stage_notes.size(); ++i) stages += ", " + stage_notes[i];
+    stages += ")";
+  }
+  std::string tasks = fmt::format("{} tasks", format_count(t.tasks));
+  if (t.tasks_failed + t.tasks_killed + t.tasks_speculative > 0) {
+    tasks += fmt::format(" ({} failed, {} killed, {} speculative)", format_count(t.tasks_failed),
+                         format_count(t.tasks_killed), format_count(t.tasks_speculative));
+  }
+  line(out, "Work", fmt::format("{} · {} · {} · {} SQL executions", jobs, stages, tasks, model.sql.size()));
+
+  const double gc_share = t.run_time_ms > 0 ? static_cast<double>(t.gc_time_ms) / static_cast<double>(t.run_time_ms) : 0.0;
+  line(out, "Task time",
+       fmt::format("executor run {} · CPU {} · GC {} ({} of run time)", format_duration_ms(t.run_time_ms),
+                   format_duration_ms(t.cpu_time_ns / 1'000'000), format_duration_ms(t.gc_time_ms), format_percent(gc_share)));
+  line(out, "Data", fmt::format("input {} · output {} · shuffle read {} · shuffle write {}", format_bytes(t.input_bytes),
+                                format_bytes(t.output_bytes), format_bytes(t.shuffle_read_bytes),
+                                format_bytes(t.shuffle_write_bytes)));
+  if (t.memory_spill_bytes + t.disk_spill_bytes > 0) {
+    line(out, "Spill", fmt::format("{} from memory, {} to disk", format_bytes(t.memory_spill_bytes),
+                                   format_bytes(t.disk_spill_bytes)));
+  }
+}
+
+void top_stages_section(std::string& out, const AppModel& model, size_t limit) {
+  std::vector<const StageAttempt*> ran;
+  for (const StageAttempt& s : model.stages) {
+    if (s.duration_ms()) ran.push_back(&s);
+  }
+  if (ran.empty()) return;
+  std::stable_sort(ran.begin(), ran.end(),
+                   [](const StageAttempt* a, const StageAttempt* b) { return *a->duration_ms() > *b->duration_ms(); });
+  if (ran.size() > limit) ran.resize(limit);
+  out += fmt::format("\nTop {} stages by duration\n", ran.size());
+  out += fmt::format("  {:>8} {:>9} {:>7} {:>9} {:>9} {:>10} {:>10}  {}\n", "stage", "duration", "tasks", "p50 task",
+                     "max task", "shuffle rd", "disk spill", "name");
+  for (const StageAttempt* s : ran) {
+    const std::string id = fmt::format("{}.{}", s->stage_id, s->attempt_id);
+    const Quantiles& q = s->quantile(QuantileMetric::kDurationMs);
+    std::string name = truncate(s->name, 48);
+    if (s->status == StageStatus::kFailed) name += "  [FAILED]";
+    out += fmt::format("  {:>8} {:>9} {:>7} {:>9} {:>9} {:>10} {:>10}  {}\n", id, format_duration_ms(*s->duration_ms()),
+                       format_count(s->tasks_succeeded + s->tasks_failed + s->tasks_killed),
+                       q.count > 0 ? format_duration_ms(q.p50) : "-", format_duration_ms(s->max_task_duration_ms),
+                       format_bytes(s->shuffle_read_bytes()), format_bytes(s->metric(TaskMetric::kDiskBytesSpilled)), name);
+  }
+}
+
+void diagnostics_section(std::string& out, const AppModel& model) {
+  const Diagnostics& d = model.diagnostics;
+  out += "\nLog\n";
+  std::string parts;
+  uint64_t stored = 0, uncompressed = 0;
+  for (const auto& p : model.source.parts) {
+    stored += p.stored_bytes;
+    uncompressed += p.uncompressed_bytes;
+  }
+  std::string codecs;
+  for (const auto& p : model.source.parts) {
+    if (codecs.find(p.codec) == std::string::npos) codecs += (codecs.empty() ? "" : ",") + p.codec;
+  }
+  out += fmt::format("  {} ({} layout, {} part{}, codec {}) · {} stored, {} uncompressed · {} lines, {} events\n",
+                     model.source.path, model.source.layout, model.source.parts.size(),
+                     model.source.parts.size() == 1 ? "" : "s", codecs.empty() ? "none" : codecs,
+                     format_bytes(static_cast<int64_t>(stored)), format_bytes(static_cast<int64_t>(uncompressed)),
+                     format_count(static_cast<int64_t>(d.lines_read)), format_count(static_cast<int64_t>(d.events_decoded)));
+  if (d.malformed_lines > 0) {
+    out += fmt::format("  {} malformed line{} skipped:\n", d.malformed_lines, d.malformed_lines == 1 ? "" : "s");
+    for (const auto& m : d.malformed) out += fmt::format("    {} line {}: {}\n", m.part, m.line_number, m.reason);
+    if (d.malformed.size() < d.malformed_lines) out += fmt::format("    ... and {} more\n", d.malformed_lines - d.malformed.size());
+  }
+  if (!d.unknown_events.empty()) {
+    uint64_t total = 0;
+    for (const auto& [name, count] : d.unknown_events) total += count;
+    out += fmt::format("  {} events of {} types not used by the analysis (listed in the JSON output)\n", total,
+                       d.unknown_events.size());
+  }
+  for (const auto& [kind, count] : d.orphan_events) out += fmt::format("  {} x {}\n", count, kind);
+  if (d.read_error) out += fmt::format("  READ STOPPED EARLY: {}\n  (everything before that point is analyzed)\n", *d.read_error);
+  for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
+}
+
+}  // namespace
+
+std::string analysis_text(const AppModel& model, const TextOptions& options) {
+  std::string out;
+  const Totals totals = totals_of(model);
+  application_section(out, model);
+  work_section(out, model, totals);
+  top_stages_section(out, model, options.top_stages);
+  diagnostics_section(out, model);
+  return out;
+}
+
+}  // namespace sf::report
