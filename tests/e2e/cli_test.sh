@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# End-to-end checks of the sparkforensics command line: exit codes, formats, stdin, errors a
+# user sees, and byte-for-byte determinism. Usage: cli_test.sh SPARKFORENSICS SF_LOGGEN
+set -uo pipefail
+sf="$1"
+loggen="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+check() {  # check NAME CONDITION-COMMAND...
+  local name="$1"; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+
+log=$("$loggen" --preset small --codec zstd --layout file --out "$work" 2>/dev/null)
+check "generator wrote a log" test -s "$log"
+
+"$sf" analyze --no-progress "$log" >"$work/report.txt" 2>"$work/stderr.txt"
+check "analyze exits 0" test $? -eq 0
+check "text report names the application" grep -q "^Application" "$work/report.txt"
+check "text report lists top stages" grep -q "Top .* stages by duration" "$work/report.txt"
+
+"$sf" analyze -q --format json "$log" >"$work/a.json"
+check "json report is valid JSON" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schemaVersion']==1" "$work/a.json"
+"$sf" analyze -q --format json "$log" >"$work/b.json"
+check "json report is byte-for-byte deterministic" cmp -s "$work/a.json" "$work/b.json"
+
+"$sf" analyze -q --format json --output "$work/c.json" "$log"
+check "--output writes the file" cmp -s "$work/a.json" "$work/c.json"
+
+"$sf" analyze -q --format json - <"$log" >"$work/stdin.json"
+check "stdin (-) gives the same model" python3 -c "
+import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+a.pop('source'); b.pop('source'); assert a==b" "$work/a.json" "$work/stdin.json"
+
+"$sf" analyze "$work/does-not-exist" >/dev/null 2>"$work/err.txt"
+check "missing file exits 1" test $? -eq 1
+check "missing file error names the path" grep -q "does-not-exist: no such file" "$work/err.txt"
+check "no stack trace on error" test "$(wc -l <"$work/err.txt")" -eq 1
+
+printf '\x00\x01\x02garbage' >"$work/garbage.bin"
+"$sf" analyze "$work/garbage.bin" >/dev/null 2>"$work/err2.txt"
+check "binary garbage exits 1 with a clear error" grep -q "garbage.bin: unknown format" "$work/err2.txt"
+
+"$sf" analyze --format yaml "$log" >/dev/null 2>&1
+check "bad flag value exits 2" test $? -eq 2
+"$sf" >/dev/null 2>&1
+check "no subcommand exits 2" test $? -eq 2
+"$sf" analyze --help >"$work/help.txt" 2>&1
+check "analyze --help documents the formats" grep -q -- "--format" "$work/help.txt"
+
+if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
+echo "all CLI checks passed"
