@@ -21,8 +21,8 @@ void record_malformed(Diagnostics& diagnostics, const std::string& part, const i
 
 class PartReader {
  public:
-  PartReader(ModelBuilder& builder, eventlog::Decoder& decoder, const LoadOptions& options)
-      : builder_(builder), decoder_(decoder), options_(options) {}
+  PartReader(ModelBuilder& builder, eventlog::Decoder& decoder, const LoadOptions& options, bool in_progress)
+      : builder_(builder), decoder_(decoder), options_(options), in_progress_(in_progress) {}
 
   // Reads every line of one part. Returns false when the load was cancelled.
   bool read(io::ByteStream& stream, SourcePart& part, const std::function<void(uint64_t)>& on_bytes) {
@@ -68,7 +68,13 @@ class PartReader {
     }
     part.uncompressed_bytes = reader.bytes_consumed();
     if (!reader.error().ok()) {
-      diagnostics.read_error = reader.error().message();
+      if (in_progress_ && io::is_truncated_stream(reader.error())) {
+        // A compressed log still being written ends inside its last block: expected, not damage.
+        diagnostics.truncated_last_line = true;
+        diagnostics.notes.push_back(reader.error().message() + " (the application was still running)");
+      } else {
+        diagnostics.read_error = reader.error().message();
+      }
     }
     on_bytes(stream.source_bytes_consumed());
     return true;
@@ -78,6 +84,7 @@ class PartReader {
   ModelBuilder& builder_;
   eventlog::Decoder& decoder_;
   const LoadOptions& options_;
+  bool in_progress_;
 };
 
 }  // namespace
@@ -98,7 +105,7 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
 
   LoadProgress progress;
   progress.source_bytes_total = input->total_stored_bytes();
-  PartReader reader(builder, decoder, options);
+  PartReader reader(builder, decoder, options, input->in_progress);
 
   for (size_t i = 0; i < input->parts.size(); ++i) {
     const io::LogPart& part = input->parts[i];

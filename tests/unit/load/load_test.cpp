@@ -210,6 +210,22 @@ TEST_F(LoadTest, TruncatedCompressedFile) {
   EXPECT_GT(model->stages.at(0).tasks_succeeded, 0);
 }
 
+TEST_F(LoadTest, InProgressLz4WithoutItsEndMarker) {
+  // An lz4 stream still being written has no end-marker block yet (21 bytes: magic, token,
+  // two lengths and a checksum).
+  std::string compressed = loggen::compress(io::Codec::kLz4, join_lines(small_log_lines(500, false)), 50);
+  compressed.resize(compressed.size() - 21);
+  auto in_progress = load_event_log(write("app-1.lz4.inprogress", compressed).string());
+  ASSERT_TRUE(in_progress) << in_progress.error().message();
+  EXPECT_FALSE(in_progress->diagnostics.read_error.has_value()) << "expected of a running application, not damage";
+  EXPECT_TRUE(in_progress->diagnostics.truncated_last_line);
+  EXPECT_EQ(in_progress->stages.at(0).tasks_succeeded, 500);
+
+  auto finished_name = load_event_log(write("app-2.lz4", compressed).string());
+  ASSERT_TRUE(finished_name);
+  EXPECT_TRUE(finished_name->diagnostics.read_error.has_value()) << "a finished log's file should not end mid-stream";
+}
+
 TEST_F(LoadTest, FiftyMegabyteLine) {
   auto lines = small_log_lines(3);
   std::string big = R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"x":")" + std::string(50u << 20, 'a') + "\"}}";
