@@ -442,6 +442,9 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event) {
     if (key == "Kill Reason") return read_string_view(v, event.kill_reason);
     if (key == "Loss Reason") return read_string_view(v, event.loss_reason);
     if (key == "Accumulator Updates") return read_accumulator_ids(v, event.accumulator_ids);
+    if (key == "Job ID") return read_int(v, event.commit_denied_job);
+    if (key == "Partition ID") return read_int(v, event.commit_denied_partition);
+    if (key == "Attempt Number") return read_int(v, event.commit_denied_attempt);
     return SUCCESS;
   });
 }

@@ -185,6 +185,10 @@ struct TaskEnd {
   std::string_view exception_class;   // ExceptionFailure's Class Name
   std::string_view kill_reason;       // TaskKilled's Kill Reason
   std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
+  // TaskCommitDenied's job, partition and attempt number, which its reason text names.
+  int64_t commit_denied_job = 0;
+  int64_t commit_denied_partition = 0;
+  int64_t commit_denied_attempt = 0;
   TaskInfo info;
   bool has_metrics = false;
   model::TaskMetricValues metrics{};  // zeros where the log has no value

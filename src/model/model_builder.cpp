@@ -348,8 +348,11 @@ void ModelBuilder::on(const ev::BlockManagerRemoved& e) {
 void ModelBuilder::on(const ev::ExclusionChange& e) {
   State& s = *state_;
   s.touch(e.timestamp_ms);
+  // A node's exclusion covers its executors but never the driver, which keeps running the
+  // application whatever its host does (as the History Server has it since SPARK-33029).
   auto matches = [&](const ExecutorBuild& exec) {
-    return e.target == ev::ExclusionChange::Target::kExecutor ? exec.out.id == e.id : exec.out.host == e.id;
+    return e.target == ev::ExclusionChange::Target::kExecutor ? exec.out.id == e.id
+                                                              : exec.out.host == e.id && !exec.out.is_driver();
   };
   if (e.stage_id) {
     const int32_t attempt = e.stage_attempt_id.value_or(0);
@@ -506,6 +509,11 @@ void ModelBuilder::on(const ev::StageCompleted& e) {
     }
     --job->out.num_active_stages;
   }
+  // An executor excluded for this stage is no longer excluded once the stage is over.
+  for (const auto& [id, summary] : stage.executors) {
+    if (!summary.excluded) continue;
+    if (auto it = s.executors.find(id); it != s.executors.end()) it->second.excluded_in_stages.erase(e.info.stage_id);
+  }
   // A completed stage has every partition done, so no successful attempt can follow; a failed
   // attempt's tasks can still finish (they are zombies), so its distribution stays open.
   if (out.status == StageStatus::kComplete) s.finalize_distribution(stage);
@@ -582,8 +590,13 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     }
   } else if (killed) {
     ++out.tasks_killed;
+    // Keyed as the History Server keys its killed-tasks summary (TaskCommitDenied.toErrorString).
     const std::string reason =
-        e.reason == ev::TaskEndReason::kTaskCommitDenied ? "commit denied" : std::string(e.kill_reason);
+        e.reason == ev::TaskEndReason::kTaskCommitDenied
+            ? "TaskCommitDenied (Driver denied task commit) for job: " + std::to_string(e.commit_denied_job) +
+                  ", partition: " + std::to_string(e.commit_denied_partition) +
+                  ", attemptNumber: " + std::to_string(e.commit_denied_attempt)
+            : std::string(e.kill_reason);
     ++stage.killed_reasons[reason];
   } else {
     ++out.tasks_failed;
