@@ -11,6 +11,7 @@ BUILD_DIR   ?= build
 BUILD_TYPE  ?= Release
 CMAKE_FLAGS ?=
 JOBS        ?= 2
+MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 

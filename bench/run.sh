@@ -26,7 +26,7 @@ with open(sys.argv[1], "rb") as f:
 PY
 python_end=$(date +%s.%N)
 sf_start=$(date +%s.%N)
-"$build/src/cli/sparkforensics" analyze -q --format json "$log" >/dev/null
+"$build/src/cli/sparkforensics" analyze -q "$log" >/dev/null
 sf_end=$(date +%s.%N)
 python3 - "$python_start" "$python_end" "$sf_start" "$sf_end" <<'PY'
 import sys

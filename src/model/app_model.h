@@ -238,7 +238,7 @@ struct HostStageSummary {
 };
 
 struct TaskFailureCount {
-  std::string reason;  // "ExceptionFailure: java.lang.OutOfMemoryError", "ExecutorLostFailure", ...
+  std::string reason;  // "ExceptionFailure: java.lang.OutOfMemoryError", "ExecutorLostFailure: <reason>", "FetchFailed"
   int64_t count = 0;
 };
 

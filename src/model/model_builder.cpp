@@ -232,6 +232,7 @@ struct ModelBuilder::State {
   AppModel finish(SourceInfo source);
   void finish_executors();
   void finish_stages_and_jobs();
+  void add_never_submitted_stages();
   void finish_sql();
   void compute_peak_cores();
 };
@@ -751,29 +752,7 @@ void ModelBuilder::State::finish_executors() {
 }
 
 void ModelBuilder::State::finish_stages_and_jobs() {
-  // Which attempts ran for each job, to count the job's distinct completed partitions.
-  std::map<const JobBuild*, std::vector<const StageBuild*>> attempts_by_job;
-  for (auto& [key, stage] : stages) {
-    for (const JobBuild* job : stage->jobs) attempts_by_job[job].push_back(stage.get());
-  }
-  for (auto& [job_id, build] : jobs) {
-    Job& job = build->out;
-    job.num_completed_stages = static_cast<int32_t>(build->completed_stage_ids.size());
-    job.num_active_stages = std::max(0, job.num_active_stages);
-    // Distinct (stage, partition index) pairs with a successful attempt, over the job's attempts.
-    std::map<int64_t, std::vector<bool>> done_by_stage;
-    for (const StageBuild* stage : attempts_by_job[build.get()]) {
-      auto& done = done_by_stage[stage->out.stage_id];
-      if (done.size() < stage->completed_indices.size()) done.resize(stage->completed_indices.size(), false);
-      for (size_t i = 0; i < stage->completed_indices.size(); ++i) {
-        if (stage->completed_indices[i]) done[i] = true;
-      }
-    }
-    for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += std::count(done.begin(), done.end(), true);
-    if (build->live) job.status = JobStatus::kRunning;
-    model.jobs.push_back(std::move(job));
-  }
-
+  add_never_submitted_stages();
   for (auto& [key, stage] : stages) {
     StageAttempt& out = stage->out;
     finalize_distribution(*stage);
@@ -820,34 +799,61 @@ void ModelBuilder::State::finish_stages_and_jobs() {
     model.stages.push_back(std::move(out));
   }
 
-  // Stages that jobs announced but that never ran in this log: shown as skipped.
-  for (const auto& [stage_id, info] : announced) {
-    if (info.submitted) continue;
-    bool has_attempt = false;
-    for (auto it = stages.lower_bound({stage_id, INT32_MIN}); it != stages.end() && it->first.first == stage_id; ++it) {
-      has_attempt = true;
-    }
-    if (has_attempt) continue;
-    StageAttempt skipped;
-    skipped.stage_id = stage_id;
-    skipped.attempt_id = info.attempt_id;
-    skipped.name = info.name;
-    skipped.details = info.details;
-    skipped.num_tasks = info.num_tasks;
-    skipped.parent_ids = info.parent_ids;
-    skipped.rdd_ids = info.rdd_ids;
-    skipped.resource_profile_id = info.resource_profile_id;
-    skipped.status = StageStatus::kSkipped;
-    for (const auto& [job_id, job] : jobs) {
-      if (std::binary_search(job->out.stage_ids.begin(), job->out.stage_ids.end(), stage_id)) {
-        skipped.job_ids.push_back(job_id);
+  // Jobs move into the model last: the stage summaries above read them.
+  // Which attempts ran for each job, to count the job's distinct completed partitions.
+  std::map<const JobBuild*, std::vector<const StageBuild*>> attempts_by_job;
+  for (auto& [key, stage] : stages) {
+    for (const JobBuild* job : stage->jobs) attempts_by_job[job].push_back(stage.get());
+  }
+  for (auto& [job_id, build] : jobs) {
+    Job& job = build->out;
+    job.num_completed_stages = static_cast<int32_t>(build->completed_stage_ids.size());
+    job.num_active_stages = std::max(0, job.num_active_stages);
+    // Distinct (stage, partition index) pairs with a successful attempt, over the job's attempts.
+    std::map<int64_t, std::vector<bool>> done_by_stage;
+    for (const StageBuild* stage : attempts_by_job[build.get()]) {
+      auto& done = done_by_stage[stage->out.stage_id];
+      if (done.size() < stage->completed_indices.size()) done.resize(stage->completed_indices.size(), false);
+      for (size_t i = 0; i < stage->completed_indices.size(); ++i) {
+        if (stage->completed_indices[i]) done[i] = true;
       }
     }
-    model.stages.push_back(std::move(skipped));
+    for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += std::count(done.begin(), done.end(), true);
+    if (build->live) job.status = JobStatus::kRunning;
+    model.jobs.push_back(std::move(job));
   }
+
   std::sort(model.stages.begin(), model.stages.end(), [](const StageAttempt& a, const StageAttempt& b) {
     return std::pair{a.stage_id, a.attempt_id} < std::pair{b.stage_id, b.attempt_id};
   });
+}
+
+// Stages that jobs listed but that never ran in this log. Once a job that lists one has ended,
+// Spark calls it skipped (its output already existed); while all its jobs still run, pending.
+void ModelBuilder::State::add_never_submitted_stages() {
+  for (const auto& [stage_id, info] : announced) {
+    if (info.submitted) continue;
+    auto attempts = stages.lower_bound({stage_id, INT32_MIN});
+    if (attempts != stages.end() && attempts->first.first == stage_id) continue;  // ran in some attempt
+    StageAttempt never_ran;
+    never_ran.stage_id = stage_id;
+    never_ran.attempt_id = info.attempt_id;
+    never_ran.name = info.name;
+    never_ran.details = info.details;
+    never_ran.num_tasks = info.num_tasks;
+    never_ran.parent_ids = info.parent_ids;
+    never_ran.rdd_ids = info.rdd_ids;
+    never_ran.resource_profile_id = info.resource_profile_id;
+    never_ran.status = StageStatus::kPending;
+    for (const auto& [job_id, job] : jobs) {
+      const auto& ids = job->out.stage_ids;
+      if (!std::binary_search(ids.begin(), ids.end(), stage_id)) continue;
+      never_ran.job_ids.push_back(job_id);
+      if (!job->live) never_ran.status = StageStatus::kSkipped;
+      if (!never_ran.sql_execution_id) never_ran.sql_execution_id = job->out.sql_execution_id;
+    }
+    model.stages.push_back(std::move(never_ran));
+  }
 }
 
 void ModelBuilder::State::finish_sql() {
