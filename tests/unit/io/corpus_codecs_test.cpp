@@ -10,9 +10,12 @@
 #include "io/byte_stream.h"
 #include "io/codec.h"
 #include "support/corpus.h"
+#include "unit/io/decoding.h"
 
 namespace sf::io {
 namespace {
+
+using testing::same_bytes;
 
 namespace fs = std::filesystem;
 
@@ -40,17 +43,6 @@ Result<std::string> read_file(const fs::path& path) {
   auto file = open_file_stream(path.string());
   if (!file) return fail(file.error());
   return read_all(**file, kMaxLogBytes);
-}
-
-::testing::AssertionResult same_bytes(const std::string& actual, const std::string& expected) {
-  const size_t common = std::min(actual.size(), expected.size());
-  for (size_t i = 0; i < common; ++i) {
-    if (actual[i] != expected[i]) return ::testing::AssertionFailure() << "bytes differ at offset " << i;
-  }
-  if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << "sizes differ: " << actual.size() << " vs " << expected.size();
-  }
-  return ::testing::AssertionSuccess();
 }
 
 // FNV-1a 64: a short fingerprint to print beside the size when a comparison fails.

@@ -12,9 +12,14 @@
 
 #include "io/codec.h"
 #include "loggen/codec_writers.h"
+#include "unit/io/decoding.h"
 
 namespace sf::io {
 namespace {
+
+using testing::Decoded;
+using testing::decode;
+using testing::display_name;
 
 constexpr Codec kCodecs[] = {Codec::kZstd, Codec::kLz4, Codec::kSnappy, Codec::kLzf, Codec::kGzip};
 
@@ -28,40 +33,6 @@ std::string event_lines(size_t count, uint32_t seed = 5) {
             std::to_string(state % 9) + "\"}\n";
   }
   return text;
-}
-
-struct Decoded {
-  std::string bytes;
-  Status status;
-  size_t reads_after_error = 0;  // how many further reads returned the same error
-};
-
-std::string display_name(Codec codec) {
-  return "app." + std::string(codec_name(codec));
-}
-
-Decoded decode(Codec codec, std::string compressed, size_t read_size = 65536, DecompressLimits limits = {}) {
-  Decoded result;
-  auto stream = open_decompressor(codec, memory_stream(std::move(compressed)), display_name(codec), limits);
-  if (!stream) {
-    result.status = stream.error();
-    return result;
-  }
-  std::string buffer(read_size, '\0');
-  for (;;) {
-    auto got = (*stream)->read(buffer);
-    if (!got) {
-      result.status = got.error();
-      // Errors are sticky: reading on must not resume, crash or loop.
-      for (int i = 0; i < 2; ++i) {
-        auto again = (*stream)->read(buffer);
-        if (!again && again.error().message() == result.status.message()) ++result.reads_after_error;
-      }
-      return result;
-    }
-    if (*got == 0) return result;
-    result.bytes.append(buffer.data(), *got);
-  }
 }
 
 // "... at byte 1234: ..." or "... at byte 1234 (...)": the offset, not a longer number.

@@ -9,9 +9,14 @@
 
 #include "io/codec.h"
 #include "loggen/codec_writers.h"
+#include "unit/io/decoding.h"
 
 namespace sf::io {
 namespace {
+
+using testing::Decoded;
+using testing::decode;
+using testing::same_bytes;
 
 constexpr Codec kCodecs[] = {Codec::kZstd, Codec::kLz4, Codec::kSnappy, Codec::kLzf, Codec::kGzip};
 
@@ -40,46 +45,6 @@ std::string noise(size_t size, uint32_t seed = 7) {
     c = static_cast<char>(state & 0xFF);
   }
   return bytes;
-}
-
-struct Decoded {
-  std::string bytes;
-  Status status;
-};
-
-Decoded decode(Codec codec, std::string compressed, size_t read_size, DecompressLimits limits = {}) {
-  Decoded result;
-  auto stream =
-      open_decompressor(codec, memory_stream(std::move(compressed)), "test." + std::string(codec_name(codec)), limits);
-  if (!stream) {
-    result.status = stream.error();
-    return result;
-  }
-  std::string buffer(read_size, '\0');
-  for (;;) {
-    auto got = (*stream)->read(buffer);
-    if (!got) {
-      result.status = got.error();
-      return result;
-    }
-    if (*got == 0) return result;
-    result.bytes.append(buffer.data(), *got);
-  }
-}
-
-// Compares without printing megabytes: names the first differing byte.
-::testing::AssertionResult same_bytes(const std::string& actual, const std::string& expected) {
-  const size_t common = std::min(actual.size(), expected.size());
-  for (size_t i = 0; i < common; ++i) {
-    if (actual[i] != expected[i]) {
-      return ::testing::AssertionFailure()
-             << "bytes differ at offset " << i << " (sizes " << actual.size() << " and " << expected.size() << ")";
-    }
-  }
-  if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << "sizes differ: " << actual.size() << " vs " << expected.size();
-  }
-  return ::testing::AssertionSuccess();
 }
 
 class RoundTrip : public ::testing::TestWithParam<Codec> {};
