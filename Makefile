@@ -34,7 +34,8 @@ demo: build
 	@$(SF) analyze "$$(cat $(BUILD_DIR)/demo/log-path.txt)"
 
 test: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
+	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
 
 bench: build
 	@bench/run.sh $(BUILD_DIR)
