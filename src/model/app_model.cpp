@@ -94,6 +94,26 @@ std::string_view to_string(JobStatus status) {
   return "UNKNOWN";
 }
 
+std::string_view to_string(LocalityLevel level) {
+  switch (level) {
+    case LocalityLevel::kProcessLocal: return "PROCESS_LOCAL";
+    case LocalityLevel::kNodeLocal: return "NODE_LOCAL";
+    case LocalityLevel::kNoPref: return "NO_PREF";
+    case LocalityLevel::kRackLocal: return "RACK_LOCAL";
+    case LocalityLevel::kAny: return "ANY";
+    case LocalityLevel::kCount: break;
+  }
+  return "ANY";
+}
+
+std::optional<LocalityLevel> parse_locality(std::string_view text) {
+  for (size_t i = 0; i < kLocalityLevelCount; ++i) {
+    const auto level = static_cast<LocalityLevel>(i);
+    if (to_string(level) == text) return level;
+  }
+  return std::nullopt;
+}
+
 std::string_view to_string(StageStatus status) {
   switch (status) {
     case StageStatus::kActive: return "ACTIVE";

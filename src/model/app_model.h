@@ -237,6 +237,12 @@ struct HostStageSummary {
   int64_t disk_bytes_spilled = 0;
 };
 
+// Spark's task locality levels, best first.
+enum class LocalityLevel : uint8_t { kProcessLocal, kNodeLocal, kNoPref, kRackLocal, kAny, kCount };
+inline constexpr size_t kLocalityLevelCount = static_cast<size_t>(LocalityLevel::kCount);
+std::string_view to_string(LocalityLevel level);  // PROCESS_LOCAL, NODE_LOCAL, NO_PREF, RACK_LOCAL, ANY
+std::optional<LocalityLevel> parse_locality(std::string_view text);
+
 struct TaskFailureCount {
   std::string reason;  // "ExceptionFailure: java.lang.OutOfMemoryError", "ExecutorLostFailure: <reason>", "FetchFailed"
   int64_t count = 0;
@@ -272,6 +278,11 @@ struct StageAttempt {
   int64_t tasks_speculative = 0;         // speculative attempts launched
   int64_t tasks_active = 0;              // started, never ended (unfinished logs)
   int64_t completed_indices = 0;         // distinct partitions with a successful attempt
+  // Attempt durations by outcome: what failed or lost attempts cost.
+  int64_t failed_task_time_ms = 0;
+  int64_t killed_task_time_ms = 0;
+  // Task attempts by locality level (of TaskStart, as Spark's localitySummary counts them).
+  std::array<int64_t, kLocalityLevelCount> locality_counts{};
   std::vector<std::pair<std::string, int64_t>> killed_tasks_summary;  // kill reason -> count
   std::vector<TaskFailureCount> failure_reasons;  // sorted by count desc, then reason
 

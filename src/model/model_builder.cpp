@@ -531,6 +531,7 @@ void ModelBuilder::on(const ev::TaskStart& e) {
   ++out.tasks_started;
   ++out.tasks_active;
   if (e.info.speculative) ++out.tasks_speculative;
+  if (auto level = parse_locality(e.info.locality)) ++out.locality_counts[static_cast<size_t>(*level)];
   if (!out.first_task_launched_time_ms || e.info.launch_time_ms < *out.first_task_launched_time_ms) {
     out.first_task_launched_time_ms = e.info.launch_time_ms;
   }
@@ -591,6 +592,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     }
   } else if (killed) {
     ++out.tasks_killed;
+    out.killed_task_time_ms += duration_ms;
     // Keyed as the History Server keys its killed-tasks summary (TaskCommitDenied.toErrorString).
     const std::string reason =
         e.reason == ev::TaskEndReason::kTaskCommitDenied
@@ -601,6 +603,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     ++stage.killed_reasons[reason];
   } else {
     ++out.tasks_failed;
+    out.failed_task_time_ms += duration_ms;
     ++stage.failure_reasons[failure_key(e)];
   }
 

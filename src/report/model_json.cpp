@@ -200,7 +200,13 @@ json stage_json(const AppModel& model, const StageAttempt& s) {
   x["tasks"] = {{"started", s.tasks_started},     {"succeeded", s.tasks_succeeded},
                 {"failed", s.tasks_failed},       {"killed", s.tasks_killed},
                 {"speculative", s.tasks_speculative}, {"active", s.tasks_active},
-                {"completedIndices", s.completed_indices}};
+                {"completedIndices", s.completed_indices}, {"failedTimeMs", s.failed_task_time_ms},
+                {"killedTimeMs", s.killed_task_time_ms}};
+  json locality = json::object();
+  for (size_t i = 0; i < kLocalityLevelCount; ++i) {
+    locality[std::string(to_string(static_cast<LocalityLevel>(i)))] = s.locality_counts[i];
+  }
+  x["localityCounts"] = std::move(locality);
   json metrics;
   for (size_t i = 0; i < kTaskMetricCount; ++i) {
     metrics[std::string(task_metric_name(static_cast<TaskMetric>(i)))] = s.metric_sums[i];

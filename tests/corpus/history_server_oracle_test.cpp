@@ -595,7 +595,14 @@ void compare_stage(FieldTally& tally, const json& expected, const AppModel& m) {
   }
   c.skip("tasks", "per-task records: the model keeps aggregates, not one record per task");
   c.skip("executorMetricsDistributions", "distributions over executors of per-executor summaries are not in the model");
-  c.skip("locality", "task locality counts are not in the model");
+  if (c.has("locality")) {
+    c.handled("locality");
+    for (const auto& [level, count] : c.at("locality").items()) {
+      const auto parsed = model::parse_locality(level);
+      const int64_t ours = parsed ? s->locality_counts[static_cast<size_t>(*parsed)] : -1;
+      tally.check(where, "locality." + level, value_of(count), ours);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
