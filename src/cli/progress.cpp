@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "report/units.h"
+#include "common/units.h"
 
 namespace sf::cli {
 
@@ -26,17 +26,17 @@ void ProgressLine::update(const model::LoadProgress& progress) {
   last_draw_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
   const double rate = seconds > 0 ? static_cast<double>(progress.source_bytes_done) / seconds : 0;
-  std::string text = fmt::format("  reading {}  {}", label_, report::format_bytes(static_cast<int64_t>(progress.source_bytes_done)));
+  std::string text = fmt::format("  reading {}  {}", label_, units::format_bytes(static_cast<int64_t>(progress.source_bytes_done)));
   if (progress.source_bytes_total > 0) {
     const double fraction = static_cast<double>(progress.source_bytes_done) / static_cast<double>(progress.source_bytes_total);
-    text += fmt::format(" / {}  {:.0f}%", report::format_bytes(static_cast<int64_t>(progress.source_bytes_total)),
+    text += fmt::format(" / {}  {:.0f}%", units::format_bytes(static_cast<int64_t>(progress.source_bytes_total)),
                         std::min(100.0, fraction * 100.0));
     if (rate > 0 && fraction < 1.0) {
       const double left_s = static_cast<double>(progress.source_bytes_total - std::min(progress.source_bytes_total, progress.source_bytes_done)) / rate;
-      text += fmt::format("  ETA {}", report::format_duration_ms(static_cast<int64_t>(left_s * 1000)));
+      text += fmt::format("  ETA {}", units::format_duration_ms(static_cast<int64_t>(left_s * 1000)));
     }
   }
-  text += fmt::format("  {}/s", report::format_bytes(static_cast<int64_t>(rate)));
+  text += fmt::format("  {}/s", units::format_bytes(static_cast<int64_t>(rate)));
   std::fprintf(stderr, "\r%-100s", text.c_str());
   std::fflush(stderr);
   drawn_ = true;

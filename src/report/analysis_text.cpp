@@ -5,13 +5,14 @@
 
 #include <fmt/format.h>
 
-#include "report/units.h"
+#include "common/units.h"
 
 namespace sf::report {
 
 namespace {
 
 using namespace sf::model;
+using namespace sf::units;
 
 struct Totals {
   int64_t stage_attempts = 0, stages_failed = 0, stages_skipped = 0, stages_active = 0;

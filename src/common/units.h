@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace sf::report {
+namespace sf::units {
 
 std::string format_bytes(int64_t bytes);              // "1.5 GiB", "812 B"
 std::string format_duration_ms(int64_t ms);           // "1h 02m", "3m 05s", "12.3s", "450 ms"
@@ -15,4 +15,4 @@ std::string format_count(int64_t n);                  // "12,345"
 std::string format_percent(double fraction);          // "4.7%"
 std::string format_optional_duration(const std::optional<int64_t>& ms);  // "-" when absent
 
-}  // namespace sf::report
+}  // namespace sf::units

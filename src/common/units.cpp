@@ -1,4 +1,4 @@
-#include "report/units.h"
+#include "common/units.h"
 
 #include <array>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace sf::report {
+namespace sf::units {
 
 std::string format_bytes(int64_t bytes) {
   constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -62,4 +62,4 @@ std::string format_optional_duration(const std::optional<int64_t>& ms) {
   return ms ? format_duration_ms(*ms) : std::string("-");
 }
 
-}  // namespace sf::report
+}  // namespace sf::units

@@ -1,0 +1,38 @@
+// analyze(): the model -> findings with impact estimates, bands and the rollup.
+//
+// Runs every detector family, estimates each finding's impact with the occupancy model, sets
+// its band, flags the skew/straggler overlap, checks the regression guard, orders the findings
+// (band, then recoverable wall-clock, then id) and builds the rollup. Pure: same model and
+// thresholds, same analysis.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/finding.h"
+#include "analysis/rollup.h"
+#include "analysis/thresholds.h"
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+struct AnalysisOptions {
+  Thresholds thresholds;
+  std::vector<std::string> overridden_thresholds;  // names set by a config file
+};
+
+struct Analysis {
+  std::vector<Finding> findings;
+  Rollup rollup;
+  Thresholds thresholds;
+  std::vector<std::string> overridden_thresholds;
+  // Findings that break the regression guard (a real waste on a stage that ran alone reported
+  // as no wall-clock); empty unless the estimator has a bug. Reported, never hidden.
+  std::vector<std::string> guard_violations;
+
+  const Finding* finding(std::string_view id) const;
+};
+
+Analysis analyze(const model::AppModel& model, const AnalysisOptions& options = {});
+
+}  // namespace sf::analysis

@@ -1,0 +1,142 @@
+#include "analysis/detector_context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace sf::analysis {
+
+DetectorContext::DetectorContext(const model::AppModel& model, const Thresholds& thresholds,
+                                 const std::vector<StageOccupancy>& occupancy)
+    : model_(model), thresholds_(thresholds), occupancy_(occupancy) {}
+
+const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stage) const {
+  return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
+}
+
+int32_t DetectorContext::total_cores() const { return std::max(1, model_.peak_concurrent_cores); }
+
+double DetectorContext::app_duration_ms() const {
+  return static_cast<double>(model_.app.duration_ms().value_or(0));
+}
+
+std::optional<std::string> DetectorContext::property(std::string_view key) const {
+  const std::string* value = model_.environment.spark_property(key);
+  if (value == nullptr) return std::nullopt;
+  return *value;
+}
+
+std::optional<int64_t> parse_size_bytes(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  if (text.empty()) return std::nullopt;
+  double number = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec != std::errc() || number < 0) return std::nullopt;
+  std::string unit(end, text.data() + text.size());
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  double multiplier = 1;
+  if (unit.empty() || unit == "b") {
+    multiplier = 1;
+  } else if (unit == "k" || unit == "kb") {
+    multiplier = 1024.0;
+  } else if (unit == "m" || unit == "mb") {
+    multiplier = 1024.0 * 1024;
+  } else if (unit == "g" || unit == "gb") {
+    multiplier = 1024.0 * 1024 * 1024;
+  } else if (unit == "t" || unit == "tb") {
+    multiplier = 1024.0 * 1024 * 1024 * 1024;
+  } else {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(number * multiplier);
+}
+
+std::optional<int64_t> DetectorContext::size_property(std::string_view key) const {
+  auto value = property(key);
+  if (!value) return std::nullopt;
+  return parse_size_bytes(*value);
+}
+
+std::optional<double> DetectorContext::number_property(std::string_view key) const {
+  auto value = property(key);
+  if (!value) return std::nullopt;
+  double number = 0;
+  auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), number);
+  if (ec != std::errc() || end != value->data() + value->size()) return std::nullopt;
+  return number;
+}
+
+std::optional<bool> DetectorContext::bool_property(std::string_view key) const {
+  auto value = property(key);
+  if (!value) return std::nullopt;
+  std::string lower = *value;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "true") return true;
+  if (lower == "false") return false;
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, int>> DetectorContext::spark_version() const {
+  const std::string& v = model_.app.spark_version;
+  int major = 0;
+  int minor = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), major);
+  if (ec != std::errc() || end == v.data() + v.size() || *end != '.') return std::nullopt;
+  auto [end2, ec2] = std::from_chars(end + 1, v.data() + v.size(), minor);
+  if (ec2 != std::errc()) return std::nullopt;
+  return std::pair{major, minor};
+}
+
+std::vector<const model::StageAttempt*> DetectorContext::ran_stages() const {
+  std::vector<const model::StageAttempt*> ran;
+  for (const auto& stage : model_.stages) {
+    if (stage.status != model::StageStatus::kSkipped && stage.status != model::StageStatus::kPending &&
+        occupancy(stage).in_sweep) {
+      ran.push_back(&stage);
+    }
+  }
+  return ran;
+}
+
+Confidence DetectorContext::confidence_above(double value, double threshold) const {
+  if (threshold <= 0) return Confidence::kHigh;
+  const double margin = value / threshold;
+  if (margin >= thresholds_.confidence_high_margin) return Confidence::kHigh;
+  if (margin >= thresholds_.confidence_medium_margin) return Confidence::kMedium;
+  return Confidence::kLow;
+}
+
+Confidence DetectorContext::confidence_below(double value, double threshold) const {
+  if (value <= 0) return Confidence::kHigh;
+  return confidence_above(threshold, value);
+}
+
+std::string DetectorContext::stage_label(const model::StageAttempt& stage) {
+  std::string label = "stage " + std::to_string(stage.stage_id) + "." + std::to_string(stage.attempt_id);
+  if (!stage.name.empty()) label += " (" + stage.name + ")";
+  return label;
+}
+
+std::string DetectorContext::stage_key(const model::StageAttempt& stage) {
+  return "stage-" + std::to_string(stage.stage_id) + "." + std::to_string(stage.attempt_id);
+}
+
+std::string DetectorContext::finding_id(std::string_view type, std::string_view rule, std::string_view key) {
+  std::string id(type);
+  id += '/';
+  id += rule;
+  id += '/';
+  id += key;
+  return id;
+}
+
+SettingChange DetectorContext::setting(std::string key, std::string suggested_value) const {
+  SettingChange change;
+  change.current_value = property(key).value_or("");
+  change.key = std::move(key);
+  change.suggested_value = std::move(suggested_value);
+  return change;
+}
+
+}  // namespace sf::analysis

@@ -1,0 +1,70 @@
+// What every detector sees: the model, the thresholds, the occupancy of each stage, and the
+// helpers that keep findings consistent (ids, confidence, settings, stage labels).
+//
+// Detectors are free functions `void detect_x(const DetectorContext&, std::vector<Finding>&)`,
+// one file per family, listed in detectors.h. A detector fills in the finding's facts and its
+// WasteClaim; impact, band and ordering are the analyzer's.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/finding.h"
+#include "analysis/occupancy.h"
+#include "analysis/thresholds.h"
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+class DetectorContext {
+ public:
+  DetectorContext(const model::AppModel& model, const Thresholds& thresholds,
+                  const std::vector<StageOccupancy>& occupancy);
+
+  const model::AppModel& model() const { return model_; }
+  const Thresholds& thresholds() const { return thresholds_; }
+  const StageOccupancy& occupancy(const model::StageAttempt& stage) const;
+
+  // Peak concurrent cores (at least 1), the denominator of ceilings and idle-core figures.
+  int32_t total_cores() const;
+  double app_duration_ms() const;
+
+  // A Spark property as the application set it, if it did.
+  std::optional<std::string> property(std::string_view key) const;
+  // A size property ("10m", "4g", "512k", "1048576") in bytes, if set and readable.
+  std::optional<int64_t> size_property(std::string_view key) const;
+  std::optional<double> number_property(std::string_view key) const;
+  std::optional<bool> bool_property(std::string_view key) const;
+  // The Spark major.minor version, if the log says (3.3 -> {3, 3}).
+  std::optional<std::pair<int, int>> spark_version() const;
+
+  // Stage attempts that ran: a window of positive length, not skipped.
+  std::vector<const model::StageAttempt*> ran_stages() const;
+
+  // How far past its threshold a value sits: value / threshold (or threshold / value for a
+  // lower-is-worse trigger) against the configured margins.
+  Confidence confidence_above(double value, double threshold) const;
+  Confidence confidence_below(double value, double threshold) const;
+
+  // "stage 12.0 (count at Foo.scala:31)"
+  static std::string stage_label(const model::StageAttempt& stage);
+  static StageRef ref(const model::StageAttempt& stage) { return {stage.stage_id, stage.attempt_id}; }
+  // A stable finding id: "type/rule/key"; key names the scope ("stage-12.0", "sql-3", "app").
+  static std::string finding_id(std::string_view type, std::string_view rule, std::string_view key);
+  static std::string stage_key(const model::StageAttempt& stage);
+
+  // A setting change with the application's current value filled in.
+  SettingChange setting(std::string key, std::string suggested_value) const;
+
+ private:
+  const model::AppModel& model_;
+  const Thresholds& thresholds_;
+  const std::vector<StageOccupancy>& occupancy_;
+};
+
+// Parses Spark's size strings: "10m", "4g", "512k", "2t", "100b", plain bytes; nullopt if not one.
+std::optional<int64_t> parse_size_bytes(std::string_view text);
+
+}  // namespace sf::analysis

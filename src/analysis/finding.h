@@ -1,0 +1,126 @@
+// Finding: one problem a detector saw, what it costs, and what to change.
+//
+// A detector fills in what it knows (type, rule, scope, evidence, recommendation, and a
+// WasteClaim: the formula's magnitude, per stage where it is stage-tied). The impact estimator
+// then turns the claim into an ImpactEstimate (basis, wall-clock range, raw waste) with the
+// occupancy model of docs/impact-model.md, and the analyzer sets the impact band. Findings are
+// plain values, rendered by src/report like every other document.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sf::analysis {
+
+enum class Scope { kApp, kStage, kSql, kConfig };
+enum class Confidence { kLow, kMedium, kHigh };
+enum class ImpactBand { kCritical, kHigh, kMedium, kLow, kInfo };
+
+// How the wall-clock figure was reached; see the impact specification.
+enum class Basis {
+  kSerial,         // the stage ran alone: low == high
+  kContended,      // it shared the cluster: high optimistic, low the guaranteed floor
+  kResourceOnly,   // no defensible wall-clock claim; the magnitude is in raw_waste
+  kInformational,  // nothing to quantify
+};
+
+// How the formula's magnitude was derived (distinct from how much to trust the finding).
+enum class EstimateMethod {
+  kMeasured,  // recorded per-stage fields
+  kModeled,   // an assumed constant (a throughput) applied to measured fields
+  kNone,      // informational: no formula
+};
+
+enum class WasteUnit { kMs, kCoreMs, kBytes, kCoreHours, kMbSeconds };
+
+std::string_view to_string(Scope scope);            // app, stage, sql, config
+std::string_view to_string(Confidence confidence);  // low, medium, high
+std::string_view to_string(ImpactBand band);        // critical, high, medium, low, info
+std::string_view to_string(Basis basis);            // serial, contended, resourceOnly, informational
+std::string_view to_string(EstimateMethod method);  // measured, modeled, none
+std::string_view to_string(WasteUnit unit);         // ms, coreMs, bytes, coreHours, mbSeconds
+
+struct RawWaste {
+  double value = 0;
+  WasteUnit unit = WasteUnit::kMs;
+};
+
+struct WallClockRange {
+  double low_ms = 0;
+  double high_ms = 0;
+};
+
+struct ImpactEstimate {
+  Basis basis = Basis::kInformational;
+  std::optional<WallClockRange> wall_clock;  // nullopt for resourceOnly and informational
+  EstimateMethod method = EstimateMethod::kNone;
+  std::optional<RawWaste> raw_waste;
+};
+
+// A stage attempt, as findings name them.
+struct StageRef {
+  int64_t stage_id = 0;
+  int32_t attempt_id = 0;
+  bool operator==(const StageRef&) const = default;
+  auto operator<=>(const StageRef&) const = default;
+};
+
+// What a detector claims, before the impact estimator clips and gates it.
+struct WasteClaim {
+  enum class Kind {
+    kStages,         // wall-clock waste on each named stage attempt (gate-clipped)
+    kSerial,         // wall-clock waste that overlaps no stage (cold start): reported as is
+    kResourceOnly,   // a cost with no wall-clock claim: raw only
+    kInformational,  // nothing to quantify
+  };
+  Kind kind = Kind::kInformational;
+  struct StageWaste {
+    StageRef stage;
+    double waste_ms = 0;
+  };
+  std::vector<StageWaste> stages;  // kStages
+  double serial_ms = 0;            // kSerial
+  std::optional<RawWaste> raw;     // the formula's own magnitude, in its own unit
+  EstimateMethod method = EstimateMethod::kNone;
+};
+
+// A figure that supports the finding, with its unit ("ms", "bytes", "ratio", "count", ...).
+struct Evidence {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
+// A concrete setting to change, with the value to try where one can be computed.
+struct SettingChange {
+  std::string key;                // "spark.sql.shuffle.partitions"
+  std::string suggested_value;    // "" when no value can be computed
+  std::string current_value;      // "" when the log does not say (the default applies)
+};
+
+struct Finding {
+  std::string id;                 // stable: type, rule and scope key, e.g. "skew/max/stage-12.0"
+  std::string type;               // the spec's finding type, e.g. "skew"
+  std::string rule;               // variant or rule within the type ("max", "heapNearCapacity"); may be ""
+  Scope scope = Scope::kStage;
+  std::vector<StageRef> stages;   // stage attempts it is about, sorted
+  std::optional<int64_t> sql_execution_id;
+  std::string title;              // one line
+  std::string explanation;        // the evidence, in words, with its figures
+  std::string recommendation;     // what to change
+  std::vector<SettingChange> settings;
+  std::vector<Evidence> evidence;
+  std::vector<std::string> thresholds;  // names of the thresholds it was tested against
+  Confidence confidence = Confidence::kMedium;
+  ImpactBand band = ImpactBand::kInfo;
+  std::string validation_caveat;  // what to check before trusting the magnitude
+  WasteClaim claim;               // set by the detector
+  ImpactEstimate impact;          // set by the impact estimator
+
+  std::vector<int64_t> stage_ids() const;  // distinct stage ids of `stages`, sorted
+};
+
+}  // namespace sf::analysis

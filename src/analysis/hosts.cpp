@@ -1,0 +1,8 @@
+// Placeholder until the family is implemented; replaced before this lands.
+#include "analysis/detectors.h"
+
+namespace sf::analysis {
+
+void detect_hosts(const DetectorContext&, std::vector<Finding>&) {}
+
+}  // namespace sf::analysis

@@ -1,0 +1,135 @@
+#include "analysis/impact.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sf::analysis {
+
+ImpactEstimator::ImpactEstimator(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
+                                 const Thresholds& thresholds)
+    : model_(model), occupancy_(occupancy), thresholds_(thresholds) {
+  app_duration_ms_ = static_cast<double>(model.app.duration_ms().value_or(0));
+}
+
+const StageOccupancy* ImpactEstimator::occupancy_of(const StageRef& stage) const {
+  const model::StageAttempt* attempt = model_.stage(stage.stage_id, stage.attempt_id);
+  if (attempt == nullptr) return nullptr;
+  const auto index = static_cast<size_t>(attempt - model_.stages.data());
+  return &occupancy_[index];
+}
+
+double ImpactEstimator::stage_union_ms(const std::vector<StageRef>& stages) const {
+  std::vector<Interval> windows;
+  for (const StageRef& ref : stages) {
+    const StageOccupancy* o = occupancy_of(ref);
+    if (o != nullptr && o->in_sweep) windows.push_back(o->window);
+  }
+  return union_ms(std::move(windows));
+}
+
+ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
+  ImpactEstimate estimate;
+  estimate.method = claim.method;
+  estimate.raw_waste = claim.raw;
+  switch (claim.kind) {
+    case WasteClaim::Kind::kInformational:
+      estimate.basis = Basis::kInformational;
+      estimate.method = EstimateMethod::kNone;
+      estimate.raw_waste.reset();
+      return estimate;
+    case WasteClaim::Kind::kResourceOnly:
+      estimate.basis = Basis::kResourceOnly;
+      return estimate;
+    case WasteClaim::Kind::kSerial:
+      // A gap before any stage ran overlaps nothing: the figure stands as measured.
+      estimate.basis = Basis::kSerial;
+      estimate.wall_clock = WallClockRange{claim.serial_ms, claim.serial_ms};
+      return estimate;
+    case WasteClaim::Kind::kStages:
+      break;
+  }
+
+  double low = 0;
+  double high = 0;
+  bool all_serial = true;
+  std::vector<StageRef> estimated;
+  for (const auto& part : claim.stages) {
+    const StageOccupancy* o = occupancy_of(part.stage);
+    if (o == nullptr || !o->in_sweep) continue;
+    const double room = std::max(0.0, o->duration_ms - o->ceiling_ms);
+    const double clipped = std::min(std::max(0.0, part.waste_ms), room);
+    high += clipped;
+    if (o->gate >= thresholds_.serial_gate) {
+      low += clipped;
+    } else {
+      low += clipped * o->gate;
+      all_serial = false;
+    }
+    estimated.push_back(part.stage);
+  }
+  if (estimated.empty()) {
+    estimate.basis = Basis::kResourceOnly;  // no stage with a window to tie a claim to
+    return estimate;
+  }
+  if (estimated.size() > 1) {
+    const double cap = stage_union_ms(estimated);
+    high = std::min(high, cap);
+    low = std::min(low, cap);
+  }
+  estimate.basis = all_serial ? Basis::kSerial : Basis::kContended;
+  estimate.wall_clock = WallClockRange{low, high};
+  return estimate;
+}
+
+double ImpactEstimator::share_band_input(const Finding& finding) const {
+  const ImpactEstimate& impact = finding.impact;
+  if (impact.wall_clock) {
+    return app_duration_ms_ > 0 ? impact.wall_clock->high_ms / app_duration_ms_ : 0.0;
+  }
+  if (!impact.raw_waste || app_duration_ms_ <= 0) return 0.0;
+  const double cores = std::max(1, model_.peak_concurrent_cores);
+  const double capacity_core_ms = app_duration_ms_ * cores;
+  const RawWaste& raw = *impact.raw_waste;
+  switch (raw.unit) {
+    case WasteUnit::kMs: return raw.value / app_duration_ms_;
+    case WasteUnit::kCoreMs: return raw.value / capacity_core_ms;
+    case WasteUnit::kCoreHours: return raw.value * 3.6e6 / capacity_core_ms;
+    case WasteUnit::kMbSeconds: {
+      double allocated_mb = 0;
+      for (const auto& e : model_.executors) allocated_mb += static_cast<double>(e.max_memory_bytes) / 1048576.0;
+      const double capacity = allocated_mb * app_duration_ms_ / 1000.0;
+      return capacity > 0 ? raw.value / capacity : 0.0;
+    }
+    case WasteUnit::kBytes: return 0.0;  // bytes have no share of time: low at most
+  }
+  return 0.0;
+}
+
+ImpactBand ImpactEstimator::band(const Finding& finding) const {
+  if (finding.impact.basis == Basis::kInformational) return finding.band;
+  const double share = share_band_input(finding);
+  if (share >= thresholds_.band_critical_share) return ImpactBand::kCritical;
+  if (share >= thresholds_.band_high_share) return ImpactBand::kHigh;
+  if (share >= thresholds_.band_medium_share) return ImpactBand::kMedium;
+  return ImpactBand::kLow;
+}
+
+std::string ImpactEstimator::regression_guard_violation(const Finding& finding) const {
+  const WasteClaim& claim = finding.claim;
+  if (claim.kind != WasteClaim::Kind::kStages || claim.stages.empty()) return "";
+  if (!claim.raw || !(claim.raw->value > 0)) return "";
+  for (const auto& part : claim.stages) {
+    const StageOccupancy* o = occupancy_of(part.stage);
+    if (o == nullptr || !o->in_sweep || o->gate < thresholds_.regression_guard_gate) return "";
+    // A stage whose floor is its whole duration has no room to recover: zero is the truth.
+    if (o->duration_ms <= o->ceiling_ms || part.waste_ms <= 0) return "";
+  }
+  const ImpactEstimate& impact = finding.impact;
+  if (impact.basis == Basis::kInformational || impact.basis == Basis::kResourceOnly || !impact.wall_clock ||
+      !(impact.wall_clock->high_ms > 0)) {
+    return finding.id + ": its stages ran alone and it has a real waste, but it reports no wall-clock";
+  }
+  return "";
+}
+
+}  // namespace sf::analysis

@@ -1,0 +1,52 @@
+// Impact estimation: a detector's WasteClaim -> an ImpactEstimate, and the impact band.
+//
+// Stage-tied claims are clipped against each stage's physical floor (ceiling) and weighted
+// by how much of its window the stage had to itself (gate):
+//   clipped = min(claim, max(0, duration - ceiling))
+//   gate >= serial gate: serial,    low = high = clipped
+//   otherwise:           contended, high = clipped, low = clipped * gate
+// A claim over several stages sums them and caps the total at the union of those stages'
+// windows; it is serial only when every part is. A stage outside the occupancy sweep (no
+// window) cannot carry a wall-clock claim: the finding becomes resourceOnly with its raw
+// waste. docs/impact-model.md gives the reasoning and the worked examples.
+#pragma once
+
+#include <vector>
+
+#include "analysis/finding.h"
+#include "analysis/occupancy.h"
+#include "analysis/thresholds.h"
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+class ImpactEstimator {
+ public:
+  ImpactEstimator(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
+                  const Thresholds& thresholds);
+
+  ImpactEstimate estimate(const WasteClaim& claim) const;
+
+  // The band from the recoverable share of the application's wall-clock (time findings), or
+  // from the cost's share of what the application had (resource findings). Informational
+  // findings keep the band their detector set.
+  ImpactBand band(const Finding& finding) const;
+
+  // The wall-clock union of the given stages' windows (stages without one are skipped).
+  double stage_union_ms(const std::vector<StageRef>& stages) const;
+
+  // The regression guard: a finding whose stages all ran (nearly) alone with a real waste must
+  // show a wall-clock figure above zero. Returns why it fails, or "" when it holds.
+  std::string regression_guard_violation(const Finding& finding) const;
+
+ private:
+  const StageOccupancy* occupancy_of(const StageRef& stage) const;
+  double share_band_input(const Finding& finding) const;
+
+  const model::AppModel& model_;
+  const std::vector<StageOccupancy>& occupancy_;
+  const Thresholds& thresholds_;
+  double app_duration_ms_ = 0;
+};
+
+}  // namespace sf::analysis

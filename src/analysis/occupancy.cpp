@@ -1,0 +1,83 @@
+#include "analysis/occupancy.h"
+
+#include <algorithm>
+
+namespace sf::analysis {
+
+std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
+  std::erase_if(intervals, [](const Interval& i) { return !(i.end_ms > i.start_ms); });
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval& a, const Interval& b) { return a.start_ms < b.start_ms; });
+  std::vector<Interval> merged;
+  for (const Interval& i : intervals) {
+    if (!merged.empty() && i.start_ms <= merged.back().end_ms) {
+      merged.back().end_ms = std::max(merged.back().end_ms, i.end_ms);
+    } else {
+      merged.push_back(i);
+    }
+  }
+  return merged;
+}
+
+double union_ms(std::vector<Interval> intervals) {
+  double total = 0;
+  for (const Interval& i : merge_intervals(std::move(intervals))) total += i.end_ms - i.start_ms;
+  return total;
+}
+
+std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
+  std::vector<StageOccupancy> result(model.stages.size());
+  const double cores = static_cast<double>(model.peak_concurrent_cores);
+
+  struct Boundary {
+    double time_ms;
+    bool start;
+    size_t stage;
+  };
+  std::vector<Boundary> boundaries;
+  for (size_t i = 0; i < model.stages.size(); ++i) {
+    const model::StageAttempt& s = model.stages[i];
+    StageOccupancy& o = result[i];
+    const double run_time = static_cast<double>(s.metric(model::TaskMetric::kExecutorRunTimeMs));
+    o.ceiling_ms = std::max(static_cast<double>(s.max_task_duration_ms), cores > 0 ? run_time / cores : 0.0);
+    if (!s.submission_time_ms || !s.completion_time_ms || *s.completion_time_ms <= *s.submission_time_ms) continue;
+    o.in_sweep = true;
+    o.window = {static_cast<double>(*s.submission_time_ms), static_cast<double>(*s.completion_time_ms)};
+    o.duration_ms = o.window.end_ms - o.window.start_ms;
+    o.core_weight = run_time / o.duration_ms;
+    boundaries.push_back({o.window.start_ms, true, i});
+    boundaries.push_back({o.window.end_ms, false, i});
+  }
+  // At one instant, ends before starts: a window is half-open.
+  std::sort(boundaries.begin(), boundaries.end(), [](const Boundary& a, const Boundary& b) {
+    if (a.time_ms != b.time_ms) return a.time_ms < b.time_ms;
+    if (a.start != b.start) return !a.start;
+    return a.stage < b.stage;
+  });
+
+  std::vector<size_t> active;
+  double previous = 0;
+  for (const Boundary& b : boundaries) {
+    const double segment = b.time_ms - previous;
+    if (segment > 0 && !active.empty()) {
+      double total_weight = 0;
+      for (size_t i : active) total_weight += result[i].core_weight;
+      for (size_t i : active) {
+        const double share = total_weight > 0 ? result[i].core_weight / total_weight : 1.0 / static_cast<double>(active.size());
+        result[i].occupancy_ms += segment * share;
+      }
+    }
+    previous = b.time_ms;
+    if (b.start) {
+      active.push_back(b.stage);
+    } else {
+      std::erase(active, b.stage);
+    }
+  }
+  for (StageOccupancy& o : result) {
+    if (o.in_sweep) o.gate = std::clamp(o.occupancy_ms / o.duration_ms, 0.0, 1.0);
+  }
+  return result;
+}
+
+}  // namespace sf::analysis

@@ -1,0 +1,42 @@
+// The occupancy model: how much of each stage's wall-clock window was its own.
+//
+// Every stage attempt with an observed [submission, completion) window of positive length
+// takes part in one sweep over time. At each instant the wall-clock is split among the active
+// stages in proportion to coreWeight = executorRunTime / duration (their average concurrency).
+// A stage's occupancy is its share summed over its window; gate = occupancy / duration is in
+// [0, 1]: 1 ran alone, 0 had no work while others did. ceiling = max(longest task,
+// executorRunTime / peak cores) is the stage's physical floor: no fix can make it shorter.
+// When every active stage has zero weight, the instant is split equally among them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+struct Interval {
+  double start_ms = 0;
+  double end_ms = 0;
+};
+
+// Sorted, non-overlapping cover of the intervals (empty or inverted ones dropped).
+std::vector<Interval> merge_intervals(std::vector<Interval> intervals);
+// Total length of the union of the intervals.
+double union_ms(std::vector<Interval> intervals);
+
+struct StageOccupancy {
+  bool in_sweep = false;       // has a window of positive length
+  double duration_ms = 0;
+  double core_weight = 0;      // executorRunTime / duration
+  double occupancy_ms = 0;
+  double gate = 0;             // occupancy / duration, in [0, 1]
+  double ceiling_ms = 0;       // max(longest task, executorRunTime / peak cores)
+  Interval window;
+};
+
+// One entry per model.stages entry, same order.
+std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model);
+
+}  // namespace sf::analysis

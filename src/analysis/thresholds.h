@@ -1,0 +1,173 @@
+// Every threshold and constant the detectors and the impact model use, in one place.
+//
+// Each has a dotted name (detector.what), a unit, a documented default and a one-line reason;
+// docs/detectors.md explains where each comes from. A user overrides any of them with a JSON
+// config file (`analyze --config FILE`):
+//
+//   { "thresholds": { "skew.maxToMedianRatio": 4, "impact.shuffleThroughputBytesPerSec": 250000000 } }
+//
+// An unknown name or a value of the wrong type is an error naming the file and the key, so a
+// typo never silently leaves a default in place. The analysis document lists every threshold
+// with its value and whether it was overridden, and each finding names the ones it tested.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace sf::analysis {
+
+struct Thresholds {
+  // --- Impact model constants -----------------------------------------------------------------
+  double shuffle_throughput_bps = 125e6;     // network rate a shuffle read is modeled at (1 Gbit/s)
+  double spill_io_throughput_bps = 200e6;    // local disk rate spilled bytes are modeled at
+  double broadcast_bandwidth_bps = 125e6;    // rate a broadcast is collected and sent at
+  double re_read_throughput_bps = 200e6;     // rate re-reading uncached input is modeled at
+  double file_open_overhead_ms = 10;         // cost of opening one more file in a scan
+  double task_overhead_ms = 20;              // scheduling + launch + result cost of one task
+  double network_fetch_penalty_ms = 50;      // extra core time of a task run away from its data
+  double executor_startup_overhead_ms = 30000;  // core time an executor spends starting up
+  double serial_gate = 0.999;                // gate at which a stage counts as having run alone
+  double regression_guard_gate = 0.95;       // gate past which a real waste must show wall-clock
+
+  // --- Impact bands: recoverable share of the application's wall-clock -------------------------
+  double band_critical_share = 0.25;
+  double band_high_share = 0.10;
+  double band_medium_share = 0.03;
+
+  // --- Confidence: how far past its threshold a finding sits ------------------------------------
+  double confidence_medium_margin = 1.5;     // value at 1.5x its threshold: medium
+  double confidence_high_margin = 3.0;       // at 3x: high
+
+  // --- Stage noise floor ------------------------------------------------------------------------
+  double stage_min_duration_ms = 5000;       // shorter stages are below every stage time detector
+
+  // --- retryWaste -------------------------------------------------------------------------------
+  double retry_min_waste_ms = 10000;         // failed-attempt time, as wall-clock, worth reporting
+  double retry_min_failed_share = 0.05;      // failed attempts' share of the stage's task time
+
+  // --- speculationWaste -------------------------------------------------------------------------
+  double speculation_min_waste_ms = 10000;   // killed duplicates' time, as wall-clock
+  double speculation_min_killed_share = 0.05;  // killed attempts' share of the stage's task time
+
+  // --- coldStart --------------------------------------------------------------------------------
+  double cold_start_min_gap_ms = 30000;      // application start to first task launch
+  double cold_start_min_share = 0.05;        // of the application's wall-clock
+
+  // --- gc ---------------------------------------------------------------------------------------
+  double gc_warn_ratio = 0.10;               // GC time / executor run time (Spark's UI flags >10%)
+  double gc_min_run_time_ms = 60000;         // stage executor run time below which GC is noise
+
+  // --- skew and straggler -----------------------------------------------------------------------
+  double skew_min_tasks = 10;                // successful tasks needed to speak of a distribution
+  double skew_max_to_median_ratio = 5;       // longest task vs the median
+  double skew_p95_to_median_ratio = 2.5;     // p95 task vs the median
+  double skew_min_excess_ms = 30000;         // longest (or p95) minus median, at least
+  double skew_bytes_max_to_median_ratio = 5;  // largest partition vs the median (shuffle read, input)
+  double skew_min_bytes_excess = 268435456;  // 256 MiB more than the median partition
+  double straggler_max_to_median_ratio = 3;  // longest task vs the median
+  double straggler_min_excess_ms = 30000;    // longest minus median, at least
+
+  // --- stageShape -------------------------------------------------------------------------------
+  double low_parallelism_task_ratio = 0.5;   // tasks below this share of the cores
+  double shape_min_duration_ms = 60000;      // stages shorter than this are not shape-checked
+  double data_explosion_ratio = 10;          // output / input
+  double data_explosion_min_output_bytes = 1073741824;  // 1 GiB
+  double task_stage_skew_ratio = 0.5;        // one task's share of the stage's wall-clock
+
+  // --- slowHost ---------------------------------------------------------------------------------
+  double slow_host_mean_ratio = 1.5;         // host's mean task time vs the median of host means
+  double slow_host_duration_share_ratio = 1.5;  // host's share of task time vs its share of tasks
+  double slow_host_bytes_ratio = 1.5;        // host's bytes per task vs the other hosts'
+  double slow_host_min_tasks = 5;            // successful tasks a host needs to be judged
+  double slow_host_min_hosts = 3;            // hosts a stage needs for a comparison
+  double slow_host_min_excess_ms = 5000;     // host mean minus stage median, at least
+
+  // --- duplicatePlanSubtree ---------------------------------------------------------------------
+  double duplicate_min_nodes = 3;            // nodes a repeated subtree needs to matter
+
+  // --- shuffle ----------------------------------------------------------------------------------
+  double shuffle_min_read_bytes = 1073741824;  // 1 GiB read by the stage
+  double shuffle_min_modeled_share = 0.25;   // modeled transfer time vs the stage's duration
+
+  // --- spill ------------------------------------------------------------------------------------
+  double spill_min_disk_bytes = 268435456;   // 256 MiB spilled to disk by the stage
+
+  // --- stageSlowness ----------------------------------------------------------------------------
+  double stage_slowness_info_min_ms = 300000;  // a stage longer than 5 minutes
+  double stage_slowness_min_app_share = 0.25;  // and a quarter of the application
+
+  // --- partitionSizing --------------------------------------------------------------------------
+  double partition_max_bytes = 1073741824;   // one task's shuffle read or input: 1 GiB is too big
+  double partition_target_bytes = 134217728; // what a partition should hold: 128 MiB
+  double partition_skew_ratio = 5;           // largest partition vs the median
+  double partition_min_shuffle_bytes = 1073741824;  // stage shuffle read for lowShuffleParallelism
+  double partition_low_parallelism_factor = 2;  // average bytes per task past factor x target
+
+  // --- tinyTask ---------------------------------------------------------------------------------
+  double tiny_task_max_median_ms = 100;      // median task shorter than this
+  double tiny_task_min_tasks = 100;          // with at least this many tasks
+
+  // --- smallFiles -------------------------------------------------------------------------------
+  double small_files_max_avg_bytes = 33554432;  // 32 MiB average file
+  double small_files_min_files = 100;        // files read by one scan
+  double small_files_target_bytes = 134217728;  // 128 MiB: what a file should hold
+
+  // --- broadcast sizing -------------------------------------------------------------------------
+  double broadcast_over_max_bytes = 536870912;  // a broadcast past 512 MiB
+  double broadcast_under_max_bytes = 104857600;  // a sort-merge side under 100 MiB could broadcast
+
+  // --- memoryUtilization ------------------------------------------------------------------------
+  double memory_over_provisioned_ratio = 0.5;  // peak heap used / heap size at or below
+  double memory_near_capacity_ratio = 0.9;   // peak heap used / heap size at or above
+  double memory_idle_cores_fraction = 0.5;   // idle share of executor core time at or above
+  double memory_min_app_duration_ms = 300000;  // apps shorter than 5 minutes are not judged
+
+  // --- utilization ------------------------------------------------------------------------------
+  double utilization_min_fraction = 0.5;     // busy share of the peak cores over the app
+  double utilization_min_app_duration_ms = 300000;  // apps shorter than this are not judged
+
+  // --- coreLocality -----------------------------------------------------------------------------
+  double locality_min_non_local_share = 0.2;  // RACK_LOCAL and ANY tasks of all tasks
+  double locality_min_non_local_tasks = 100;  // non-local tasks needed before locality matters
+
+  // --- autoscalingChurn -------------------------------------------------------------------------
+  double churn_max_lifetime_ms = 120000;     // executors that lived less than 2 minutes
+  double churn_min_short_lived = 3;          // at least this many of them
+
+  // --- jobFailureRate ---------------------------------------------------------------------------
+  double job_failure_min_rate = 0.1;         // failed jobs / jobs
+  double job_failure_min_failed = 1;        // failed jobs needed to report
+
+  // --- cachingOpportunity and cacheUtilization --------------------------------------------------
+  double caching_min_reads = 2;              // the same input scanned at least this often
+  double caching_min_bytes = 1073741824;     // and at least 1 GiB read in all
+  double cache_min_missing_fraction = 0.1;   // cached partitions missing from the cache
+
+  // --- failures ---------------------------------------------------------------------------------
+  double failures_min_failed_tasks = 1;      // failed task attempts of one reason in a stage
+
+  // --- configAudit ------------------------------------------------------------------------------
+  double config_max_executor_cores = 5;      // more cores per executor than this hurts throughput
+  double config_default_partitions_min_shuffle_bytes = 10737418240;  // 10 GiB under 200 partitions
+};
+
+// Where a threshold lives in Thresholds, with what the analysis document says of it.
+struct ThresholdInfo {
+  std::string_view name;         // "skew.maxToMedianRatio"
+  std::string_view unit;         // "ratio", "ms", "bytes", "bytes/s", "fraction", "count"
+  std::string_view description;
+  double Thresholds::*field;
+};
+
+// Every threshold, in a stable order.
+std::span<const ThresholdInfo> threshold_registry();
+const ThresholdInfo* find_threshold(std::string_view name);
+
+// The defaults with the file's overrides applied. `overridden` receives the names set.
+Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden);
+
+}  // namespace sf::analysis

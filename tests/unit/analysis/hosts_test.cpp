@@ -1,0 +1,1 @@
+// Tests of the hosts detectors: a placeholder until the family is implemented.

@@ -1,0 +1,1 @@
+// Tests of the memory detectors: a placeholder until the family is implemented.

@@ -1,0 +1,1 @@
+// Tests of the shuffle detectors: a placeholder until the family is implemented.

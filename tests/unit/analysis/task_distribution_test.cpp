@@ -1,0 +1,1 @@
+// Tests of the task_distribution detectors: a placeholder until the family is implemented.

@@ -1,0 +1,1 @@
+// Tests of the timeline detectors: a placeholder until the family is implemented.
