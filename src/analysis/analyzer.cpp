@@ -74,6 +74,10 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
   for (Finding& f : analysis.findings) {
     std::sort(f.stages.begin(), f.stages.end());
+    // Advice to set what is already set says nothing.
+    std::erase_if(f.settings, [](const SettingChange& s) {
+      return !s.suggested_value.empty() && s.suggested_value == s.current_value;
+    });
     f.impact = estimator.estimate(f.claim);
     f.band = estimator.band(f);
     if (auto violation = estimator.regression_guard_violation(f); !violation.empty()) {

@@ -80,6 +80,9 @@ struct WasteClaim {
   struct StageWaste {
     StageRef stage;
     double waste_ms = 0;
+    // The waste is the whole attempt (a failed attempt that was run again): removing it removes
+    // its window, so no floor of its own applies and the clip is the window itself.
+    bool whole_window = false;
   };
   std::vector<StageWaste> stages;  // kStages
   double serial_ms = 0;            // kSerial

@@ -56,7 +56,7 @@ ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
   for (const auto& part : claim.stages) {
     const StageOccupancy* o = occupancy_of(part.stage);
     if (o == nullptr || !o->in_sweep) continue;
-    const double room = std::max(0.0, o->duration_ms - o->ceiling_ms);
+    const double room = part.whole_window ? o->duration_ms : std::max(0.0, o->duration_ms - o->ceiling_ms);
     const double clipped = std::min(std::max(0.0, part.waste_ms), room);
     high += clipped;
     if (o->gate >= thresholds_.serial_gate) {
@@ -121,8 +121,9 @@ std::string ImpactEstimator::regression_guard_violation(const Finding& finding) 
   for (const auto& part : claim.stages) {
     const StageOccupancy* o = occupancy_of(part.stage);
     if (o == nullptr || !o->in_sweep || o->gate < thresholds_.regression_guard_gate) return "";
-    // A stage whose floor is its whole duration has no room to recover: zero is the truth.
-    if (o->duration_ms <= o->ceiling_ms || part.waste_ms <= 0) return "";
+    // A stage whose floor is its whole duration has no room to recover: zero is the model's
+    // answer there, not a gap in it (docs/impact-model.md).
+    if ((!part.whole_window && o->duration_ms <= o->ceiling_ms) || part.waste_ms <= 0) return "";
   }
   const ImpactEstimate& impact = finding.impact;
   if (impact.basis == Basis::kInformational || impact.basis == Basis::kResourceOnly || !impact.wall_clock ||

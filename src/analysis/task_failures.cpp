@@ -103,7 +103,7 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
       f.confidence = context.confidence_above(waste, t.retry_min_waste_ms);
       f.claim.kind = WasteClaim::Kind::kStages;
       f.claim.method = EstimateMethod::kMeasured;
-      f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+      f.claim.stages = {{DetectorContext::ref(*stage), waste, /*whole_window=*/true}};
       f.claim.raw = RawWaste{waste, WasteUnit::kMs};
       findings.push_back(std::move(f));
       continue;

@@ -1,15 +1,29 @@
-// sparkforensics analyze LOG: load one event log and report on it.
+// sparkforensics analyze LOG...: load event logs, find what wastes time, report it.
+//
+// One log gets the full report (text, JSON or Markdown). Several logs, or a directory of logs,
+// are analyzed in parallel (--jobs) with one summary line per application, in input order;
+// each worker holds one model at a time, so memory stays bounded by the largest log.
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "analysis/analyzer.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "common/units.h"
+#include "io/log_source.h"
 #include "model/load.h"
+#include "report/analysis_markdown.h"
 #include "report/analysis_text.h"
+#include "report/finding_text.h"
 #include "report/model_json.h"
 
 namespace sf::cli {
@@ -17,13 +31,15 @@ namespace sf::cli {
 namespace {
 
 struct AnalyzeOptions {
-  std::string log_path;
+  std::vector<std::string> log_paths;
   std::string format = "text";
   std::string output_path;
+  std::string config_path;
   bool no_progress = false;
   bool quiet = false;
   size_t max_line_bytes = size_t{1} << 30;
   size_t top_stages = 10;
+  unsigned jobs = 0;  // 0: as many as cores, at most 2
 };
 
 bool write_output(const std::string& path, const std::string& text) {
@@ -42,53 +58,147 @@ bool write_output(const std::string& path, const std::string& text) {
   return true;
 }
 
-int run_analyze(const AnalyzeOptions& options) {
-  ProgressLine progress(options.log_path, !options.no_progress && !options.quiet);
+void warn_about_partial_load(const model::AppModel& model) {
+  const auto& d = model.diagnostics;
+  if (d.read_error) std::fprintf(stderr, "sparkforensics: warning: partial load: %s\n", d.read_error->c_str());
+  if (d.malformed_lines > 0) {
+    std::fprintf(stderr, "sparkforensics: warning: %llu malformed line(s) skipped (first: %s line %llu: %s)\n",
+                 static_cast<unsigned long long>(d.malformed_lines), d.malformed.front().part.c_str(),
+                 static_cast<unsigned long long>(d.malformed.front().line_number), d.malformed.front().reason.c_str());
+  }
+}
+
+int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {
+  const std::string& path = options.log_paths.front();
+  ProgressLine progress(path, !options.no_progress && !options.quiet);
   model::LoadOptions load_options;
   load_options.max_line_bytes = options.max_line_bytes;
   load_options.on_progress = [&progress](const model::LoadProgress& p) { progress.update(p); };
-
-  auto loaded = model::load_event_log(options.log_path, load_options);
+  auto loaded = model::load_event_log(path, load_options);
   progress.clear();
   if (!loaded) {
     std::fprintf(stderr, "sparkforensics: %s\n", loaded.error().message().c_str());
     return kExitError;
   }
   const model::AppModel& model = *loaded;
-  if (!options.quiet) {
-    const auto& d = model.diagnostics;
-    if (d.read_error) std::fprintf(stderr, "sparkforensics: warning: partial load: %s\n", d.read_error->c_str());
-    if (d.malformed_lines > 0) {
-      std::fprintf(stderr, "sparkforensics: warning: %llu malformed line(s) skipped (first: %s line %llu: %s)\n",
-                   static_cast<unsigned long long>(d.malformed_lines), d.malformed.front().part.c_str(),
-                   static_cast<unsigned long long>(d.malformed.front().line_number), d.malformed.front().reason.c_str());
-    }
-  }
+  if (!options.quiet) warn_about_partial_load(model);
+  const analysis::Analysis analysis = analysis::analyze(model, analysis_options);
 
   std::string rendered;
   if (options.format == "json") {
-    rendered = report::analysis_json(model);
+    rendered = report::analysis_json(model, &analysis);
+  } else if (options.format == "markdown") {
+    rendered = report::analysis_markdown(model, analysis);
   } else {
     report::TextOptions text_options;
     text_options.top_stages = options.top_stages;
-    rendered = report::analysis_text(model, text_options);
+    rendered = report::analysis_text(model, &analysis, text_options);
   }
   return write_output(options.output_path, rendered) ? kExitOk : kExitError;
+}
+
+// The logs of `path` when it is a directory of logs rather than one log; nullopt otherwise.
+std::optional<std::vector<std::string>> logs_in_directory(const std::string& path) {
+  if (path == "-") return std::nullopt;
+  auto resolved = io::resolve_log_input(path);
+  if (resolved || resolved.error().code() != StatusCode::kInvalidArgument) return std::nullopt;
+  auto logs = io::list_event_logs(path);
+  if (!logs || logs->empty()) return std::nullopt;
+  return *logs;
+}
+
+// One line for one application of a batch: what it is, and what to fix first.
+std::string summary_line(const std::string& path, const model::AppModel& model, const analysis::Analysis& analysis) {
+  const auto& app = model.app;
+  std::string line = fmt::format("{}: {} \"{}\" {} {}", path, app.id.empty() ? "(no id)" : app.id, app.name,
+                                 units::format_optional_duration(app.duration_ms()), app.finished ? "finished" : "INCOMPLETE");
+  line += fmt::format(" | {} finding{}", analysis.findings.size(), analysis.findings.size() == 1 ? "" : "s");
+  for (const auto& group : analysis.rollup.groups) {
+    if (group.tier != analysis::RollupTier::kTime) continue;
+    line += fmt::format(" | fix first: {} ({})", group.type, report::rollup_figure(group));
+    break;
+  }
+  if (model.diagnostics.read_error) line += " | partial load";
+  return line;
+}
+
+int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {
+  // Expand directories of logs into their logs; a directory that is a log stays one entry.
+  std::vector<std::string> paths;
+  for (const auto& path : options.log_paths) {
+    if (auto logs = logs_in_directory(path)) {
+      paths.insert(paths.end(), logs->begin(), logs->end());
+    } else {
+      paths.push_back(path);
+    }
+  }
+  if (paths.empty()) {
+    std::fprintf(stderr, "sparkforensics: no event logs found\n");
+    return kExitError;
+  }
+
+  std::vector<std::string> lines(paths.size());
+  std::vector<bool> failed(paths.size(), false);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < paths.size(); i = next++) {
+      model::LoadOptions load_options;
+      load_options.max_line_bytes = options.max_line_bytes;
+      auto loaded = model::load_event_log(paths[i], load_options);
+      if (!loaded) {
+        lines[i] = paths[i] + ": error: " + loaded.error().message();
+        failed[i] = true;
+        continue;
+      }
+      const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
+      lines[i] = summary_line(paths[i], *loaded, analysis);
+    }
+  };
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(paths.size()));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& thread : threads) thread.join();
+
+  std::string out;
+  for (const auto& line : lines) out += line + "\n";
+  const bool any_failed = std::find(failed.begin(), failed.end(), true) != failed.end();
+  if (!write_output(options.output_path, out)) return kExitError;
+  return any_failed ? kExitError : kExitOk;
+}
+
+int run_analyze(const AnalyzeOptions& options) {
+  analysis::AnalysisOptions analysis_options;
+  if (!options.config_path.empty()) {
+    auto thresholds = analysis::load_thresholds(options.config_path, analysis_options.overridden_thresholds);
+    if (!thresholds) {
+      std::fprintf(stderr, "sparkforensics: %s\n", thresholds.error().message().c_str());
+      return kExitUsage;
+    }
+    analysis_options.thresholds = *thresholds;
+  }
+  const bool single = options.log_paths.size() == 1 && !logs_in_directory(options.log_paths[0]);
+  return single ? analyze_one(options, analysis_options) : analyze_many(options, analysis_options);
 }
 
 }  // namespace
 
 void register_analyze(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AnalyzeOptions>();
-  CLI::App* cmd = app.add_subcommand("analyze", "Analyze one Spark event log and report on it");
-  cmd->add_option("log", options->log_path,
-                  "Event log: a file (plain, .zstd/.zst, .lz4, .snappy, .lzf, .gz, .inprogress), a rolling "
-                  "eventlog_v2_* directory, a Databricks eventlog directory, a History Server .zip, or - for stdin")
+  CLI::App* cmd = app.add_subcommand("analyze", "Find what wastes time in Spark event logs, and what to change");
+  cmd->add_option("logs", options->log_paths,
+                  "Event log(s): a file (plain, .zstd/.zst, .lz4, .snappy, .lzf, .gz, .inprogress), a rolling "
+                  "eventlog_v2_* directory, a Databricks eventlog directory, a History Server .zip, - for stdin, "
+                  "or a directory of logs (one summary line per application)")
       ->required();
-  cmd->add_option("--format,-f", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format,-f", options->format, "Output format of a single log's report")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output_path, "Write the report to FILE instead of stdout");
+  cmd->add_option("--config", options->config_path,
+                  "JSON file overriding detector thresholds: {\"thresholds\": {\"skew.maxToMedianRatio\": 4}}");
+  cmd->add_option("--jobs,-j", options->jobs, "Logs analyzed at once when given several (default: cores, at most 2)");
   cmd->add_flag("--no-progress", options->no_progress, "Do not show a progress line on stderr");
   cmd->add_flag("--quiet,-q", options->quiet, "No progress line and no warnings on stderr");
   cmd->add_option("--max-line-bytes", options->max_line_bytes,

@@ -270,6 +270,24 @@ Result<LogInput> resolve_log_input(const std::string& path) {
   return input;
 }
 
+Result<std::vector<std::string>> list_event_logs(const std::string& directory) {
+  std::vector<std::string> logs;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name.front() == '.' || is_appstatus_name(name)) continue;
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec)) {
+      logs.push_back(it->path().string());
+    } else if (it->is_directory(type_ec) && resolve_directory(it->path().string())) {
+      logs.push_back(it->path().string());
+    }
+  }
+  if (ec) return fail(Status::IOError(directory + ": cannot list the directory: " + ec.message()));
+  std::sort(logs.begin(), logs.end());
+  return logs;
+}
+
 Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits) {
   const std::string display = input.layout == LogLayout::kStdin ? "<stdin>"
                               : !part.zip_entry.empty()        ? input.path + "!" + part.zip_entry

@@ -54,6 +54,11 @@ struct OpenedPart {
   Codec codec = Codec::kNone;
 };
 
+// The event logs inside a directory that is not itself one (a History Server log directory):
+// regular files and log directories (rolling, Databricks), sorted by name. Hidden files,
+// appstatus markers and entries that are neither are left out.
+Result<std::vector<std::string>> list_event_logs(const std::string& directory);
+
 // Opens a part: checks the codec its name claims against its first bytes (a mismatch is an
 // error naming both), then wraps it in the decompressor.
 Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits);

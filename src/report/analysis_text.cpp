@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "report/finding_text.h"
 
 namespace sf::report {
 
@@ -179,13 +180,66 @@ void diagnostics_section(std::string& out, const AppModel& model) {
   for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
 }
 
+void fix_these_first_section(std::string& out, const analysis::Analysis& analysis, size_t limit) {
+  using analysis::RollupTier;
+  out += "Fix these first\n";
+  size_t shown = 0;
+  std::vector<std::string> costs;
+  std::vector<std::string> others;
+  for (const auto& group : analysis.rollup.groups) {
+    const analysis::Finding* best = analysis.finding(group.best_finding_id);
+    if (best == nullptr) continue;
+    // A group whose recoverable time rounds to nothing is not something to fix first.
+    if (group.tier == RollupTier::kTime && shown < limit && group.recoverable_high_ms >= 500) {
+      ++shown;
+      out += fmt::format("  {}. {}: {} ({} finding{}, {} at most)\n", shown, group.type, rollup_figure(group),
+                         group.finding_ids.size(), group.finding_ids.size() == 1 ? "" : "s", to_string(best->band));
+      out += fmt::format("     {}\n", best->title);
+      out += fmt::format("     -> {}\n", best->recommendation);
+      if (const std::string settings = settings_phrase(*best); !settings.empty()) {
+        out += fmt::format("        {}\n", settings);
+      }
+    } else if (group.tier == RollupTier::kResource) {
+      costs.push_back(fmt::format("{} ({})", group.type, raw_waste_phrase({group.resource_total, *group.unit})));
+    } else if (group.tier == RollupTier::kCount || group.tier == RollupTier::kTime) {
+      others.push_back(fmt::format("{} ({} {})", group.type, group.finding_ids.size(), to_string(best->band)));
+    }
+  }
+  if (shown == 0) out += "  Nothing with a wall-clock cost stands out.\n";
+  auto join = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text;
+  };
+  if (!costs.empty()) out += "  Resource-cost projections (not wall-clock): " + join(costs) + "\n";
+  if (!others.empty()) out += "  Also: " + join(others) + "\n";
+  out += "\n";
+}
+
+void findings_section(std::string& out, const analysis::Analysis& analysis) {
+  if (analysis.findings.empty()) {
+    out += "\nFindings: none\n";
+    return;
+  }
+  out += fmt::format("\nFindings ({})\n", analysis.findings.size());
+  for (const auto& f : analysis.findings) {
+    const std::string impact = impact_phrase(f);
+    out += fmt::format("  [{}] {}{}\n", to_string(f.band), f.title, impact.empty() ? "" : " -- " + impact);
+    out += fmt::format("      {}{} · {} · {} confidence\n", f.type, f.rule.empty() ? "" : "/" + f.rule,
+                       to_string(f.impact.basis), to_string(f.confidence));
+  }
+  for (const auto& violation : analysis.guard_violations) out += "  WARNING: regression guard: " + violation + "\n";
+}
+
 }  // namespace
 
-std::string analysis_text(const AppModel& model, const TextOptions& options) {
+std::string analysis_text(const AppModel& model, const analysis::Analysis* analysis, const TextOptions& options) {
   std::string out;
   const Totals totals = totals_of(model);
+  if (analysis != nullptr) fix_these_first_section(out, *analysis, options.top_groups);
   application_section(out, model);
   work_section(out, model, totals);
+  if (analysis != nullptr) findings_section(out, *analysis);
   top_stages_section(out, model, options.top_stages);
   diagnostics_section(out, model);
   return out;

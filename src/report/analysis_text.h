@@ -1,17 +1,23 @@
-// The analysis as text for a terminal: an application summary, the top stages by duration and
-// what went wrong reading the log.
+// The analysis as text for a terminal. It leads with "Fix these first" (the rollup groups by
+// recoverable wall-clock, each with its best finding, its figure as a range and what to change),
+// then the application summary, every finding, the top stages by duration and what happened
+// reading the log.
 #pragma once
 
 #include <string>
 
+#include "analysis/analyzer.h"
 #include "model/app_model.h"
 
 namespace sf::report {
 
 struct TextOptions {
   size_t top_stages = 10;
+  size_t top_groups = 5;       // rollup groups under "Fix these first"
 };
 
-std::string analysis_text(const model::AppModel& model, const TextOptions& options = {});
+// `analysis` may be null: the report then has no findings sections.
+std::string analysis_text(const model::AppModel& model, const analysis::Analysis* analysis,
+                          const TextOptions& options = {});
 
 }  // namespace sf::report

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/findings_json.h"
+
 namespace sf::report {
 
 namespace {
@@ -390,7 +392,7 @@ bool is_sensitive_key(std::string_view key) {
   return false;
 }
 
-std::string analysis_json(const AppModel& model, const JsonOptions& options) {
+std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
   const Redactor redactor(model.environment);
   json doc;
   doc["schemaVersion"] = kAnalysisSchemaVersion;
@@ -418,6 +420,11 @@ std::string analysis_json(const AppModel& model, const JsonOptions& options) {
   doc["sql"] = sql_json(model, redactor, options);
   doc["rdds"] = rdds_json(model);
   doc["diagnostics"] = diagnostics_json(model.diagnostics);
+  if (analysis != nullptr) {
+    doc["findings"] = findings_json(*analysis);
+    doc["rollup"] = rollup_json(*analysis);
+    doc["analysisConfig"] = analysis_config_json(*analysis);
+  }
   // Invalid UTF-8 in a log's strings is replaced rather than failing the whole document.
   return doc.dump(options.indent, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -1,10 +1,11 @@
-// The analysis document as JSON: the model (and, later, its findings) as plain data with a
+// The analysis document as JSON: the model and its findings as plain data with a
 // schemaVersion. Field names are camelCase with their units; ids are sorted; the same model
 // always gives the same bytes. docs/analysis-schema.md documents every field.
 #pragma once
 
 #include <string>
 
+#include "analysis/analyzer.h"
 #include "model/app_model.h"
 
 namespace sf::report {
@@ -16,7 +17,9 @@ struct JsonOptions {
   bool include_plans = true;      // SQL plan trees and physical plan descriptions
 };
 
-std::string analysis_json(const model::AppModel& model, const JsonOptions& options = {});
+// The document for `model`; with an analysis, its findings, rollup and thresholds too.
+std::string analysis_json(const model::AppModel& model, const analysis::Analysis* analysis,
+                          const JsonOptions& options = {});
 
 // Spark's default spark.redaction.regex: property values whose key matches it are replaced in
 // every document this program writes, as Spark's own UI does.

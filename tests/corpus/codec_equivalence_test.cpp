@@ -54,7 +54,7 @@ void PrintTo(const SameModelPair& pair, std::ostream* out) {
 
 // The analysis document without what depends on the file layout.
 nlohmann::json comparable_document(const model::AppModel& m) {
-  auto doc = nlohmann::json::parse(report::analysis_json(m));
+  auto doc = nlohmann::json::parse(report::analysis_json(m, nullptr));
   doc.erase("source");
   return doc;
 }

@@ -1,0 +1,134 @@
+// The impact model's invariants, checked on every finding of many generated applications
+// (different seeds, shapes and feature mixes), not just on hand-picked cases:
+//   - gate in [0, 1] for every stage;
+//   - a single-stage wall-clock never exceeds its stage's duration minus its ceiling (the whole
+//     duration for a whole-window claim), and low <= high;
+//   - serial means low == high;
+//   - a multi-stage total never exceeds the union of its stages' windows;
+//   - the regression guard holds (no finding on stages that ran alone loses a real waste);
+//   - a rollup time group never exceeds the union of its findings' stage windows.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "analysis/analyzer.h"
+#include "analysis/impact.h"
+#include "loggen/log_generator.h"
+#include "eventlog/decoder.h"
+#include "model/model_builder.h"
+
+namespace sf::analysis {
+namespace {
+
+// Builds the model straight from the generator's lines (the loader is tested elsewhere).
+model::AppModel model_of(const loggen::GeneratorConfig& config) {
+  model::ModelBuilder builder;
+  eventlog::Decoder decoder;
+  std::string padded;
+  loggen::generate(
+      config,
+      [&](std::string_view line) {
+        if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+        padded.assign(line);
+        padded.append(eventlog::kLinePadding, '\0');
+        decoder.decode(std::string_view(padded.data(), line.size()), builder);
+      },
+      nullptr);
+  return builder.finish({});
+}
+
+std::vector<loggen::GeneratorConfig> configs() {
+  std::vector<loggen::GeneratorConfig> all;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    auto c = loggen::GeneratorConfig::small();
+    c.seed = seed;
+    c.actions = 3 + static_cast<int>(seed % 6);
+    c.stages_per_action = 2 + static_cast<int>(seed % 3);
+    c.tasks_per_stage = 20 + static_cast<int>(seed * 13 % 90);
+    c.executors = 2 + static_cast<int>(seed % 5);
+    c.cores_per_executor = 1 + static_cast<int>(seed % 4);
+    c.speculation = seed % 2 == 0;
+    c.skew = seed % 3 != 0;
+    c.executor_churn = seed % 4 != 1;
+    c.finished = seed % 5 != 0;
+    all.push_back(c);
+  }
+  all.push_back(loggen::GeneratorConfig::demo());
+  return all;
+}
+
+TEST(ImpactProperties, InvariantsHoldOnGeneratedApplications) {
+  size_t findings_checked = 0;
+  size_t multi_stage = 0;
+  for (const auto& config : configs()) {
+    SCOPED_TRACE("seed " + std::to_string(config.seed));
+    const model::AppModel model = model_of(config);
+    const Analysis analysis = analyze(model);
+    const auto occupancy = compute_occupancy(model);
+    const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
+    EXPECT_TRUE(analysis.guard_violations.empty()) << analysis.guard_violations.front();
+
+    for (const auto& o : occupancy) {
+      EXPECT_GE(o.gate, 0.0);
+      EXPECT_LE(o.gate, 1.0);
+    }
+    for (const Finding& f : analysis.findings) {
+      ++findings_checked;
+      SCOPED_TRACE(f.id);
+      if (!f.impact.wall_clock) continue;
+      const auto& w = *f.impact.wall_clock;
+      EXPECT_GE(w.low_ms, 0.0);
+      EXPECT_LE(w.low_ms, w.high_ms + 1e-9);
+      if (f.impact.basis == Basis::kSerial) {
+        EXPECT_NEAR(w.low_ms, w.high_ms, 1e-9);
+      }
+      if (f.claim.kind != WasteClaim::Kind::kStages) continue;
+      if (f.claim.stages.size() == 1) {
+        const auto& part = f.claim.stages.front();
+        const model::StageAttempt* stage = model.stage(part.stage.stage_id, part.stage.attempt_id);
+        ASSERT_NE(stage, nullptr);
+        const auto& o = occupancy[static_cast<size_t>(stage - model.stages.data())];
+        const double room = part.whole_window ? o.duration_ms : std::max(0.0, o.duration_ms - o.ceiling_ms);
+        EXPECT_LE(w.high_ms, room + 1e-6);
+      } else {
+        ++multi_stage;
+        std::vector<StageRef> refs;
+        for (const auto& part : f.claim.stages) refs.push_back(part.stage);
+        EXPECT_LE(w.high_ms, estimator.stage_union_ms(refs) + 1e-6);
+      }
+    }
+    for (const RollupGroup& g : analysis.rollup.groups) {
+      if (g.tier != RollupTier::kTime) continue;
+      std::vector<StageRef> refs;
+      bool staged = true;
+      for (const auto& id : g.finding_ids) {
+        const Finding* f = analysis.finding(id);
+        ASSERT_NE(f, nullptr);
+        staged = staged && !f->stages.empty();
+        refs.insert(refs.end(), f->stages.begin(), f->stages.end());
+      }
+      if (staged) {
+        EXPECT_LE(g.recoverable_high_ms, estimator.stage_union_ms(refs) + 1e-6) << g.type;
+      }
+      EXPECT_LE(g.recoverable_high_ms, g.naive_high_ms + 1e-6) << g.type;
+    }
+  }
+  EXPECT_GT(findings_checked, 0u) << "the generated applications must give the invariants something to check";
+  std::printf("[impact properties] %zu findings checked, %zu multi-stage\n", findings_checked, multi_stage);
+}
+
+TEST(ImpactProperties, AnalysisIsDeterministic) {
+  const model::AppModel model = model_of(loggen::GeneratorConfig::demo());
+  const Analysis a = analyze(model);
+  const Analysis b = analyze(model);
+  ASSERT_EQ(a.findings.size(), b.findings.size());
+  for (size_t i = 0; i < a.findings.size(); ++i) {
+    EXPECT_EQ(a.findings[i].id, b.findings[i].id);
+    EXPECT_EQ(a.findings[i].explanation, b.findings[i].explanation);
+  }
+  std::set<std::string> ids;
+  for (const auto& f : a.findings) EXPECT_TRUE(ids.insert(f.id).second) << "duplicate finding id " << f.id;
+}
+
+}  // namespace
+}  // namespace sf::analysis
