@@ -51,5 +51,39 @@ check "no subcommand exits 2" test $? -eq 2
 "$sf" analyze --help >"$work/help.txt" 2>&1
 check "analyze --help documents the formats" grep -q -- "--format" "$work/help.txt"
 
+# Findings: text leads with the rollup, Markdown for pull requests, JSON carries findings.
+check "text report leads with Fix these first" test "$(head -n 1 "$work/report.txt")" = "Fix these first"
+"$sf" analyze -q --format markdown "$log" >"$work/report.md"
+check "markdown report has the rollup table" grep -q "^### Fix these first" "$work/report.md"
+check "json report carries findings, rollup and thresholds" python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert isinstance(d['findings'], list) and isinstance(d['rollup'], list)
+assert len(d['analysisConfig']['thresholds']) > 50
+for f in d['findings']:
+    assert f['impactEstimate']['basis'] in ('serial','contended','resourceOnly','informational')" "$work/a.json"
+
+# Threshold overrides: applied and named; a mistake is a usage error naming the file and key.
+echo '{"thresholds": {"failures.minFailedTasks": 1000000}}' >"$work/quiet.json"
+"$sf" analyze -q --format json --config "$work/quiet.json" "$log" >"$work/quiet-report.json"
+check "--config overrides a threshold" python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert not [f for f in d['findings'] if f['type']=='failures'], 'failures should be silenced'
+t=[t for t in d['analysisConfig']['thresholds'] if t['name']=='failures.minFailedTasks'][0]
+assert t['overridden'] and t['value']==1000000" "$work/quiet-report.json"
+echo '{"thresholds": {"no.such.threshold": 1}}' >"$work/typo.json"
+"$sf" analyze -q --config "$work/typo.json" "$log" >/dev/null 2>"$work/typo-err.txt"
+check "unknown threshold exits 2" test $? -eq 2
+check "unknown threshold error names the key" grep -q "no.such.threshold" "$work/typo-err.txt"
+
+# A directory of logs: one summary line per application, in name order.
+mkdir -p "$work/many"
+"$loggen" --preset small --seed 7 --codec none --layout file --out "$work/many" >/dev/null 2>&1
+"$loggen" --preset small --seed 8 --codec lz4 --layout rolling --out "$work/many" >/dev/null 2>&1
+"$sf" analyze --jobs 2 "$work/many" >"$work/batch.txt" 2>&1
+check "directory of logs exits 0" test $? -eq 0
+check "one summary line per application" test "$(grep -c " finding" "$work/batch.txt")" -eq 2
+
 if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all CLI checks passed"
