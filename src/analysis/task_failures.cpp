@@ -53,6 +53,11 @@ FailureAdvice advice_for(std::string_view reason) {
             "Check the executor logs; memory-limit kills call for more memory overhead.",
             {{"spark.executor.memoryOverhead", ""}}};
   }
+  if (has("Resubmitted")) {
+    return {"Finished map tasks were run again because the executor holding their shuffle output was lost. Keep "
+            "shuffle files available past executor loss, and look for why executors were lost.",
+            {{"spark.shuffle.service.enabled", "true"}, {"spark.decommission.enabled", "true"}}};
+  }
   if (has("TaskResultLost")) {
     return {"Task results were lost in transfer to the driver; large results should be written out, not collected.",
             {{"spark.driver.maxResultSize", ""}}};
