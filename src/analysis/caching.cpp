@@ -1,8 +1,341 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of caching: cachingOpportunity (the same input read again by later SQL executions)
+// and cacheUtilization (a persisted RDD that did not fit its storage level).
+//
+// Both are cost-only (impact specification): the cost of reading bytes again is modeled at
+// impact.reReadThroughputBytesPerSec and reported as rawWaste in ms, with no wall-clock claim.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
 #include "analysis/detectors.h"
+#include "analysis/plan_text.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_caching(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::PlanMetric;
+using model::PlanNode;
+using model::SqlExecution;
+using model::StageAttempt;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+using units::format_percent;
+
+// ---------------------------------------------------------------------------------------------
+// cachingOpportunity
+
+// What a scan reads: its relation and location, the columns it reads and the filters it
+// applies. File scans say so in their metadata; other scans in their text.
+std::string input_identity(const PlanNode& node) {
+  if (const std::string* location = metadata_value(node, "Location"); location != nullptr) {
+    std::string identity = node.node_name + '|' + *location;
+    for (std::string_view key : {"ReadSchema", "PartitionFilters", "PushedFilters", "DataFilters"}) {
+      if (const std::string* value = metadata_value(node, key)) identity += '|' + normalized_plan_text(*value);
+    }
+    return identity;
+  }
+  return node.node_name + '|' + normalized_plan_text(node.simple_string);
+}
+
+// The paths a file scan's location names: "InMemoryFileIndex(2 paths)[s3://b/x, s3://b/y]".
+std::vector<std::string> location_paths(const PlanNode& node) {
+  std::vector<std::string> paths;
+  const std::string* location = metadata_value(node, "Location");
+  if (location == nullptr) return paths;
+  const size_t open = location->find('[');
+  const size_t close = location->rfind(']');
+  if (open == std::string::npos || close == std::string::npos || close <= open) return paths;
+  std::string_view list(location->data() + open + 1, close - open - 1);
+  while (!list.empty()) {
+    const size_t comma = list.find(", ");
+    std::string_view path = list.substr(0, comma);
+    if (!path.empty() && !path.ends_with("...")) paths.emplace_back(path);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 2);
+  }
+  return paths;
+}
+
+bool reads_data(const PlanNode& node) {
+  return is_source_scan(node) || node.node_name == "InMemoryTableScan";
+}
+
+// The bytes a scan read: its "size of files read" metric, or else the input bytes of the
+// stages that ran it when it was the only reading operator in each of them (so the stages'
+// input is its input).
+std::optional<int64_t> scan_bytes(const DetectorContext& context, const SqlExecution& sql, const PlanNode& node) {
+  if (auto bytes = metric_value(node, {"size of files read"})) return bytes;
+  if (node.stage_ids.empty()) return std::nullopt;
+  const model::AppModel& model = context.model();
+  for (int64_t stage_id : node.stage_ids) {
+    auto it = model.stage_plan_nodes.find(stage_id);
+    if (it == model.stage_plan_nodes.end()) return std::nullopt;
+    for (const model::PlanNodeRef& ref : it->second) {
+      if (ref.execution_id == sql.execution_id && ref.node_id == node.node_id) continue;
+      const SqlExecution* other = model.sql_execution(ref.execution_id);
+      if (other == nullptr || reads_data(other->plan.nodes[static_cast<size_t>(ref.node_id)])) return std::nullopt;
+    }
+  }
+  int64_t bytes = 0;
+  for (const StageAttempt& stage : model.stages) {
+    if (std::binary_search(node.stage_ids.begin(), node.stage_ids.end(), stage.stage_id)) {
+      bytes += stage.metric(model::TaskMetric::kInputBytes);
+    }
+  }
+  return bytes;
+}
+
+struct InputRead {
+  const SqlExecution* sql = nullptr;
+  const PlanNode* node = nullptr;
+  int64_t bytes = 0;
+};
+
+struct InputReads {
+  std::vector<InputRead> reads;  // in execution order
+  std::vector<std::string> paths;
+};
+
+// Every read of stored input, grouped by what it reads. A scan node listed again (the same
+// accumulators: the cached plan behind an InMemoryTableScan, a reused exchange) is one read.
+std::map<std::string, InputReads> reads_by_input(const DetectorContext& context) {
+  std::map<std::string, InputReads> inputs;
+  std::set<int64_t> seen_accumulators;
+  for (const SqlExecution& sql : context.model().sql) {
+    for (const PlanNode& node : sql.plan.nodes) {
+      if (!is_source_scan(node)) continue;
+      if (!node.metrics.empty() && !seen_accumulators.insert(node.metrics.front().accumulator_id).second) continue;
+      const auto bytes = scan_bytes(context, sql, node);
+      if (!bytes) continue;
+      InputReads& input = inputs[input_identity(node)];
+      input.reads.push_back({&sql, &node, *bytes});
+      if (input.paths.empty()) input.paths = location_paths(node);
+    }
+  }
+  return inputs;
+}
+
+// An execution between the first and the last read wrote to the input's location: the reads saw
+// different data, and a cache would have served stale rows.
+bool rewritten_between_reads(const DetectorContext& context, const InputReads& input) {
+  if (input.paths.empty()) return false;
+  const int64_t first = input.reads.front().sql->execution_id;
+  const int64_t last = input.reads.back().sql->execution_id;
+  for (const SqlExecution& sql : context.model().sql) {
+    if (sql.execution_id < first || sql.execution_id > last) continue;
+    for (const PlanNode& node : sql.plan.nodes) {
+      if (!node.node_name.starts_with("Execute ")) continue;
+      for (const std::string& path : input.paths) {
+        if (node.simple_string.find(path) != std::string::npos) return true;
+      }
+    }
+  }
+  return false;
+}
+
+void caching_opportunity(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const auto& [identity, input] : reads_by_input(context)) {
+    std::set<int64_t> executions;
+    double total_bytes = 0;
+    for (const InputRead& read : input.reads) {
+      executions.insert(read.sql->execution_id);
+      total_bytes += static_cast<double>(read.bytes);
+    }
+    const double execution_count = static_cast<double>(executions.size());
+    if (execution_count < t.caching_min_reads || total_bytes < t.caching_min_bytes) continue;
+    if (rewritten_between_reads(context, input)) continue;
+    // The first read fills a cache; what caching saves is every read after it.
+    const InputRead& first = input.reads.front();
+    const double re_read_bytes = total_bytes - static_cast<double>(first.bytes);
+    const double waste = re_read_bytes / t.re_read_throughput_bps * 1000.0;
+
+    std::string read_list;
+    std::set<StageRef> stages;
+    for (size_t i = 0; i < input.reads.size(); ++i) {
+      const InputRead& read = input.reads[i];
+      if (i < 6) {
+        read_list += fmt::format("{}SQL {} ({})", read_list.empty() ? "" : ", ", read.sql->execution_id,
+                                 format_bytes(read.bytes));
+      }
+      if (i == 0) continue;
+      for (const StageAttempt* stage : context.ran_stages()) {
+        if (std::binary_search(read.node->stage_ids.begin(), read.node->stage_ids.end(), stage->stage_id)) {
+          stages.insert(DetectorContext::ref(*stage));
+        }
+      }
+    }
+    if (input.reads.size() > 6) read_list += fmt::format(" and {} more", input.reads.size() - 6);
+    std::string label = first.node->node_name;
+    while (!label.empty() && label.back() == ' ') label.pop_back();
+    if (const std::string* location = metadata_value(*first.node, "Location")) label += " at " + *location;
+    if (label.size() > 160) label = label.substr(0, 159) + "~";
+
+    Finding f;
+    f.type = "cachingOpportunity";
+    f.scope = Scope::kApp;
+    f.id = DetectorContext::finding_id(
+        f.type, f.rule, fmt::format("scan-sql-{}.node-{}", first.sql->execution_id, first.node->node_id));
+    f.stages.assign(stages.begin(), stages.end());
+    f.title = fmt::format("The same input ({}) was read {} times by {} SQL executions, {} in all", label,
+                          input.reads.size(), executions.size(), format_bytes(static_cast<int64_t>(total_bytes)));
+    f.explanation = fmt::format(
+        "{} was read with the same columns and filters by {} SQL executions: {}. The first read is needed; {} "
+        "after it read {} again, which at the modeled re-read rate of {}/s costs about {}.",
+        label, executions.size(), read_list,
+        input.reads.size() == 2 ? std::string("the read") : fmt::format("the {} reads", input.reads.size() - 1),
+        format_bytes(static_cast<int64_t>(re_read_bytes)), format_bytes(static_cast<int64_t>(t.re_read_throughput_bps)),
+        format_duration_ms(static_cast<int64_t>(waste)));
+    f.recommendation =
+        "Read it once and keep it: persist the DataFrame after reading (df.persist(StorageLevel.MEMORY_AND_DISK), "
+        "which is what df.cache() does for DataFrames; MEMORY_AND_DISK_SER where memory is short) or CACHE TABLE in "
+        "SQL, run the later queries against it, and unpersist() it when the last one is done. The cache needs about "
+        "the read size in storage memory (less, compressed in columnar form).";
+    f.evidence = {{"reads", static_cast<double>(input.reads.size()), "count"},
+                  {"executions", execution_count, "count"},
+                  {"totalReadBytes", total_bytes, "bytes"},
+                  {"reReadBytes", re_read_bytes, "bytes"},
+                  {"modeledReReadMs", waste, "ms"}};
+    f.thresholds = {"cachingOpportunity.minReads", "cachingOpportunity.minBytes", "impact.reReadThroughputBytesPerSec"};
+    f.confidence = std::min(context.confidence_above(execution_count, t.caching_min_reads),
+                            context.confidence_above(total_bytes, t.caching_min_bytes));
+    f.validation_caveat =
+        "A cache pays off only if the input did not change between the reads and the executions share one "
+        "SparkSession; check that the reads are meant to see the same data.";
+    f.claim.kind = WasteClaim::Kind::kResourceOnly;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.raw = RawWaste{waste, WasteUnit::kMs};
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cacheUtilization
+
+// What it takes to hold `extra_bytes` more in storage memory across the executors: the heap to
+// add to each, at the unified memory share (spark.memory.fraction, default 0.6), rounded up to
+// a GiB on top of the current size (default 1g). Empty when no executor reported memory.
+std::pair<std::string, std::string> memory_suggestion(const DetectorContext& context, double extra_bytes) {
+  int64_t executors = 0;
+  for (const model::Executor& executor : context.model().executors) {
+    if (!executor.is_driver()) ++executors;
+  }
+  // Local mode: the driver is the only executor and its heap holds the cache.
+  const std::string key = executors > 0 ? "spark.executor.memory" : "spark.driver.memory";
+  executors = std::max<int64_t>(executors, 1);
+  const double fraction = context.number_property("spark.memory.fraction").value_or(0.6);
+  const double current = static_cast<double>(context.size_property(key).value_or(int64_t{1} << 30));
+  if (fraction <= 0) return {key, ""};
+  const double per_executor = extra_bytes / static_cast<double>(executors) / fraction;
+  const double gib = static_cast<double>(int64_t{1} << 30);
+  return {key, fmt::format("{}g", static_cast<int64_t>(std::ceil((current + per_executor) / gib)))};
+}
+
+std::vector<StageRef> stages_using(const DetectorContext& context, int64_t rdd_id) {
+  std::vector<StageRef> stages;
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (std::binary_search(stage->rdd_ids.begin(), stage->rdd_ids.end(), rdd_id)) {
+      stages.push_back(DetectorContext::ref(*stage));
+    }
+  }
+  return stages;
+}
+
+void cache_utilization(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const auto& [rdd_id, rdd] : context.model().rdds) {
+    if (!rdd.is_cached() || rdd.num_partitions <= 0) continue;
+    // Logs after Spark 1.x carry no storage state in RDD infos (zero cached partitions, zero
+    // sizes): with nothing cached in the record there is nothing to judge.
+    if (rdd.num_cached_partitions <= 0) continue;
+    const double partitions = rdd.num_partitions;
+    const double cached = std::min(rdd.num_cached_partitions, rdd.num_partitions);
+    const double missing = partitions - cached;
+    const double missing_fraction = missing / partitions;
+    // On disk by choice (DISK_ONLY) is not a shortfall; on disk under a memory-and-disk level is.
+    const bool memory_and_disk = rdd.use_memory && rdd.use_disk;
+    const double disk_bytes = memory_and_disk ? static_cast<double>(rdd.disk_size_bytes) : 0.0;
+    const bool missing_fires = missing_fraction >= t.cache_min_missing_fraction;
+    const bool disk_fires = disk_bytes > 0;
+    if (!missing_fires && !disk_fires) continue;
+    const double cached_bytes = static_cast<double>(rdd.memory_size_bytes + rdd.disk_size_bytes);
+    const double average_partition = cached_bytes / cached;
+    const double uncached_bytes = missing * average_partition;
+    const double waste_bytes = uncached_bytes + disk_bytes;
+    const double waste = waste_bytes / t.re_read_throughput_bps * 1000.0;
+    const std::string name =
+        rdd.name.empty() ? fmt::format("RDD {}", rdd_id) : fmt::format("RDD {} ({})", rdd_id, rdd.name);
+
+    Finding f;
+    f.type = "cacheUtilization";
+    f.rule = missing_fires ? "missingPartitions" : "onDisk";
+    f.scope = Scope::kApp;
+    f.id = DetectorContext::finding_id(f.type, f.rule, fmt::format("rdd-{}", rdd_id));
+    f.stages = stages_using(context, rdd_id);
+    f.title = missing_fires ? fmt::format("{} is cached in only {} of {} partitions", name,
+                                          format_count(rdd.num_cached_partitions), format_count(rdd.num_partitions))
+                            : fmt::format("{} of cached {} sits on disk", format_bytes(rdd.disk_size_bytes), name);
+    std::string text = fmt::format("{} is persisted as {}. ", name, rdd.storage_level);
+    if (missing > 0) {
+      text += fmt::format(
+          "{} of its {} partitions ({}) are not in the cache: storage memory ran out, so they were evicted or never "
+          "stored and are recomputed from their lineage each time the RDD is used. At the cached partitions' average "
+          "of {} that is about {}. ",
+          format_count(static_cast<int64_t>(missing)), format_count(rdd.num_partitions),
+          format_percent(missing_fraction), format_bytes(static_cast<int64_t>(average_partition)),
+          format_bytes(static_cast<int64_t>(uncached_bytes)));
+    }
+    if (disk_bytes > 0) {
+      text += fmt::format(
+          "{} of the cache did not fit in memory and was written to local disk, to be read back on "
+          "every use. ",
+          format_bytes(rdd.disk_size_bytes));
+    }
+    text += fmt::format("Reading {} again at the modeled {}/s costs about {} each time the RDD is used.",
+                        format_bytes(static_cast<int64_t>(waste_bytes)),
+                        format_bytes(static_cast<int64_t>(t.re_read_throughput_bps)),
+                        format_duration_ms(static_cast<int64_t>(waste)));
+    f.explanation = std::move(text);
+    const auto [memory_key, memory_value] = memory_suggestion(context, waste_bytes);
+    f.recommendation = fmt::format(
+        "Give the cache room: more heap per executor ({} {}), or a larger protected storage share "
+        "(spark.memory.storageFraction, default 0.5, of spark.memory.fraction, default 0.6); store it serialized "
+        "(MEMORY_AND_DISK_SER: often 2-5x smaller, at some CPU cost to read); or unpersist() cached data that later "
+        "stages no longer use so this one keeps its place.",
+        memory_key, memory_value.empty() ? "" : "to about " + memory_value);
+    f.settings = {context.setting(memory_key, memory_value), context.setting("spark.memory.storageFraction", "")};
+    f.evidence = {{"partitions", partitions, "count"},
+                  {"cachedPartitions", cached, "count"},
+                  {"missingFraction", missing_fraction, "fraction"},
+                  {"memoryBytes", static_cast<double>(rdd.memory_size_bytes), "bytes"},
+                  {"diskBytes", disk_bytes, "bytes"},
+                  {"uncachedOrSpilledBytes", waste_bytes, "bytes"},
+                  {"modeledReReadMs", waste, "ms"}};
+    f.thresholds = {"cacheUtilization.minMissingFraction", "impact.reReadThroughputBytesPerSec"};
+    f.confidence = missing_fires ? context.confidence_above(missing_fraction, t.cache_min_missing_fraction)
+                                 : Confidence::kHigh;  // the log reports the bytes on disk
+    f.validation_caveat =
+        "Spark logs the cache state as of the stage that last reported the RDD; the estimate assumes the missing "
+        "partitions are as large as the cached ones and counts one re-read per use.";
+    f.claim.kind = WasteClaim::Kind::kResourceOnly;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.raw = RawWaste{waste, WasteUnit::kMs};
+    findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void detect_caching(const DetectorContext& context, std::vector<Finding>& findings) {
+  caching_opportunity(context, findings);
+  cache_utilization(context, findings);
+}
 
 }  // namespace sf::analysis

@@ -77,6 +77,14 @@ std::optional<bool> DetectorContext::bool_property(std::string_view key) const {
   return std::nullopt;
 }
 
+std::optional<std::string> DetectorContext::execution_property(const model::SqlExecution& sql,
+                                                              std::string_view key) const {
+  for (const auto& [k, v] : sql.modified_configs) {
+    if (k == key) return v;
+  }
+  return property(key);
+}
+
 std::optional<std::pair<int, int>> DetectorContext::spark_version() const {
   const std::string& v = model_.app.spark_version;
   int major = 0;

@@ -37,6 +37,9 @@ class DetectorContext {
   std::optional<int64_t> size_property(std::string_view key) const;
   std::optional<double> number_property(std::string_view key) const;
   std::optional<bool> bool_property(std::string_view key) const;
+  // A SQL setting as one execution ran with it: a session-level change (modifiedConfigs) wins
+  // over the application's properties.
+  std::optional<std::string> execution_property(const model::SqlExecution& sql, std::string_view key) const;
   // The Spark major.minor version, if the log says (3.3 -> {3, 3}).
   std::optional<std::pair<int, int>> spark_version() const;
 

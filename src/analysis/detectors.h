@@ -1,6 +1,7 @@
 // The detector families, one file each. Each appends its findings; the analyzer runs them in
-// this order and estimates impact afterwards. docs/detectors.md has one section per finding
-// type: trigger, formula, thresholds, basis, recommendation and an example from a real log.
+// this order and estimates impact afterwards. docs/detectors.md (assembled from docs/detectors/,
+// one file per family) has one section per finding type: trigger, formula, thresholds, basis,
+// recommendation and an example from a real log.
 #pragma once
 
 #include <span>

@@ -1,8 +1,751 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of SQL plan shapes that cost time: duplicatePlanSubtree, smallFiles, overBroadcast,
+// underBroadcast.
+//
+// Each reads an execution's final plan (the one that ran, after AQE) and ties what it flags to
+// the stages that ran the flagged nodes: PlanNode::stage_ids, from accumulator evidence, or the
+// whole execution's stages when the flagged nodes carry none (the impact specification's
+// "Stage-ID attribution for Plan Advisor findings"). Sizes and counts come from the nodes' SQL
+// metrics ("data size", "number of files read", "size of files read"), which Spark reports as
+// accumulators; most scan and broadcast metrics are driver-side, the rest are task-side.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
 #include "analysis/detectors.h"
+#include "analysis/plan_text.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_sql_plans(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::PlanMetric;
+using model::PlanNode;
+using model::PlanTree;
+using model::SqlExecution;
+using model::StageAttempt;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+using units::format_percent;
+
+constexpr int64_t kMiB = 1024 * 1024;
+constexpr int64_t kDefaultBroadcastThresholdBytes = 10 * kMiB;  // spark.sql.autoBroadcastJoinThreshold
+
+// ---------------------------------------------------------------------------------------------
+// Reading plans
+
+// Nodes that only wrap their child for code generation, AQE bookkeeping or a columnar
+// transition: they describe no work of their own.
+bool is_wrapper(const PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return node.children.size() == 1 &&
+         (name.starts_with("WholeStageCodegen") || name == "InputAdapter" || name == "AdaptiveSparkPlan" ||
+          name.ends_with("QueryStage") || name == "ColumnarToRow" || name == "RowToColumnar");
+}
+
+// Nodes whose children were not computed again where they appear: Spark reused an exchange or
+// a subquery computed elsewhere, or an in-memory scan read a cache (its child is the cached
+// plan, computed once when the cache was filled).
+bool is_reuse_boundary(const PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.starts_with("Reused") || name == "InMemoryTableScan";
+}
+
+// For each node: whether it sits below a reuse boundary (preorder ids: parents come first).
+std::vector<bool> nodes_below_reuse(const PlanTree& tree) {
+  std::vector<bool> below(tree.nodes.size(), false);
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    const PlanNode& node = tree.nodes[i];
+    for (int32_t child : node.children) below[static_cast<size_t>(child)] = below[i] || is_reuse_boundary(node);
+  }
+  return below;
+}
+
+// Leaves whose text names their data only by expression ids: an RDD ("Scan[obj#7]", "Scan
+// ExistingRDD[id#0L]") or local rows ("LocalTableScan [a#1]"). Two of them with normalized ids
+// may read different data, and the same one used twice gets fresh ids, so their ids stay.
+bool identified_by_expression_ids(const PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return node.children.empty() && (name == "Scan" || name.starts_with("Scan ExistingRDD") || name == "LocalTableScan" ||
+                                   name == "ExternalRDDScan");
+}
+
+std::optional<int64_t> metric_accumulator(const PlanNode& node, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names) {
+    for (const PlanMetric& metric : node.metrics) {
+      if (metric.name == name) return metric.accumulator_id;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string shortened(std::string_view text, size_t limit) {
+  std::string out(text.substr(0, text.find('\n')));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > limit) out = out.substr(0, limit - 1) + "~";
+  return out;
+}
+
+// "Scan parquet db.sales", "Scan parquet at InMemoryFileIndex[s3://bucket/t]", "SortMergeJoin".
+std::string node_label(const PlanNode& node) {
+  std::string label = shortened(node.node_name, 80);
+  if (const std::string* location = metadata_value(node, "Location"); location != nullptr) {
+    label += " at " + shortened(*location, 100);
+  }
+  return label;
+}
+
+std::string node_key(const SqlExecution& sql, int32_t node_id) {
+  return fmt::format("sql-{}.node-{}", sql.execution_id, node_id);
+}
+
+std::string execution_label(const SqlExecution& sql) {
+  const std::string description = shortened(sql.description, 60);
+  return description.empty() ? fmt::format("SQL {}", sql.execution_id)
+                             : fmt::format("SQL {} ({})", sql.execution_id, description);
+}
+
+SettingChange execution_setting_change(const DetectorContext& context, const SqlExecution& sql, std::string key,
+                                       std::string suggested_value) {
+  SettingChange change = context.setting(key, std::move(suggested_value));
+  change.current_value = context.execution_property(sql, key).value_or("");
+  return change;
+}
+
+// "60m": Spark's byte-string form in whole MiB, rounded up (a floor to allow) or down (a ceiling
+// to stay under).
+std::string mib_setting_up(double bytes) {
+  return fmt::format("{}m", static_cast<int64_t>(std::ceil(bytes / static_cast<double>(kMiB))));
+}
+std::string mib_setting_down(double bytes) {
+  return fmt::format("{}m", static_cast<int64_t>(std::floor(bytes / static_cast<double>(kMiB))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage attribution and the waste claim
+
+// The stage attempts that ran the flagged nodes, by their accumulator evidence (every attempt of
+// a stage id that ran); the execution's stages when the nodes have no evidence.
+struct StageAttribution {
+  std::vector<const StageAttempt*> attempts;
+  bool narrowed = false;  // false: the execution's stages stand in
+};
+
+StageAttribution attribute_stages(const DetectorContext& context, const SqlExecution& sql,
+                                  const std::set<int64_t>& node_stage_ids) {
+  auto attempts_of = [&](auto&& contains) {
+    std::vector<const StageAttempt*> attempts;
+    for (const StageAttempt* stage : context.ran_stages()) {
+      if (contains(stage->stage_id)) attempts.push_back(stage);
+    }
+    return attempts;
+  };
+  StageAttribution attribution;
+  attribution.attempts = attempts_of([&](int64_t id) { return node_stage_ids.contains(id); });
+  attribution.narrowed = !attribution.attempts.empty();
+  if (!attribution.narrowed) {
+    attribution.attempts =
+        attempts_of([&](int64_t id) { return std::binary_search(sql.stage_ids.begin(), sql.stage_ids.end(), id); });
+  }
+  return attribution;
+}
+
+std::set<int64_t> stage_ids_of(const PlanNode& node) {
+  return {node.stage_ids.begin(), node.stage_ids.end()};
+}
+
+std::vector<StageRef> refs_of(const std::vector<const StageAttempt*>& attempts) {
+  std::vector<StageRef> refs;
+  for (const StageAttempt* stage : attempts) refs.push_back(DetectorContext::ref(*stage));
+  return refs;
+}
+
+// A modeled waste in ms spread over the stages that ran it in proportion to their durations, so
+// each part is clipped against its own stage; with no stage to hold it, a cost-only claim.
+WasteClaim modeled_claim(const DetectorContext& context, const std::vector<const StageAttempt*>& attempts,
+                         double waste_ms) {
+  WasteClaim claim;
+  claim.method = EstimateMethod::kModeled;
+  claim.raw = RawWaste{waste_ms, WasteUnit::kMs};
+  double total_duration = 0;
+  for (const StageAttempt* stage : attempts) total_duration += context.occupancy(*stage).duration_ms;
+  if (attempts.empty() || total_duration <= 0) {
+    claim.kind = WasteClaim::Kind::kResourceOnly;
+    return claim;
+  }
+  claim.kind = WasteClaim::Kind::kStages;
+  for (const StageAttempt* stage : attempts) {
+    const double share = context.occupancy(*stage).duration_ms / total_duration;
+    claim.stages.push_back({DetectorContext::ref(*stage), waste_ms * share});
+  }
+  return claim;
+}
+
+std::string stage_list(const std::vector<const StageAttempt*>& attempts) {
+  std::string list;
+  for (size_t i = 0; i < attempts.size() && i < 6; ++i) {
+    if (!list.empty()) list += ", ";
+    list += fmt::format("{}.{}", attempts[i]->stage_id, attempts[i]->attempt_id);
+  }
+  if (attempts.size() > 6) list += fmt::format(" and {} more", attempts.size() - 6);
+  return list;
+}
+
+std::string attribution_caveat(const StageAttribution& attribution) {
+  if (attribution.narrowed) return "";
+  return "No flagged plan node carries accumulator evidence of the stages that ran it, so the figure is spread "
+         "over all the execution's stages.";
+}
+
+// Each plan node instance is reported once: the same node (same metric accumulators) appears
+// again under a ReusedExchange, and in every execution that reads a cached plan.
+class ReportedNodes {
+ public:
+  bool first_time(std::optional<int64_t> accumulator_id) {
+    if (!accumulator_id) return true;
+    return seen_.insert(*accumulator_id).second;
+  }
+
+ private:
+  std::set<int64_t> seen_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Plan fingerprints: which subtrees of one plan compute the same thing.
+
+// A structural fingerprint per node: node name, its text with expression ids normalized, and its
+// children's fingerprints in order, interned to a small integer. Wrappers take their child's
+// fingerprint, so "WholeStageCodegen (3) > Filter" and a bare "Filter" match. Nodes below a
+// reuse boundary are part of their boundary's fingerprint (so two scans of different caches
+// differ) but are not work done here and never count.
+class PlanFingerprints {
+ public:
+  explicit PlanFingerprints(const PlanTree& tree) : tree_(tree) {
+    const size_t n = tree.nodes.size();
+    shape_.assign(n, 0);
+    work_nodes_.assign(n, 0);
+    subtree_end_.assign(n, 0);
+    below_reuse_ = nodes_below_reuse(tree);
+    // Preorder ids: children come after their parent, so a reverse sweep sees children first.
+    std::unordered_map<std::string, int32_t> interned;
+    for (size_t i = n; i-- > 0;) {
+      const PlanNode& node = tree.nodes[i];
+      int32_t end = static_cast<int32_t>(i) + 1;
+      for (int32_t child : node.children) end = std::max(end, subtree_end_[static_cast<size_t>(child)]);
+      subtree_end_[i] = end;
+      if (is_wrapper(node)) {
+        const auto child = static_cast<size_t>(node.children.front());
+        shape_[i] = shape_[child];
+        work_nodes_[i] = work_nodes_[child];
+        continue;
+      }
+      const std::string text =
+          identified_by_expression_ids(node) ? node.simple_string : normalized_plan_text(node.simple_string);
+      std::string key = node.node_name + '\x1f' + text + '\x1f';
+      int32_t work = 1;
+      for (int32_t child : node.children) {
+        key += std::to_string(shape_[static_cast<size_t>(child)]) + ',';
+        if (!is_reuse_boundary(node)) work += work_nodes_[static_cast<size_t>(child)];
+      }
+      shape_[i] = interned.try_emplace(std::move(key), static_cast<int32_t>(interned.size())).first->second;
+      work_nodes_[i] = work;
+    }
+  }
+
+  int32_t shape(int32_t node) const { return shape_[static_cast<size_t>(node)]; }
+  // Operators of the subtree that run here: wrappers and reused or cached parts excluded.
+  int32_t work_nodes(int32_t node) const { return work_nodes_[static_cast<size_t>(node)]; }
+  // The subtree of a node is [node, subtree_end(node)) in preorder.
+  int32_t subtree_end(int32_t node) const { return subtree_end_[static_cast<size_t>(node)]; }
+  bool below_reuse(int32_t node) const { return below_reuse_[static_cast<size_t>(node)]; }
+
+  // The nodes of a subtree that run here (wrappers included: they carry the codegen stages).
+  std::vector<int32_t> working_nodes(int32_t root) const {
+    std::vector<int32_t> nodes;
+    for (int32_t id = root; id < subtree_end(root); ++id) {
+      if (!below_reuse_[static_cast<size_t>(id)] || below_reuse_[static_cast<size_t>(root)]) nodes.push_back(id);
+    }
+    return nodes;
+  }
+
+  // The accumulator ids of a subtree's working nodes: two occurrences with the same non-empty
+  // set are one node instance listed twice, not two computations.
+  std::vector<int64_t> accumulators(int32_t root) const {
+    std::vector<int64_t> ids;
+    for (int32_t id : working_nodes(root)) {
+      for (const PlanMetric& metric : tree_.nodes[static_cast<size_t>(id)].metrics)
+        ids.push_back(metric.accumulator_id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
+ private:
+  const PlanTree& tree_;
+  std::vector<int32_t> shape_;
+  std::vector<int32_t> work_nodes_;
+  std::vector<int32_t> subtree_end_;
+  std::vector<bool> below_reuse_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// duplicatePlanSubtree
+
+struct DuplicateGroup {
+  int32_t work_nodes = 0;
+  std::vector<int32_t> roots;  // preorder ids, ascending
+};
+
+// Repeated subtrees of at least min_nodes operators, largest first; each occurrence a distinct
+// computation.
+std::vector<DuplicateGroup> repeated_subtrees(const PlanTree& tree, const PlanFingerprints& prints, double min_nodes) {
+  std::map<int32_t, DuplicateGroup> by_shape;
+  for (const PlanNode& node : tree.nodes) {
+    const int32_t id = node.node_id;
+    if (is_wrapper(node) || prints.below_reuse(id) || prints.work_nodes(id) < min_nodes) continue;
+    DuplicateGroup& group = by_shape[prints.shape(id)];
+    group.work_nodes = prints.work_nodes(id);
+    group.roots.push_back(id);
+  }
+  std::vector<DuplicateGroup> groups;
+  for (auto& [shape, group] : by_shape) {
+    std::set<std::vector<int64_t>> instances;
+    std::vector<int32_t> distinct;
+    for (int32_t root : group.roots) {
+      std::vector<int64_t> ids = prints.accumulators(root);
+      if (ids.empty() || instances.insert(std::move(ids)).second) distinct.push_back(root);
+    }
+    if (distinct.size() < 2) continue;
+    group.roots = std::move(distinct);
+    groups.push_back(std::move(group));
+  }
+  std::sort(groups.begin(), groups.end(), [](const DuplicateGroup& a, const DuplicateGroup& b) {
+    if (a.work_nodes != b.work_nodes) return a.work_nodes > b.work_nodes;
+    return a.roots.front() < b.roots.front();
+  });
+  return groups;
+}
+
+// "Project > Filter > Scan parquet": the first operators of a subtree, wrappers skipped.
+std::string subtree_outline(const PlanTree& tree, int32_t root) {
+  std::string outline;
+  int32_t id = root;
+  for (int depth = 0; depth < 4; ++depth) {
+    const PlanNode* node = &tree.nodes[static_cast<size_t>(id)];
+    while (is_wrapper(*node)) node = &tree.nodes[static_cast<size_t>(node->children.front())];
+    if (!outline.empty()) outline += " > ";
+    outline += shortened(node->node_name, 40);
+    if (node->children.empty()) return outline;
+    if (node->children.size() > 1 || depth == 3) return outline + " > ...";
+    id = node->children.front();
+  }
+  return outline;
+}
+
+void report_duplicate(const DetectorContext& context, const SqlExecution& sql, const PlanFingerprints& prints,
+                      const DuplicateGroup& group, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const PlanTree& tree = sql.plan;
+  std::set<int64_t> stage_ids;
+  for (int32_t root : group.roots) {
+    for (int32_t id : prints.working_nodes(root)) {
+      const auto& ids = tree.nodes[static_cast<size_t>(id)].stage_ids;
+      stage_ids.insert(ids.begin(), ids.end());
+    }
+  }
+  const StageAttribution attribution = attribute_stages(context, sql, stage_ids);
+  if (attribution.attempts.empty()) return;  // it never ran: nothing was spent twice
+  const double occurrences = static_cast<double>(group.roots.size());
+  const double redundant_fraction = (occurrences - 1) / occurrences;
+  double stage_time = 0;
+  WasteClaim claim;
+  claim.kind = WasteClaim::Kind::kStages;
+  claim.method = EstimateMethod::kMeasured;
+  for (const StageAttempt* stage : attribution.attempts) {
+    const double duration = context.occupancy(*stage).duration_ms;
+    stage_time += duration;
+    claim.stages.push_back({DetectorContext::ref(*stage), duration * redundant_fraction});
+  }
+  const double waste = stage_time * redundant_fraction;
+  claim.raw = RawWaste{waste, WasteUnit::kMs};
+
+  std::string node_ids;
+  for (int32_t root : group.roots) node_ids += (node_ids.empty() ? "" : ", ") + std::to_string(root);
+  const int32_t first = group.roots.front();
+  const std::string outline = subtree_outline(tree, first);
+  Finding f;
+  f.type = "duplicatePlanSubtree";
+  f.scope = Scope::kSql;
+  f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, first));
+  f.stages = refs_of(attribution.attempts);
+  f.sql_execution_id = sql.execution_id;
+  f.title = fmt::format("{}: the same {}-operator subtree ({}) is computed {} times", execution_label(sql),
+                        group.work_nodes, outline, group.roots.size());
+  f.explanation = fmt::format(
+      "In the final plan of SQL execution {}, the subtree {} ({} operators) appears {} times (plan nodes {}) and "
+      "Spark did not reuse it: no ReusedExchange or ReusedSubquery stands in for any copy, so each copy is computed "
+      "from its inputs. The stages that ran these copies ({}) took {}; computing it once saves {} of the {} "
+      "computations, {} of that time: about {}.",
+      sql.execution_id, outline, group.work_nodes, group.roots.size(), node_ids, stage_list(attribution.attempts),
+      format_duration_ms(static_cast<int64_t>(stage_time)), group.roots.size() - 1, group.roots.size(),
+      format_percent(redundant_fraction), format_duration_ms(static_cast<int64_t>(waste)));
+  f.recommendation =
+      "Compute the shared part once. Persist the DataFrame it comes from before using it twice "
+      "(df.persist(StorageLevel.MEMORY_AND_DISK), then unpersist() when done), or restructure the query to read and "
+      "transform it once (for example one aggregation with conditional expressions instead of a self-join or a union "
+      "of filtered copies). Spark reuses a repeated part by itself only when it ends in an exchange or a subquery "
+      "and spark.sql.exchange.reuse is on (the default: true).";
+  if (context.execution_property(sql, "spark.sql.exchange.reuse") == "false") {
+    f.settings.push_back(execution_setting_change(context, sql, "spark.sql.exchange.reuse", "true"));
+  }
+  f.evidence = {{"occurrences", occurrences, "count"},
+                {"subtreeOperators", static_cast<double>(group.work_nodes), "count"},
+                {"attributedStages", static_cast<double>(attribution.attempts.size()), "count"},
+                {"stageTimeMs", stage_time, "ms"},
+                {"redundantFraction", redundant_fraction, "fraction"},
+                {"redundantTimeMs", waste, "ms"}};
+  f.thresholds = {"duplicatePlanSubtree.minNodes"};
+  f.confidence =
+      attribution.narrowed ? context.confidence_above(group.work_nodes, t.duplicate_min_nodes) : Confidence::kLow;
+  f.validation_caveat =
+      "The figure charges the redundant share of whole stages to the repeated subtree; stages that also did other "
+      "work make it an upper bound.";
+  if (!attribution.narrowed) f.validation_caveat += " " + attribution_caveat(attribution);
+  f.claim = std::move(claim);
+  findings.push_back(std::move(f));
+}
+
+void duplicate_plan_subtree(const DetectorContext& context, const SqlExecution& sql, std::vector<Finding>& findings) {
+  if (sql.plan.empty()) return;
+  const PlanFingerprints prints(sql.plan);
+  // A repeated subtree contains smaller repeated subtrees; report the largest and only those
+  // smaller ones that still repeat outside it.
+  std::vector<bool> covered(sql.plan.nodes.size(), false);
+  for (DuplicateGroup& group : repeated_subtrees(sql.plan, prints, context.thresholds().duplicate_min_nodes)) {
+    std::erase_if(group.roots, [&](int32_t root) { return covered[static_cast<size_t>(root)]; });
+    if (group.roots.size() < 2) continue;
+    for (int32_t root : group.roots) {
+      for (int32_t id = root; id < prints.subtree_end(root); ++id) covered[static_cast<size_t>(id)] = true;
+    }
+    report_duplicate(context, sql, prints, group, findings);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// smallFiles
+
+void small_files(const DetectorContext& context, const SqlExecution& sql, ReportedNodes& reported,
+                 std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const PlanNode& node : sql.plan.nodes) {
+    const auto files = metric_value(node, {"number of files read", "number of files"});
+    const auto bytes = metric_value(node, {"size of files read"});
+    if (!files || !bytes || *files <= 0) continue;
+    const double file_count = static_cast<double>(*files);
+    const double average = static_cast<double>(*bytes) / file_count;
+    if (file_count < t.small_files_min_files || average >= t.small_files_max_avg_bytes) continue;
+    const double ideal_files = std::max(1.0, std::ceil(static_cast<double>(*bytes) / t.small_files_target_bytes));
+    const double excess = file_count - ideal_files;
+    if (excess <= 0) continue;
+    if (!reported.first_time(metric_accumulator(node, {"number of files read", "number of files"}))) continue;
+    const double waste = excess * t.file_open_overhead_ms;
+    const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
+    const auto metadata_ms = metric_value(node, {"metadata time", "metadata time (ms)"});
+
+    Finding f;
+    f.type = "smallFiles";
+    f.scope = Scope::kSql;
+    f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, node.node_id));
+    f.stages = refs_of(attribution.attempts);
+    f.sql_execution_id = sql.execution_id;
+    f.title = fmt::format("{}: {} read {} files of {} on average", execution_label(sql), node_label(node),
+                          format_count(*files), format_bytes(static_cast<int64_t>(average)));
+    f.explanation = fmt::format(
+        "The scan {} (plan node {}) read {} files holding {} in all, {} per file on average (below "
+        "smallFiles.maxAvgBytes, {}). At {} per file the same data fits in {} files; each of the {} extra files "
+        "costs an open, a footer or header read and its share of task scheduling, modeled at {} ms each: about "
+        "{}.{}",
+        node_label(node), node.node_id, format_count(*files), format_bytes(*bytes),
+        format_bytes(static_cast<int64_t>(average)), format_bytes(static_cast<int64_t>(t.small_files_max_avg_bytes)),
+        format_bytes(static_cast<int64_t>(t.small_files_target_bytes)), format_count(static_cast<int64_t>(ideal_files)),
+        format_count(static_cast<int64_t>(excess)), t.file_open_overhead_ms,
+        format_duration_ms(static_cast<int64_t>(waste)),
+        metadata_ms ? fmt::format(" Listing the files and reading their metadata took {} on the driver.",
+                                  format_duration_ms(*metadata_ms))
+                    : std::string());
+    f.recommendation = fmt::format(
+        "Compact the input into fewer, larger files (about {} each): OPTIMIZE for Delta tables, rewrite_data_files "
+        "for Iceberg, or rewrite the data with repartition()/coalesce() before writing, and fix the writer that "
+        "produces the small files. Until then, spark.sql.files.maxPartitionBytes (default 128 MiB) and "
+        "spark.sql.files.openCostInBytes (default 4 MiB, the weight Spark gives each file when packing files into "
+        "tasks) change how many files each task takes; they change the task count, not the number of files opened.",
+        format_bytes(static_cast<int64_t>(t.small_files_target_bytes)));
+    f.settings = {context.setting("spark.sql.files.maxPartitionBytes", ""),
+                  context.setting("spark.sql.files.openCostInBytes", "")};
+    f.evidence = {{"filesRead", file_count, "count"},     {"bytesRead", static_cast<double>(*bytes), "bytes"},
+                  {"averageFileBytes", average, "bytes"}, {"idealFileCount", ideal_files, "count"},
+                  {"excessFileCount", excess, "count"},   {"modeledWasteMs", waste, "ms"}};
+    if (metadata_ms) f.evidence.push_back({"metadataTimeMs", static_cast<double>(*metadata_ms), "ms"});
+    f.thresholds = {"smallFiles.maxAvgBytes", "smallFiles.minFiles", "smallFiles.targetBytes",
+                    "impact.fileOpenOverheadMs"};
+    f.confidence = std::min(context.confidence_below(average, t.small_files_max_avg_bytes),
+                            context.confidence_above(file_count, t.small_files_min_files));
+    f.validation_caveat = attribution_caveat(attribution);
+    f.claim = modeled_claim(context, attribution.attempts, waste);
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// overBroadcast
+
+bool is_broadcast_exchange(const PlanNode& node) {
+  return std::string_view(node.node_name).ends_with("BroadcastExchange");
+}
+
+struct BroadcastThreshold {
+  int64_t bytes = kDefaultBroadcastThresholdBytes;
+  bool disabled = false;  // set to -1
+  std::string key = "spark.sql.autoBroadcastJoinThreshold";
+  std::string current;  // as set; "" when the default applies
+};
+
+// The size under which a join side is broadcast, as this execution ran: AQE's own threshold
+// when AQE is on and it is set (Spark 3.2+), else spark.sql.autoBroadcastJoinThreshold.
+BroadcastThreshold broadcast_threshold(const DetectorContext& context, const SqlExecution& sql) {
+  BroadcastThreshold threshold;
+  const bool adaptive = is_adaptive(sql.plan);
+  auto read = [&](const std::string& key) -> bool {
+    auto value = context.execution_property(sql, key);
+    if (!value) return false;
+    threshold.key = key;
+    threshold.current = *value;
+    if (value->starts_with("-")) {
+      threshold.disabled = true;
+      threshold.bytes = 0;
+    } else if (auto bytes = parse_size_bytes(*value)) {
+      threshold.bytes = *bytes;
+    }
+    return true;
+  };
+  if (adaptive && read("spark.sql.adaptive.autoBroadcastJoinThreshold")) return threshold;
+  read("spark.sql.autoBroadcastJoinThreshold");
+  return threshold;
+}
+
+void over_broadcast(const DetectorContext& context, const SqlExecution& sql, ReportedNodes& reported,
+                    std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const PlanNode& node : sql.plan.nodes) {
+    if (!is_broadcast_exchange(node)) continue;
+    const auto bytes = metric_value(node, {"data size", "data size (bytes)"});
+    if (!bytes || static_cast<double>(*bytes) < t.broadcast_over_max_bytes) continue;
+    if (!reported.first_time(metric_accumulator(node, {"data size", "data size (bytes)"}))) continue;
+    const double waste = static_cast<double>(*bytes) / t.broadcast_bandwidth_bps * 1000.0;
+    const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
+    const BroadcastThreshold threshold = broadcast_threshold(context, sql);
+    const auto collect_ms = metric_value(node, {"time to collect", "time to collect (ms)"});
+    const auto build_ms = metric_value(node, {"time to build", "time to build (ms)"});
+    const auto broadcast_ms = metric_value(node, {"time to broadcast", "time to broadcast (ms)"});
+    const int64_t observed_ms = collect_ms.value_or(0) + build_ms.value_or(0) + broadcast_ms.value_or(0);
+
+    Finding f;
+    f.type = "overBroadcast";
+    f.scope = Scope::kSql;
+    f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, node.node_id));
+    f.stages = refs_of(attribution.attempts);
+    f.sql_execution_id = sql.execution_id;
+    f.title = fmt::format("{}: a {} broadcast", execution_label(sql), format_bytes(*bytes));
+    const bool threshold_allowed =
+        !threshold.disabled && static_cast<double>(threshold.bytes) >= static_cast<double>(*bytes);
+    f.explanation = fmt::format(
+        "BroadcastExchange (plan node {}) collected {} to the driver, built a relation from it and sent it to every "
+        "executor; that is above broadcast.overMaxBytes ({}). At the modeled {}/s that costs about {}.{} "
+        "{}",
+        node.node_id, format_bytes(*bytes), format_bytes(static_cast<int64_t>(t.broadcast_over_max_bytes)),
+        format_bytes(static_cast<int64_t>(t.broadcast_bandwidth_bps)), format_duration_ms(static_cast<int64_t>(waste)),
+        observed_ms > 0
+            ? fmt::format(" Spark measured {} collecting, {} building and {} broadcasting it.",
+                          format_duration_ms(collect_ms.value_or(0)), format_duration_ms(build_ms.value_or(0)),
+                          format_duration_ms(broadcast_ms.value_or(0)))
+            : std::string(),
+        threshold_allowed
+            ? fmt::format("{} is {}, so the planner was allowed to broadcast it.", threshold.key, threshold.current)
+            : fmt::format("{} is {}, below this size: a broadcast hint forced it, or the planner's size estimate was "
+                          "far below the real size.",
+                          threshold.key, threshold.current.empty() ? "the default 10 MiB" : threshold.current));
+    f.recommendation =
+        threshold_allowed
+            ? fmt::format(
+                  "Lower {} below the size of this relation so the join runs as a shuffle join, which moves the "
+                  "data in parallel instead of through the driver; a broadcast this large risks a driver "
+                  "out-of-memory error and spark.sql.broadcastTimeout (default 300 s).",
+                  threshold.key)
+            : std::string(
+                  "Remove the broadcast hint (broadcast(df), /*+ BROADCAST */) from this join, or give the planner "
+                  "correct statistics (ANALYZE TABLE ... COMPUTE STATISTICS) so it picks a shuffle join; a "
+                  "broadcast this large risks a driver out-of-memory error and spark.sql.broadcastTimeout "
+                  "(default 300 s).");
+    if (threshold_allowed) {
+      // Below this relation and no higher than broadcast.overMaxBytes.
+      const double suggested =
+          std::min({static_cast<double>(threshold.bytes), t.broadcast_over_max_bytes, static_cast<double>(*bytes) - 1});
+      f.settings.push_back(execution_setting_change(context, sql, threshold.key, mib_setting_down(suggested)));
+    }
+    // Kept as a broadcast, it needs time: twice what it took, in seconds, when that exceeds the default.
+    const int64_t timeout_s = (2 * observed_ms + 999) / 1000;
+    f.settings.push_back(execution_setting_change(context, sql, "spark.sql.broadcastTimeout",
+                                                  timeout_s > 300 ? std::to_string(timeout_s) : ""));
+    f.evidence = {{"broadcastBytes", static_cast<double>(*bytes), "bytes"}, {"modeledWasteMs", waste, "ms"}};
+    if (collect_ms) f.evidence.push_back({"collectTimeMs", static_cast<double>(*collect_ms), "ms"});
+    if (build_ms) f.evidence.push_back({"buildTimeMs", static_cast<double>(*build_ms), "ms"});
+    if (broadcast_ms) f.evidence.push_back({"broadcastTimeMs", static_cast<double>(*broadcast_ms), "ms"});
+    f.thresholds = {"broadcast.overMaxBytes", "impact.broadcastBandwidthBytesPerSec"};
+    f.confidence = context.confidence_above(static_cast<double>(*bytes), t.broadcast_over_max_bytes);
+    f.validation_caveat = attribution_caveat(attribution);
+    f.claim = modeled_claim(context, attribution.attempts, waste);
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// underBroadcast
+
+bool is_shuffled_join(const PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin");
+}
+
+// Which inputs of a join Spark could broadcast instead, by join type: the build side of a
+// broadcast hash join must be the side whose unmatched rows are not kept.
+struct BuildSides {
+  bool left = false;
+  bool right = false;
+  std::string join_type;
+};
+
+BuildSides build_sides(std::string_view simple_string) {
+  auto has = [&](std::string_view type) { return simple_string.find(type) != std::string_view::npos; };
+  if (has(", FullOuter")) return {false, false, "FullOuter"};
+  if (has(", LeftOuter")) return {false, true, "LeftOuter"};
+  if (has(", RightOuter")) return {true, false, "RightOuter"};
+  if (has(", LeftSemi")) return {false, true, "LeftSemi"};
+  if (has(", LeftAnti")) return {false, true, "LeftAnti"};
+  if (has(", ExistenceJoin")) return {false, true, "ExistenceJoin"};
+  if (has(", Inner")) return {true, true, "Inner"};
+  if (has(", Cross")) return {true, true, "Cross"};
+  return {};
+}
+
+// The bytes one join input carried: the "data size" of the exchange that feeds it, or, with
+// no exchange (bucketed inputs), the bytes its scan read. Follows single-child operators (sorts,
+// AQE readers and query stages, reused exchanges, wrappers) down from the join.
+std::optional<int64_t> join_side_bytes(const PlanTree& tree, int32_t child) {
+  const PlanNode* node = &tree.nodes[static_cast<size_t>(child)];
+  for (;;) {
+    const std::string_view name = node->node_name;
+    // A ReusedExchange lists the exchange it reuses as its child: the size is there.
+    if (name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused")) {
+      return metric_value(*node, {"data size", "data size (bytes)"});
+    }
+    if (is_source_scan(*node)) return metric_value(*node, {"size of files read"});
+    if (node->children.size() != 1) return std::nullopt;
+    node = &tree.nodes[static_cast<size_t>(node->children.front())];
+  }
+}
+
+void under_broadcast(const DetectorContext& context, const SqlExecution& sql, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const BroadcastThreshold threshold = broadcast_threshold(context, sql);
+  const std::vector<bool> below_reuse = nodes_below_reuse(sql.plan);
+  for (const PlanNode& node : sql.plan.nodes) {
+    if (!is_shuffled_join(node) || node.children.size() != 2 || below_reuse[static_cast<size_t>(node.node_id)]) {
+      continue;
+    }
+    const BuildSides sides = build_sides(node.simple_string);
+    const auto left = join_side_bytes(sql.plan, node.children[0]);
+    const auto right = join_side_bytes(sql.plan, node.children[1]);
+    // The smallest side Spark could have broadcast.
+    std::optional<int64_t> candidate;
+    std::optional<int64_t> other;
+    std::string side_name;
+    if (sides.left && left) {
+      candidate = left;
+      other = right;
+      side_name = "left";
+    }
+    if (sides.right && right && (!candidate || *right < *candidate)) {
+      candidate = right;
+      other = left;
+      side_name = "right";
+    }
+    if (!candidate) continue;
+    const double side_bytes = static_cast<double>(*candidate);
+    if (side_bytes > t.broadcast_under_max_bytes || side_bytes <= static_cast<double>(threshold.bytes)) continue;
+    const double waste = side_bytes / t.broadcast_bandwidth_bps * 1000.0;
+    const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
+    const double suggested_bytes = std::ceil(side_bytes * 1.2 / static_cast<double>(kMiB)) * static_cast<double>(kMiB);
+
+    Finding f;
+    f.type = "underBroadcast";
+    f.scope = Scope::kSql;
+    f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, node.node_id));
+    f.stages = refs_of(attribution.attempts);
+    f.sql_execution_id = sql.execution_id;
+    f.title = fmt::format("{}: {} shuffled both sides though its {} side is only {}", execution_label(sql),
+                          shortened(node.node_name, 40), side_name, format_bytes(*candidate));
+    f.explanation = fmt::format(
+        "{} (plan node {}, {} join) shuffled both inputs, but its {} input carried only {}{}, at or below "
+        "broadcast.underMaxBytes ({}): small enough to broadcast, which skips shuffling the other side. It was not "
+        "broadcast because {}. Shuffling the small side alone is modeled at {}/s: about {}.",
+        shortened(node.node_name, 40), node.node_id, sides.join_type, side_name, format_bytes(*candidate),
+        other ? fmt::format(" (the other input carried {})", format_bytes(*other)) : std::string(),
+        format_bytes(static_cast<int64_t>(t.broadcast_under_max_bytes)),
+        threshold.disabled
+            ? fmt::format("{} is -1 (automatic broadcasts are off)", threshold.key)
+            : fmt::format("{} is {}", threshold.key,
+                          threshold.current.empty() ? std::string("the default 10 MiB") : threshold.current),
+        format_bytes(static_cast<int64_t>(t.broadcast_bandwidth_bps)), format_duration_ms(static_cast<int64_t>(waste)));
+    f.recommendation = fmt::format(
+        "Let Spark broadcast the {} side: raise {} to {} (the side's size plus 20%), or hint this join "
+        "(broadcast(df) or /*+ BROADCAST(t) */). The driver collects the broadcast relation, so it needs that much "
+        "free memory.",
+        side_name, threshold.key, mib_setting_up(suggested_bytes));
+    f.settings = {execution_setting_change(context, sql, threshold.key, mib_setting_up(suggested_bytes))};
+    f.evidence = {{"smallerSideBytes", side_bytes, "bytes"},
+                  {"broadcastThresholdBytes", static_cast<double>(threshold.bytes), "bytes"},
+                  {"modeledWasteMs", waste, "ms"}};
+    if (other) f.evidence.push_back({"otherSideBytes", static_cast<double>(*other), "bytes"});
+    f.thresholds = {"broadcast.underMaxBytes", "impact.broadcastBandwidthBytesPerSec"};
+    f.confidence =
+        threshold.disabled ? Confidence::kLow : context.confidence_below(side_bytes, t.broadcast_under_max_bytes);
+    f.validation_caveat = attribution_caveat(attribution);
+    if (threshold.disabled) {
+      f.validation_caveat += std::string(f.validation_caveat.empty() ? "" : " ") +
+                             "Automatic broadcasts were turned off on purpose; check why before turning them on.";
+    }
+    f.claim = modeled_claim(context, attribution.attempts, waste);
+    findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void detect_sql_plans(const DetectorContext& context, std::vector<Finding>& findings) {
+  ReportedNodes reported_scans;
+  ReportedNodes reported_broadcasts;
+  for (const SqlExecution& sql : context.model().sql) {
+    duplicate_plan_subtree(context, sql, findings);
+    small_files(context, sql, reported_scans, findings);
+    over_broadcast(context, sql, reported_broadcasts, findings);
+    under_broadcast(context, sql, findings);
+  }
+}
 
 }  // namespace sf::analysis

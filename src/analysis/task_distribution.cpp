@@ -1,8 +1,583 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of how a stage's work is spread over its tasks: skew, straggler, stageShape
+// (lowParallelism, dataExplosion, taskStageSkew) and tinyTask.
+//
+// All of them read the per-stage distributions the model keeps (exact quantiles over a stage
+// attempt's successful tasks) and the stage's sums; none needs per-task records.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
 #include "analysis/detectors.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_task_distribution(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::QuantileMetric;
+using model::Quantiles;
+using model::StageAttempt;
+using model::TaskMetric;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+
+std::string duration_text(double ms) {
+  return format_duration_ms(static_cast<int64_t>(std::llround(ms)));
+}
+std::string bytes_text(double bytes) {
+  return format_bytes(static_cast<int64_t>(std::llround(bytes)));
+}
+
+// value / median with the median floored at 1 (ms or byte): a stage whose median task read
+// nothing, or took 0 ms, still gets a finite ratio, and the excess thresholds keep such stages
+// from firing on noise.
+double ratio_to_median(int64_t value, int64_t median) {
+  return static_cast<double>(value) / static_cast<double>(std::max<int64_t>(1, median));
+}
+
+// A Spark size setting in whole MiB, rounded up: "256m".
+std::string spark_mib(double bytes) {
+  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::ceil(bytes / 1048576.0))));
+}
+
+bool is_sql(const StageAttempt& stage) {
+  return stage.sql_execution_id.has_value();
+}
+
+// A stage-scoped finding with its identity filled in.
+Finding stage_finding(const StageAttempt& stage, std::string type, std::string rule) {
+  Finding f;
+  f.type = std::move(type);
+  f.rule = std::move(rule);
+  f.scope = Scope::kStage;
+  f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(stage));
+  f.stages = {DetectorContext::ref(stage)};
+  f.sql_execution_id = stage.sql_execution_id;
+  return f;
+}
+
+// A wall-clock claim on one stage; raw keeps the pre-clip figure in ms.
+void claim_stage_ms(Finding& f, const StageAttempt& stage, double waste_ms, EstimateMethod method) {
+  f.claim.kind = WasteClaim::Kind::kStages;
+  f.claim.method = method;
+  f.claim.stages = {{DetectorContext::ref(stage), waste_ms}};
+  f.claim.raw = RawWaste{waste_ms, WasteUnit::kMs};
+}
+
+// A cost with no wall-clock claim (stageShape): measured fields, raw in its own unit.
+void claim_resource(Finding& f, double value, WasteUnit unit) {
+  f.claim.kind = WasteClaim::Kind::kResourceOnly;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.claim.raw = RawWaste{value, unit};
+}
+
+// How unevenly one byte metric is spread over the stage's successful tasks.
+struct BytesSpread {
+  std::string_view what;  // "shuffle read", "input"
+  int64_t max_bytes = 0;
+  int64_t median_bytes = 0;
+  double ratio = 0;
+  double excess_bytes = 0;
+  bool skewed = false;  // past both skew byte thresholds
+};
+
+BytesSpread bytes_spread(const StageAttempt& stage, QuantileMetric metric, std::string_view what, const Thresholds& t) {
+  const Quantiles& q = stage.quantile(metric);
+  BytesSpread spread{what, q.max, q.p50, ratio_to_median(q.max, q.p50), static_cast<double>(q.max - q.p50), false};
+  spread.skewed =
+      q.max > 0 && spread.ratio >= t.skew_bytes_max_to_median_ratio && spread.excess_bytes >= t.skew_min_bytes_excess;
+  return spread;
+}
+
+// The data a stage's tasks process: its shuffle read when it has one, else its input.
+BytesSpread data_spread(const StageAttempt& stage, const Thresholds& t) {
+  const BytesSpread shuffle = bytes_spread(stage, QuantileMetric::kShuffleReadBytes, "shuffle read", t);
+  if (shuffle.max_bytes > 0) return shuffle;
+  return bytes_spread(stage, QuantileMetric::kInputBytes, "input", t);
+}
+
+// "13.0x the median 2.0 GiB", or, when the median task read nothing, says so (a ratio to
+// zero means nothing to a reader).
+std::string against_median(double ratio, int64_t median_bytes) {
+  if (median_bytes == 0) return "while the median task read nothing";
+  return fmt::format("{:.1f}x the median {}", ratio, format_bytes(median_bytes));
+}
+
+std::string spread_sentence(const BytesSpread& spread) {
+  if (spread.max_bytes == 0) return fmt::format("no task read any {} data", spread.what);
+  return fmt::format("the largest {} was {}, {}", spread.what, format_bytes(spread.max_bytes),
+                     against_median(spread.ratio, spread.median_bytes));
+}
+
+// The settings that let AQE split skewed shuffle partitions (SQL sort-merge joins). The factor
+// sits below the observed ratio so this partition counts as skewed; the byte threshold below
+// the largest partition for the same reason (Spark's defaults are 5 and 256 MiB).
+std::vector<SettingChange> skew_join_settings(const DetectorContext& context, const BytesSpread& spread) {
+  const double factor = std::clamp(std::floor(spread.ratio / 2), 2.0, 5.0);
+  const double threshold = std::min(256.0 * 1048576.0, static_cast<double>(spread.max_bytes) / 2);
+  return {context.setting("spark.sql.adaptive.enabled", "true"),
+          context.setting("spark.sql.adaptive.skewJoin.enabled", "true"),
+          context.setting("spark.sql.adaptive.skewJoin.skewedPartitionFactor", fmt::format("{:g}", factor)),
+          context.setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", spark_mib(threshold))};
+}
+
+// A speculation multiplier that would have copied this outlier early: a copy started at
+// m x median finishes near (m + 1) x median, well before a task at ratio x median when
+// m = ratio / 2; kept within [1.5 (Spark's default), 3].
+double speculation_multiplier(double ratio) {
+  return std::round(std::clamp(ratio / 2, 1.5, 3.0) * 10) / 10;
+}
+
+std::vector<SettingChange> speculation_settings(const DetectorContext& context, double ratio) {
+  return {context.setting("spark.speculation", "true"),
+          context.setting("spark.speculation.multiplier", fmt::format("{:g}", speculation_multiplier(ratio)))};
+}
+
+// What to do about a stage held up by its longest tasks, by what their cause looks like.
+struct Advice {
+  std::string text;
+  std::vector<SettingChange> settings;
+};
+
+Advice uneven_tasks_advice(const DetectorContext& context, const StageAttempt& stage, const BytesSpread& data,
+                           double time_ratio) {
+  if (data.skewed && data.what == "shuffle read") {
+    if (is_sql(stage)) {
+      return {fmt::format("Let adaptive execution split the oversized partitions ({}): turn on AQE and its skew-join "
+                          "handling, with a skew factor below the observed {:.1f}x. AQE splits skewed partitions of "
+                          "sort-merge joins; for an aggregation or window on the hot key, salt the key instead.",
+                          spread_sentence(data), data.ratio),
+              skew_join_settings(context, data)};
+    }
+    return {fmt::format("Spread the hot key ({}): salt it (append a random suffix, aggregate or join in two steps) or "
+                        "repartition on a better-distributed key, so no partition holds many times the median.",
+                        spread_sentence(data)),
+            {}};
+  }
+  if (data.skewed) {
+    return {fmt::format("The input splits are uneven ({}): usually an unsplittable file (gzip, one large JSON or CSV) "
+                        "or very uneven file sizes. Write the input in a splittable format or in even files, or "
+                        "repartition right after reading.",
+                        spread_sentence(data)),
+            {}};
+  }
+  return {fmt::format("The slow tasks did not get more data ({}), so their size does not explain them: look for a "
+                      "few keys with costly rows, a slow host, or GC pauses (the straggler and slowHost findings). "
+                      "Partition-size remedies such as AQE's skew join will not see this; speculation starts copies "
+                      "of outliers on other executors.",
+                      spread_sentence(data)),
+          speculation_settings(context, time_ratio)};
+}
+
+// --- skew ------------------------------------------------------------------------------------
+
+// The strongest skew signal of a stage: its rule, figures and the waste in task-duration terms.
+struct SkewSignal {
+  std::string rule;
+  std::string ratio_name;  // the evidence name of `ratio`
+  double ratio = 0;
+  double ratio_threshold = 0;
+  double excess = 0;  // ms for the duration rules, bytes for the data rules
+  double excess_threshold = 0;
+  double waste_ms = 0;
+};
+
+std::optional<SkewSignal> strongest_skew(const StageAttempt& stage, const Thresholds& t) {
+  const Quantiles& d = stage.quantile(QuantileMetric::kDurationMs);
+  const double max_ratio = ratio_to_median(d.max, d.p50);
+  const double max_excess = static_cast<double>(d.max - d.p50);
+  const double p95_ratio = ratio_to_median(d.p95, d.p50);
+  const double p95_excess = static_cast<double>(d.p95 - d.p50);
+  // The longest task's excess is the stronger claim, so it wins when both branches hold.
+  if (max_ratio >= t.skew_max_to_median_ratio && max_excess >= t.skew_min_excess_ms) {
+    return SkewSignal{.rule = "durationMax",
+                      .ratio_name = "maxToMedianRatio",
+                      .ratio = max_ratio,
+                      .ratio_threshold = t.skew_max_to_median_ratio,
+                      .excess = max_excess,
+                      .excess_threshold = t.skew_min_excess_ms,
+                      .waste_ms = max_excess};
+  }
+  if (p95_ratio >= t.skew_p95_to_median_ratio && p95_excess >= t.skew_min_excess_ms) {
+    return SkewSignal{.rule = "durationP95",
+                      .ratio_name = "p95ToMedianRatio",
+                      .ratio = p95_ratio,
+                      .ratio_threshold = t.skew_p95_to_median_ratio,
+                      .excess = p95_excess,
+                      .excess_threshold = t.skew_min_excess_ms,
+                      .waste_ms = p95_excess};
+  }
+  // Data skew without a time skew past the thresholds: its cost is still what the longest
+  // task ran past the median.
+  for (const auto& [metric, rule] : {std::pair{QuantileMetric::kShuffleReadBytes, "shuffleReadMax"},
+                                     std::pair{QuantileMetric::kInputBytes, "inputMax"}}) {
+    const BytesSpread spread = bytes_spread(stage, metric, "", t);
+    if (spread.skewed) {
+      return SkewSignal{.rule = rule,
+                        .ratio_name = "bytesMaxToMedianRatio",
+                        .ratio = spread.ratio,
+                        .ratio_threshold = t.skew_bytes_max_to_median_ratio,
+                        .excess = spread.excess_bytes,
+                        .excess_threshold = t.skew_min_bytes_excess,
+                        .waste_ms = max_excess};
+    }
+  }
+  return std::nullopt;
+}
+
+// The skew finding's title and explanation, in the terms of its rule.
+void describe_skew(Finding& f, const StageAttempt& stage, const SkewSignal& signal, const BytesSpread& data) {
+  const Quantiles& d = stage.quantile(QuantileMetric::kDurationMs);
+  const std::string label = DetectorContext::stage_label(stage);
+  if (signal.rule == "durationMax") {
+    f.title = fmt::format("{}: the longest task ran {}, {:.1f}x the median {}", label, format_duration_ms(d.max),
+                          signal.ratio, format_duration_ms(d.p50));
+    f.explanation = fmt::format(
+        "Of {} successful tasks the median ran {} and the longest {}: {} past the median, "
+        "which the whole stage waited for.",
+        format_count(d.count), format_duration_ms(d.p50), format_duration_ms(d.max), duration_text(signal.waste_ms));
+  } else if (signal.rule == "durationP95") {
+    f.title = fmt::format("{}: the slowest 5% of tasks ran {} or more, {:.1f}x the median {}", label,
+                          format_duration_ms(d.p95), signal.ratio, format_duration_ms(d.p50));
+    f.explanation = fmt::format(
+        "Of {} successful tasks the median ran {} but the 95th percentile {} (the longest {}): "
+        "a tail of slow tasks {} past the median.",
+        format_count(d.count), format_duration_ms(d.p50), format_duration_ms(d.p95), format_duration_ms(d.max),
+        duration_text(signal.waste_ms));
+  } else {
+    f.title = fmt::format("{}: the largest {} partition is {}, {}", label, data.what, format_bytes(data.max_bytes),
+                          against_median(signal.ratio, data.median_bytes));
+    f.explanation = fmt::format(
+        "Of {} successful tasks the largest {} was {} against a median of {} ({} more); the "
+        "longest task ran {} against a median of {}, {} past it.",
+        format_count(d.count), data.what, format_bytes(data.max_bytes), format_bytes(data.median_bytes),
+        bytes_text(data.excess_bytes), format_duration_ms(d.max), format_duration_ms(d.p50),
+        duration_text(signal.waste_ms));
+  }
+  const bool duration_rule = signal.rule == "durationMax" || signal.rule == "durationP95";
+  if (duration_rule) {
+    f.explanation += data.skewed ? fmt::format(" The data is skewed too: {}.", spread_sentence(data))
+                                 : fmt::format(" The data is not: {}.", spread_sentence(data));
+  }
+}
+
+void skew(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
+    if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
+    const std::optional<SkewSignal> signal = strongest_skew(*stage, t);
+    if (!signal) continue;
+    const BytesSpread shuffle = bytes_spread(*stage, QuantileMetric::kShuffleReadBytes, "shuffle read", t);
+    const BytesSpread input = bytes_spread(*stage, QuantileMetric::kInputBytes, "input", t);
+    // The data the rule is about; for the duration rules, the data the stage's tasks process.
+    const BytesSpread data = signal->rule == "inputMax"         ? input
+                             : signal->rule == "shuffleReadMax" ? shuffle
+                                                                : data_spread(*stage, t);
+
+    Finding f = stage_finding(*stage, "skew", signal->rule);
+    describe_skew(f, *stage, *signal, data);
+    const Advice advice = uneven_tasks_advice(context, *stage, data, ratio_to_median(d.max, d.p50));
+    f.recommendation = advice.text;
+    f.settings = advice.settings;
+    f.evidence = {{"successfulTasks", static_cast<double>(d.count), "count"},
+                  {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
+                  {"taskDurationP95Ms", static_cast<double>(d.p95), "ms"},
+                  {"taskDurationMaxMs", static_cast<double>(d.max), "ms"},
+                  {"shuffleReadMaxBytes", static_cast<double>(shuffle.max_bytes), "bytes"},
+                  {"shuffleReadP50Bytes", static_cast<double>(shuffle.median_bytes), "bytes"},
+                  {"inputMaxBytes", static_cast<double>(input.max_bytes), "bytes"},
+                  {"inputP50Bytes", static_cast<double>(input.median_bytes), "bytes"},
+                  {signal->ratio_name, signal->ratio, "ratio"}};
+    f.thresholds = {"stage.minDurationMs", "skew.minTasks"};
+    if (signal->rule == "durationMax") {
+      f.thresholds.insert(f.thresholds.end(), {"skew.maxToMedianRatio", "skew.minExcessMs"});
+    } else if (signal->rule == "durationP95") {
+      f.thresholds.insert(f.thresholds.end(), {"skew.p95ToMedianRatio", "skew.minExcessMs"});
+    }
+    f.thresholds.insert(f.thresholds.end(), {"skew.bytesMaxToMedianRatio", "skew.minBytesExcess"});
+    f.confidence = std::min(context.confidence_above(signal->ratio, signal->ratio_threshold),
+                            context.confidence_above(signal->excess, signal->excess_threshold));
+    claim_stage_ms(f, *stage, signal->waste_ms, EstimateMethod::kMeasured);
+    findings.push_back(std::move(f));
+  }
+}
+
+// --- straggler -------------------------------------------------------------------------------
+
+void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
+    if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
+    const double ratio = ratio_to_median(d.max, d.p50);
+    const double excess = static_cast<double>(d.max - d.p50);
+    if (ratio < t.straggler_max_to_median_ratio || excess < t.straggler_min_excess_ms) continue;
+    const BytesSpread data = data_spread(*stage, t);
+
+    Finding f = stage_finding(*stage, "straggler", "");
+    f.title = fmt::format("{}: one task ran {} against a median of {} ({:.1f}x)", DetectorContext::stage_label(*stage),
+                          format_duration_ms(d.max), format_duration_ms(d.p50), ratio);
+    f.explanation = fmt::format(
+        "The longest of {} successful tasks ran {} past the median; the stage could not finish "
+        "before it.",
+        format_count(d.count), duration_text(excess));
+    if (data.skewed) {
+      f.explanation += fmt::format(
+          " The data is skewed ({}), so the outlier is most likely a big partition: the skew "
+          "finding on this stage covers that cause.",
+          spread_sentence(data));
+      f.recommendation =
+          "Fix the partition skew (see the skew finding on this stage). Speculation does not help a task "
+          "that is slow because it is big: its copy has the same data to process.";
+      if (is_sql(*stage) && data.what == "shuffle read") f.settings = skew_join_settings(context, data);
+    } else {
+      f.explanation += fmt::format(
+          " The data is not skewed ({}), so this is a time outlier: a slow or overloaded host, "
+          "GC pauses, or a slow read, not a bigger share of the work.",
+          spread_sentence(data));
+      f.recommendation = fmt::format(
+          "Check the slowHost findings for this stage and the GC time of the executor that ran the task. Speculation "
+          "starts a copy of a task running past multiplier x the median elsewhere; a multiplier of {} would have "
+          "copied this one at about {}.",
+          speculation_multiplier(ratio), duration_text(speculation_multiplier(ratio) * static_cast<double>(d.p50)));
+      f.settings = speculation_settings(context, ratio);
+    }
+    f.evidence = {{"successfulTasks", static_cast<double>(d.count), "count"},
+                  {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
+                  {"taskDurationMaxMs", static_cast<double>(d.max), "ms"},
+                  {"maxToMedianRatio", ratio, "ratio"},
+                  {"dataMaxToMedianRatio", data.ratio, "ratio"}};
+    f.thresholds = {"stage.minDurationMs",        "skew.minTasks",
+                    "straggler.maxToMedianRatio", "straggler.minExcessMs",
+                    "skew.bytesMaxToMedianRatio", "skew.minBytesExcess"};
+    f.confidence = std::min(context.confidence_above(ratio, t.straggler_max_to_median_ratio),
+                            context.confidence_above(excess, t.straggler_min_excess_ms));
+    claim_stage_ms(f, *stage, excess, EstimateMethod::kMeasured);
+    findings.push_back(std::move(f));
+  }
+}
+
+// --- stageShape ------------------------------------------------------------------------------
+
+// Settings that set a stage's task count to `partitions`, by where its partitions come from.
+std::vector<SettingChange> partition_count_settings(const DetectorContext& context, const StageAttempt& stage,
+                                                    int64_t partitions) {
+  const double input_bytes = static_cast<double>(stage.metric(TaskMetric::kInputBytes));
+  if (stage.shuffle_read_bytes() == 0 && input_bytes > 0 && is_sql(stage)) {
+    // A scan: its splits come from file sizes, not from a partition count.
+    return {
+        context.setting("spark.sql.files.maxPartitionBytes", spark_mib(input_bytes / static_cast<double>(partitions)))};
+  }
+  if (is_sql(stage)) return {context.setting("spark.sql.shuffle.partitions", std::to_string(partitions))};
+  return {context.setting("spark.default.parallelism", std::to_string(partitions))};
+}
+
+void low_parallelism(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const int32_t cores = context.total_cores();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    const double duration = context.occupancy(*stage).duration_ms;
+    const double tasks = static_cast<double>(stage->num_tasks);
+    const double task_floor = t.low_parallelism_task_ratio * cores;
+    if (duration < t.shape_min_duration_ms || tasks <= 0 || tasks >= task_floor) continue;
+    const double idle_cores = std::max(0.0, cores - tasks);
+    // Spark's tuning guide: 2-3 tasks per core; the low end keeps tasks from getting tiny.
+    const int64_t suggested = int64_t{2} * cores;
+
+    Finding f = stage_finding(*stage, "stageShape", "lowParallelism");
+    f.title = fmt::format("{} ran {} tasks on {} cores for {}", DetectorContext::stage_label(*stage),
+                          format_count(stage->num_tasks), format_count(cores), duration_text(duration));
+    f.explanation = fmt::format(
+        "The stage had {} tasks while the cluster had {} cores, so at least {} cores had "
+        "nothing of this stage to run for its {}: {} core-hours left to other stages or idle.",
+        format_count(stage->num_tasks), format_count(cores), format_count(static_cast<int64_t>(idle_cores)),
+        duration_text(duration), fmt::format("{:.2f}", idle_cores * duration / 3.6e6));
+    f.recommendation = fmt::format(
+        "Give the stage more partitions: about {} (2-3 per core over {} cores), through the setting below or a "
+        "repartition({}) before the expensive step.",
+        suggested, cores, suggested);
+    f.settings = partition_count_settings(context, *stage, suggested);
+    f.evidence = {{"tasks", tasks, "count"},
+                  {"totalCores", static_cast<double>(cores), "count"},
+                  {"idleCores", idle_cores, "count"},
+                  {"stageDurationMs", duration, "ms"}};
+    f.thresholds = {"stageShape.lowParallelismTaskRatio", "stageShape.minDurationMs"};
+    f.confidence = context.confidence_below(tasks, task_floor);
+    f.validation_caveat =
+        "Idle cores may have run other stages at the same time; the figure is what this stage left "
+        "unused, not time lost.";
+    claim_resource(f, idle_cores * duration, WasteUnit::kCoreMs);
+    findings.push_back(std::move(f));
+  }
+}
+
+void data_explosion(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    const double in_bytes = static_cast<double>(stage->metric(TaskMetric::kInputBytes) + stage->shuffle_read_bytes());
+    const double out_bytes =
+        static_cast<double>(stage->metric(TaskMetric::kOutputBytes) + stage->metric(TaskMetric::kShuffleWriteBytes));
+    // A stage that reads nothing (a generated range) has no ratio to speak of.
+    if (in_bytes <= 0 || out_bytes < t.data_explosion_min_output_bytes) continue;
+    const double ratio = out_bytes / in_bytes;
+    if (ratio < t.data_explosion_ratio) continue;
+    const double in_records =
+        static_cast<double>(stage->metric(TaskMetric::kInputRecords) + stage->metric(TaskMetric::kShuffleRecordsRead));
+    const double out_records = static_cast<double>(stage->metric(TaskMetric::kOutputRecords) +
+                                                   stage->metric(TaskMetric::kShuffleWriteRecords));
+
+    Finding f = stage_finding(*stage, "stageShape", "dataExplosion");
+    f.title = fmt::format("{} wrote {} from {} read ({:.1f}x)", DetectorContext::stage_label(*stage),
+                          bytes_text(out_bytes), bytes_text(in_bytes), ratio);
+    f.explanation = fmt::format(
+        "The stage read {} (input and shuffle) and wrote {} (output and shuffle), {:.1f}x as "
+        "much{}; every later stage carries the {} it added.",
+        bytes_text(in_bytes), bytes_text(out_bytes), ratio,
+        in_records > 0 ? fmt::format(", turning {} rows into {}", format_count(static_cast<int64_t>(in_records)),
+                                     format_count(static_cast<int64_t>(out_records)))
+                       : "",
+        bytes_text(out_bytes - in_bytes));
+    f.recommendation =
+        "Find the operator that multiplies rows: a join on keys duplicated on both sides (every pair of "
+        "matches is a row), a cartesian product or a join missing a condition, or explode()/flatMap. "
+        "Deduplicate or pre-aggregate the join sides, add the missing condition, filter before exploding.";
+    if (is_sql(*stage)) {
+      f.recommendation += " With cross joins disallowed, an accidental cartesian product fails instead of running.";
+      f.settings = {context.setting("spark.sql.crossJoin.enabled", "false")};
+    }
+    f.evidence = {{"inputBytes", static_cast<double>(stage->metric(TaskMetric::kInputBytes)), "bytes"},
+                  {"shuffleReadBytes", static_cast<double>(stage->shuffle_read_bytes()), "bytes"},
+                  {"outputBytes", static_cast<double>(stage->metric(TaskMetric::kOutputBytes)), "bytes"},
+                  {"shuffleWriteBytes", static_cast<double>(stage->metric(TaskMetric::kShuffleWriteBytes)), "bytes"},
+                  {"outputToInputRatio", ratio, "ratio"},
+                  {"recordsIn", in_records, "count"},
+                  {"recordsOut", out_records, "count"}};
+    f.thresholds = {"stageShape.dataExplosionRatio", "stageShape.dataExplosionMinOutputBytes"};
+    f.confidence = context.confidence_above(ratio, t.data_explosion_ratio);
+    claim_resource(f, out_bytes - in_bytes, WasteUnit::kBytes);
+    findings.push_back(std::move(f));
+  }
+}
+
+void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const int32_t cores = context.total_cores();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    const double duration = context.occupancy(*stage).duration_ms;
+    const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
+    if (duration < t.shape_min_duration_ms || d.count < 2) continue;
+    const double share = static_cast<double>(d.max) / duration;
+    // Tasks that are all long (max == median) are too few tasks, not one dominating task:
+    // lowParallelism's case.
+    // A stage whose tasks are all about as long as the stage (a barrier stage, one wave of
+    // equal tasks) passes the share test without any one task dominating: the longest task
+    // must also run well past the median, by the skew family's noise floor.
+    const double tail_ms = static_cast<double>(d.max - d.p50);
+    if (share <= t.task_stage_skew_ratio || tail_ms < t.task_stage_skew_min_excess_ms) continue;
+    const int64_t task_count = stage->num_tasks > 0 ? stage->num_tasks : d.count;
+    const double concurrency = std::min<double>(cores, static_cast<double>(task_count));
+    const double idle_core_ms = std::max(0.0, concurrency - 1) * tail_ms;
+    const BytesSpread data = data_spread(*stage, t);
+
+    Finding f = stage_finding(*stage, "stageShape", "taskStageSkew");
+    f.title = fmt::format("{}: one task took {} of the stage's {}", DetectorContext::stage_label(*stage),
+                          units::format_percent(share), duration_text(duration));
+    f.explanation = fmt::format(
+        "The longest task ran {} of the stage's {} ({}); the median task ran {}. For the {} "
+        "the longest task ran past the median, up to {} other cores had nothing left of this "
+        "stage to run.",
+        format_duration_ms(d.max), duration_text(duration), units::format_percent(share), format_duration_ms(d.p50),
+        duration_text(tail_ms), format_count(static_cast<int64_t>(concurrency) - 1));
+    const Advice advice = uneven_tasks_advice(context, *stage, data, ratio_to_median(d.max, d.p50));
+    f.recommendation = advice.text;
+    f.settings = advice.settings;
+    f.evidence = {{"taskDurationMaxMs", static_cast<double>(d.max), "ms"},
+                  {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
+                  {"stageDurationMs", duration, "ms"},
+                  {"taskToStageRatio", share, "ratio"},
+                  {"concurrentCores", concurrency, "count"}};
+    f.thresholds = {"stageShape.taskStageSkewRatio", "stageShape.minDurationMs", "stageShape.taskStageSkewMinExcessMs",
+                    "skew.bytesMaxToMedianRatio", "skew.minBytesExcess"};
+    f.confidence = context.confidence_above(share, t.task_stage_skew_ratio);
+    claim_resource(f, idle_core_ms, WasteUnit::kCoreMs);
+    findings.push_back(std::move(f));
+  }
+}
+
+// --- tinyTask --------------------------------------------------------------------------------
+
+void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const int32_t cores = context.total_cores();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
+    const double tasks = static_cast<double>(d.count);
+    if (tasks < t.tiny_task_min_tasks || static_cast<double>(d.p50) >= t.tiny_task_max_median_ms) continue;
+    // The spec's model: a tenth of the tasks would do the same work; the rest cost their
+    // scheduling overhead each.
+    const double excess_tasks = tasks - tasks / 10;
+    const double waste_ms = excess_tasks * t.task_overhead_ms;
+    // A tenth of the tasks, but not fewer than one per core (fewer would leave cores idle).
+    const int64_t suggested =
+        std::max<int64_t>(static_cast<int64_t>(std::ceil(tasks / 10)), std::min<int64_t>(cores, d.count));
+
+    Finding f = stage_finding(*stage, "tinyTask", "");
+    f.title = fmt::format("{}: {} tasks with a median of {}", DetectorContext::stage_label(*stage),
+                          format_count(d.count), format_duration_ms(d.p50));
+    f.explanation = fmt::format(
+        "The median task ran {}, little more than the cost of scheduling, launching and "
+        "collecting a task (about {} each). {} tasks would do the same work; the {} extra "
+        "ones cost about {} of overhead.",
+        format_duration_ms(d.p50), duration_text(t.task_overhead_ms), format_count(suggested),
+        format_count(static_cast<int64_t>(excess_tasks)), duration_text(waste_ms));
+    if (is_sql(*stage) && stage->shuffle_read_bytes() > 0) {
+      f.recommendation = fmt::format(
+          "Use fewer shuffle partitions: about {}, or let AQE coalesce small partitions after "
+          "the shuffle.",
+          suggested);
+      f.settings = {context.setting("spark.sql.shuffle.partitions", std::to_string(suggested)),
+                    context.setting("spark.sql.adaptive.enabled", "true"),
+                    context.setting("spark.sql.adaptive.coalescePartitions.enabled", "true")};
+    } else {
+      f.recommendation = fmt::format(
+          "Use fewer, larger partitions: about {} (coalesce({}) on the input, or the "
+          "setting below).",
+          suggested, suggested);
+      f.settings = partition_count_settings(context, *stage, suggested);
+    }
+    f.evidence = {{"successfulTasks", tasks, "count"},
+                  {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
+                  {"excessTasks", excess_tasks, "count"},
+                  {"taskOverheadMs", t.task_overhead_ms, "ms"},
+                  {"suggestedPartitions", static_cast<double>(suggested), "count"}};
+    f.thresholds = {"stage.minDurationMs", "tinyTask.maxMedianMs", "tinyTask.minTasks", "impact.taskOverheadMs"};
+    f.confidence = std::min(context.confidence_below(static_cast<double>(d.p50), t.tiny_task_max_median_ms),
+                            context.confidence_above(tasks, t.tiny_task_min_tasks));
+    f.validation_caveat =
+        "The per-task overhead is an assumed constant (impact.taskOverheadMs), charged once per "
+        "extra task whatever the stage's concurrency.";
+    claim_stage_ms(f, *stage, waste_ms, EstimateMethod::kModeled);
+    findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void detect_task_distribution(const DetectorContext& context, std::vector<Finding>& findings) {
+  skew(context, findings);
+  straggler(context, findings);
+  low_parallelism(context, findings);
+  data_explosion(context, findings);
+  task_stage_skew(context, findings);
+  tiny_task(context, findings);
+}
 
 }  // namespace sf::analysis

@@ -50,12 +50,14 @@ const std::array kRegistry = {
     ThresholdInfo{"stageShape.dataExplosionRatio", "ratio", "output / input", &T::data_explosion_ratio},
     ThresholdInfo{"stageShape.dataExplosionMinOutputBytes", "bytes", "1 GiB", &T::data_explosion_min_output_bytes},
     ThresholdInfo{"stageShape.taskStageSkewRatio", "ratio", "one task's share of the stage's wall-clock", &T::task_stage_skew_ratio},
+    ThresholdInfo{"stageShape.taskStageSkewMinExcessMs", "ms", "longest task past the median, at least", &T::task_stage_skew_min_excess_ms},
     ThresholdInfo{"slowHost.meanRatio", "ratio", "host's mean task time vs the median of host means", &T::slow_host_mean_ratio},
     ThresholdInfo{"slowHost.durationShareRatio", "ratio", "host's share of task time vs its share of tasks", &T::slow_host_duration_share_ratio},
     ThresholdInfo{"slowHost.bytesRatio", "ratio", "host's bytes per task vs the other hosts'", &T::slow_host_bytes_ratio},
     ThresholdInfo{"slowHost.minTasks", "count", "successful tasks a host needs to be judged", &T::slow_host_min_tasks},
     ThresholdInfo{"slowHost.minHosts", "count", "hosts a stage needs for a comparison", &T::slow_host_min_hosts},
     ThresholdInfo{"slowHost.minExcessMs", "ms", "host mean minus stage median, at least", &T::slow_host_min_excess_ms},
+    ThresholdInfo{"slowHost.minBytesExcess", "bytes", "bytes a host read past its share, at least", &T::slow_host_min_bytes_excess},
     ThresholdInfo{"duplicatePlanSubtree.minNodes", "count", "nodes a repeated subtree needs to matter", &T::duplicate_min_nodes},
     ThresholdInfo{"shuffle.minReadBytes", "bytes", "1 GiB read by the stage", &T::shuffle_min_read_bytes},
     ThresholdInfo{"shuffle.minModeledShare", "fraction", "modeled transfer time vs the stage's duration", &T::shuffle_min_modeled_share},
@@ -84,7 +86,7 @@ const std::array kRegistry = {
     ThresholdInfo{"coreLocality.minNonLocalTasks", "count", "non-local tasks needed before locality matters", &T::locality_min_non_local_tasks},
     ThresholdInfo{"autoscalingChurn.maxLifetimeMs", "ms", "executors that lived less than 2 minutes", &T::churn_max_lifetime_ms},
     ThresholdInfo{"autoscalingChurn.minShortLived", "count", "at least this many of them", &T::churn_min_short_lived},
-    ThresholdInfo{"jobFailureRate.minRate", "count", "failed jobs / jobs", &T::job_failure_min_rate},
+    ThresholdInfo{"jobFailureRate.minRate", "fraction", "failed jobs / jobs", &T::job_failure_min_rate},
     ThresholdInfo{"jobFailureRate.minFailed", "count", "failed jobs needed to report", &T::job_failure_min_failed},
     ThresholdInfo{"cachingOpportunity.minReads", "count", "the same input scanned at least this often", &T::caching_min_reads},
     ThresholdInfo{"cachingOpportunity.minBytes", "bytes", "and at least 1 GiB read in all", &T::caching_min_bytes},
@@ -92,6 +94,7 @@ const std::array kRegistry = {
     ThresholdInfo{"failures.minFailedTasks", "count", "failed task attempts of one reason in a stage", &T::failures_min_failed_tasks},
     ThresholdInfo{"configAudit.maxExecutorCores", "count", "more cores per executor than this hurts throughput", &T::config_max_executor_cores},
     ThresholdInfo{"configAudit.defaultPartitionsMinShuffleBytes", "bytes", "10 GiB under 200 partitions", &T::config_default_partitions_min_shuffle_bytes},
+    ThresholdInfo{"configAudit.serializerMinBytes", "bytes", "RDD shuffle and serialized cache bytes before the serializer matters", &T::config_serializer_min_bytes},
 };
 // clang-format on
 

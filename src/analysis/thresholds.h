@@ -77,6 +77,7 @@ struct Thresholds {
   double data_explosion_ratio = 10;          // output / input
   double data_explosion_min_output_bytes = 1073741824;  // 1 GiB
   double task_stage_skew_ratio = 0.5;        // one task's share of the stage's wall-clock
+  double task_stage_skew_min_excess_ms = 30000;  // longest task past the median, at least
 
   // --- slowHost ---------------------------------------------------------------------------------
   double slow_host_mean_ratio = 1.5;         // host's mean task time vs the median of host means
@@ -85,6 +86,7 @@ struct Thresholds {
   double slow_host_min_tasks = 5;            // successful tasks a host needs to be judged
   double slow_host_min_hosts = 3;            // hosts a stage needs for a comparison
   double slow_host_min_excess_ms = 5000;     // host mean minus stage median, at least
+  double slow_host_min_bytes_excess = 268435456;  // bytes a host read past its share, at least
 
   // --- duplicatePlanSubtree ---------------------------------------------------------------------
   double duplicate_min_nodes = 3;            // nodes a repeated subtree needs to matter
@@ -153,6 +155,7 @@ struct Thresholds {
   // --- configAudit ------------------------------------------------------------------------------
   double config_max_executor_cores = 5;      // more cores per executor than this hurts throughput
   double config_default_partitions_min_shuffle_bytes = 10737418240;  // 10 GiB under 200 partitions
+  double config_serializer_min_bytes = 1073741824;  // RDD shuffle + serialized cache before the serializer matters
 };
 
 // Where a threshold lives in Thresholds, with what the analysis document says of it.

@@ -291,6 +291,7 @@ struct StageAttempt {
   // Longest attempt (any outcome) and its task, for straggler evidence.
   int64_t max_task_duration_ms = 0;
   std::optional<int64_t> max_task_duration_task_id;
+  std::string max_task_duration_host;    // host of that attempt; "" when unknown
 
   std::vector<ExecutorStageSummary> executors;  // sorted by executor id
   std::vector<HostStageSummary> hosts;          // sorted by host

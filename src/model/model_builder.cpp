@@ -578,6 +578,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
   if (!out.max_task_duration_task_id || duration_ms > out.max_task_duration_ms) {
     out.max_task_duration_ms = duration_ms;
     out.max_task_duration_task_id = e.info.task_id;
+    out.max_task_duration_host = std::string(e.info.host);
   }
 
   if (succeeded) {

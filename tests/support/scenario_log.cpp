@@ -288,11 +288,13 @@ std::string ScenarioLog::text() const {
   }
 
   for (const auto& sql : sqls_) {
+    json modified = json::object();
+    for (const auto& [k, v] : sql.modified_configs) modified[k] = v;
     add(sql.start_ms, kSqlStart,
         {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart"},
          {"executionId", sql.execution_id}, {"rootExecutionId", sql.execution_id}, {"description", sql.description},
          {"details", "scenario"}, {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
-         {"sparkPlanInfo", plan_json(sql.plan)}, {"time", sql.start_ms}, {"modifiedConfigs", json::object()}});
+         {"sparkPlanInfo", plan_json(sql.plan)}, {"time", sql.start_ms}, {"modifiedConfigs", modified}});
     for (const auto& update : sql.adaptive_plans) {
       add(sql.start_ms, kSqlUpdate,
           {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate"},

@@ -106,6 +106,7 @@ struct SqlSpec {
   PlanNodeSpec plan;
   std::vector<PlanNodeSpec> adaptive_plans;  // AQE updates, in order
   std::vector<std::pair<int64_t, int64_t>> driver_accum_updates;
+  std::vector<std::pair<std::string, std::string>> modified_configs;  // session-level SQL settings
 };
 
 class ScenarioLog {

@@ -1,1 +1,524 @@
-// Tests of the task_distribution detectors: a placeholder until the family is implemented.
+// skew, straggler, stageShape (lowParallelism, dataExplosion, taskStageSkew) and tinyTask on
+// logs built to trigger each rule, near misses just under each threshold, and a clean log.
+//
+// The cluster has 8 cores (two executors of 4). Tasks are placed by stage_of() on the slot that
+// frees first, in the order given, so each stage's duration is worked out by hand in its test.
+// Every task's run time is its duration minus 10 ms (ScenarioLog's default), which sets the
+// stage's ceiling: max(longest task, run time / 8 cores). A stage alone has gate 1: serial.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "unit/analysis/analysis_fixture.h"
+
+namespace sf::analysis {
+namespace {
+
+using sf::testing::JobSpec;
+using sf::testing::ScenarioLog;
+using sf::testing::SqlSpec;
+using sf::testing::StageSpec;
+using sf::testing::TaskSpec;
+using testing::analyze_scenario;
+using testing::Analyzed;
+
+constexpr int64_t kMiB = 1024 * 1024;
+constexpr int64_t kGiB = 1024 * kMiB;
+constexpr int kSlots = 8;
+const std::string kExecutorOfSlot[] = {"1", "2"};  // four slots each
+
+ScenarioLog cluster() {
+  ScenarioLog log;
+  log.start(0).finished(1000000);
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  return log;
+}
+
+// n copies of a task shape with the given duration.
+std::vector<TaskSpec> repeat(int n, int64_t duration_ms, TaskSpec shape = {}) {
+  shape.duration_ms = duration_ms;
+  return std::vector<TaskSpec>(static_cast<size_t>(n), shape);
+}
+
+std::vector<TaskSpec> operator+(std::vector<TaskSpec> a, const std::vector<TaskSpec>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The tasks in order, each on the slot that frees first (slots 0-3 on executor 1, 4-7 on
+// executor 2), from `launch_delay_ms` after submission; the stage completes with its last task.
+StageSpec stage_of(int64_t id, int64_t submit_ms, std::vector<TaskSpec> tasks, int64_t launch_delay_ms = 0) {
+  std::vector<int64_t> free_at(kSlots, submit_ms + launch_delay_ms);
+  int64_t end = submit_ms;
+  for (TaskSpec& task : tasks) {
+    const auto slot = static_cast<size_t>(std::min_element(free_at.begin(), free_at.end()) - free_at.begin());
+    task.launch_ms = free_at[slot];
+    // Assigned from a std::string: assigning the literal trips g++ 12's false -Wrestrict (GCC bug 105329).
+    task.executor_id = kExecutorOfSlot[slot / 4];
+    free_at[slot] += task.duration_ms;
+    end = std::max(end, free_at[slot]);
+  }
+  StageSpec stage;
+  stage.stage_id = id;
+  stage.name = "shaped " + std::to_string(id);
+  stage.submit_ms = submit_ms;
+  stage.complete_ms = end;
+  stage.tasks = std::move(tasks);
+  return stage;
+}
+
+// One job running `stage`, inside SQL execution 0 when `sql` is set.
+Analyzed analyze_stage(const StageSpec& stage, bool sql = false, const Thresholds& thresholds = {},
+                       ScenarioLog log = cluster()) {
+  const int64_t end = stage.complete_ms.value_or(stage.submit_ms) + 1000;
+  JobSpec job{.job_id = 0, .submit_ms = stage.submit_ms, .end_ms = end, .stages = {stage}};
+  if (sql) {
+    job.sql_execution_id = 0;
+    log.sql(SqlSpec{.execution_id = 0, .start_ms = stage.submit_ms, .end_ms = end, .plan = {.name = "SortMergeJoin"}});
+  }
+  log.job(job);
+  return analyze_scenario(log, thresholds);
+}
+
+// A near miss: silent at the defaults, and firing once `relax` moves the one threshold it sits
+// under to its figure, so that threshold, and nothing else, is what held it back.
+struct NearMiss {
+  std::string what;
+  StageSpec stage;
+  std::function<void(Thresholds&)> relax;  // empty when no threshold stands in the way
+};
+
+void expect_near_miss(const NearMiss& c, std::string_view type, std::string_view rule = {}) {
+  EXPECT_TRUE(analyze_stage(c.stage).of_type(type, rule).empty()) << c.what;
+  if (!c.relax) return;
+  Thresholds relaxed;
+  c.relax(relaxed);
+  EXPECT_EQ(analyze_stage(c.stage, false, relaxed).of_type(type, rule).size(), 1u) << c.what << ", relaxed";
+}
+
+double evidence_of(const Finding& f, std::string_view name) {
+  for (const Evidence& e : f.evidence) {
+    if (e.name == name) return e.value;
+  }
+  ADD_FAILURE() << f.id << " has no evidence " << name;
+  return -1;
+}
+
+std::string setting_of(const Finding& f, std::string_view key) {
+  for (const SettingChange& s : f.settings) {
+    if (s.key == key) return s.suggested_value;
+  }
+  ADD_FAILURE() << f.id << " suggests no " << key;
+  return "";
+}
+
+// A stage-tied claim on a stage that ran alone: serial, low == high == the clipped waste.
+void expect_serial(const Finding& f, double raw_ms, double wall_clock_ms, EstimateMethod method) {
+  EXPECT_EQ(f.impact.basis, Basis::kSerial) << f.id;
+  EXPECT_EQ(f.impact.method, method) << f.id;
+  ASSERT_TRUE(f.impact.raw_waste) << f.id;
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMs);
+  EXPECT_DOUBLE_EQ(f.impact.raw_waste->value, raw_ms) << f.id;
+  ASSERT_TRUE(f.impact.wall_clock) << f.id;
+  EXPECT_DOUBLE_EQ(f.impact.wall_clock->low_ms, wall_clock_ms) << f.id;
+  EXPECT_DOUBLE_EQ(f.impact.wall_clock->high_ms, wall_clock_ms) << f.id;
+}
+
+void expect_resource_only(const Finding& f, double raw, WasteUnit unit) {
+  EXPECT_EQ(f.impact.basis, Basis::kResourceOnly) << f.id;
+  EXPECT_EQ(f.impact.method, EstimateMethod::kMeasured) << f.id;
+  EXPECT_FALSE(f.impact.wall_clock) << f.id;
+  ASSERT_TRUE(f.impact.raw_waste) << f.id;
+  EXPECT_EQ(f.impact.raw_waste->unit, unit) << f.id;
+  EXPECT_DOUBLE_EQ(f.impact.raw_waste->value, raw) << f.id;
+}
+
+const char* const kMyTypes[] = {"skew", "straggler", "stageShape", "tinyTask"};
+
+// --- clean -----------------------------------------------------------------------------------
+
+TEST(TaskDistribution, CleanLogHasNoDistributionFindings) {
+  // 64 even tasks of 10 s on 8 cores: 8 waves, an 80 s stage.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(64, 10000, {.shuffle_read_bytes = 64 * kMiB})));
+  for (const char* type : kMyTypes) EXPECT_TRUE(result.of_type(type).empty()) << type;
+  EXPECT_TRUE(result.analysis.guard_violations.empty());
+}
+
+// --- skew ------------------------------------------------------------------------------------
+
+TEST(Skew, DurationMaxWithSkewedShuffleOnSqlStage) {
+  // 19 tasks of 10 s reading 64 MiB and one of 70 s reading 1 GiB. Waves at 0, 10 and 20 s
+  // (8, 8, 3 tasks); the long one starts at 20 s on the fourth slot and ends at 90 s.
+  const StageSpec stage = stage_of(
+      0, 1000, repeat(19, 10000, {.shuffle_read_bytes = 64 * kMiB}) + repeat(1, 70000, {.shuffle_read_bytes = kGiB}));
+  auto result = analyze_stage(stage, /*sql=*/true);
+
+  auto skews = result.of_type("skew");
+  ASSERT_EQ(skews.size(), 1u);
+  const Finding& f = *skews[0];
+  EXPECT_EQ(f.id, "skew/durationMax/stage-0.0");
+  EXPECT_EQ(f.rule, "durationMax");
+  ASSERT_EQ(f.stages.size(), 1u);
+  EXPECT_EQ(f.stages[0], (StageRef{0, 0}));
+  EXPECT_EQ(f.sql_execution_id, 0);
+  // 20 tasks: p50 = sorted[10] = 10 s, p95 = sorted[19] = max = 70 s.
+  EXPECT_EQ(evidence_of(f, "successfulTasks"), 20);
+  EXPECT_EQ(evidence_of(f, "taskDurationP50Ms"), 10000);
+  EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 70000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 7.0);
+  EXPECT_EQ(evidence_of(f, "shuffleReadMaxBytes"), kGiB);
+  EXPECT_EQ(evidence_of(f, "shuffleReadP50Bytes"), 64 * kMiB);
+  // Claim 70 - 10 = 60 s. Duration 90 s; ceiling = max(70 s, (19 x 9,990 + 69,990) / 8 =
+  // 32,475 ms) = 70 s; room 20 s.
+  expect_serial(f, 60000, 20000, EstimateMethod::kMeasured);
+  // ratio 7 / 5 = 1.4x the threshold: low; excess 60 / 30 s = 2x: medium. The lower wins.
+  EXPECT_EQ(f.confidence, Confidence::kLow);
+  // The shuffle is skewed 16x (1 GiB vs 64 MiB): AQE's skew join with factor min(5, 16 / 2).
+  EXPECT_NE(f.explanation.find("skewed too"), std::string::npos) << f.explanation;
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.enabled"), "true");
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "5");
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "256m");
+
+  // The same longest task trips straggler; the analyzer says so on both.
+  auto stragglers = result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  EXPECT_NE(stragglers[0]->explanation.find("data is skewed"), std::string::npos) << stragglers[0]->explanation;
+  EXPECT_NE(f.validation_caveat.find("overlaps with the straggler"), std::string::npos);
+  EXPECT_NE(stragglers[0]->validation_caveat.find("overlaps with the skew"), std::string::npos);
+  // And one task held 70 of the stage's 90 s: taskStageSkew, idle cores (8 - 1) x 60 s.
+  auto shapes = result.of_type("stageShape", "taskStageSkew");
+  ASSERT_EQ(shapes.size(), 1u);
+  expect_resource_only(*shapes[0], 7 * 60000.0, WasteUnit::kCoreMs);
+  EXPECT_TRUE(result.analysis.guard_violations.empty());
+}
+
+TEST(Skew, DurationP95OnATailOfSlowTasks) {
+  // 37 tasks of 20 s, then two of 52 s and one of 56 s. Waves at 0, 20, 40, 60 s; at 80 s the
+  // last 5 short tasks and the 3 slow ones start together; the stage ends at 80 + 56 = 136 s.
+  const StageSpec stage = stage_of(0, 1000, repeat(37, 20000) + repeat(2, 52000) + repeat(1, 56000));
+  auto result = analyze_stage(stage);
+
+  auto skews = result.of_type("skew");
+  ASSERT_EQ(skews.size(), 1u);
+  const Finding& f = *skews[0];
+  EXPECT_EQ(f.id, "skew/durationP95/stage-0.0");
+  // 40 tasks: p50 = sorted[20] = 20 s, p95 = sorted[38] = 52 s, max = 56 s. The max branch
+  // misses (2.8x < 5x); p95 is 2.6x and 32 s past the median.
+  EXPECT_EQ(evidence_of(f, "taskDurationP50Ms"), 20000);
+  EXPECT_EQ(evidence_of(f, "taskDurationP95Ms"), 52000);
+  EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 56000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "p95ToMedianRatio"), 2.6);
+  // Ceiling = max(56 s, (37 x 19,990 + 2 x 51,990 + 55,990) / 8 = 899,600 / 8 = 112,450 ms);
+  // room = 136,000 - 112,450 = 23,550 ms < the 32 s claim.
+  expect_serial(f, 32000, 23550, EstimateMethod::kMeasured);
+  // No data at all: the time outlier advice, speculation at max(1.5, 2.8 / 2).
+  EXPECT_EQ(setting_of(f, "spark.speculation"), "true");
+  EXPECT_EQ(setting_of(f, "spark.speculation.multiplier"), "1.5");
+  EXPECT_TRUE(result.of_type("straggler").empty()) << "2.8x is under straggler's 3x";
+  EXPECT_TRUE(result.of_type("stageShape").empty());
+}
+
+TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
+  // 19 tasks of 10 s reading 64 MiB, one of 24 s reading 1 GiB that starts at 20 s: 44 s.
+  const StageSpec stage = stage_of(
+      0, 1000, repeat(19, 10000, {.shuffle_read_bytes = 64 * kMiB}) + repeat(1, 24000, {.shuffle_read_bytes = kGiB}));
+  auto result = analyze_stage(stage, /*sql=*/true);
+
+  auto skews = result.of_type("skew");
+  ASSERT_EQ(skews.size(), 1u);
+  const Finding& f = *skews[0];
+  EXPECT_EQ(f.id, "skew/shuffleReadMax/stage-0.0");
+  // Durations: 2.4x at p95 and max (under 2.5x and 5x); bytes 16x and 960 MiB past the median.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "bytesMaxToMedianRatio"), 16.0);
+  // The waste is in task-duration terms: 24 - 10 = 14 s. Ceiling = max(24 s, (19 x 9,990 +
+  // 23,990) / 8 = 26,725 ms); room 44,000 - 26,725 = 17,275 ms: the claim fits.
+  expect_serial(f, 14000, 14000, EstimateMethod::kMeasured);
+  // ratio 16 / 5 = 3.2x: high; excess 960 / 256 MiB = 3.75x: high.
+  EXPECT_EQ(f.confidence, Confidence::kHigh);
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_NE(f.title.find("1.00 GiB, 16.0x the median 64.0 MiB"), std::string::npos) << f.title;
+  EXPECT_TRUE(result.of_type("straggler").empty());
+}
+
+TEST(Skew, InputMaxOnAnRddStageSuggestsSplittingTheInput) {
+  // 19 tasks of 10 s reading 32 MiB of input, one of 20 s reading 512 MiB: ends at 40 s.
+  const StageSpec stage =
+      stage_of(0, 1000, repeat(19, 10000, {.input_bytes = 32 * kMiB}) + repeat(1, 20000, {.input_bytes = 512 * kMiB}));
+  auto result = analyze_stage(stage);
+
+  auto skews = result.of_type("skew");
+  ASSERT_EQ(skews.size(), 1u);
+  const Finding& f = *skews[0];
+  EXPECT_EQ(f.id, "skew/inputMax/stage-0.0");
+  EXPECT_FALSE(f.sql_execution_id.has_value());
+  EXPECT_EQ(evidence_of(f, "inputMaxBytes"), 512 * kMiB);
+  EXPECT_EQ(evidence_of(f, "inputP50Bytes"), 32 * kMiB);
+  // 20 - 10 = 10 s; ceiling = max(20 s, (19 x 9,990 + 19,990) / 8 = 26,225 ms); room 13,775 ms.
+  expect_serial(f, 10000, 10000, EstimateMethod::kMeasured);
+  EXPECT_NE(f.recommendation.find("splittable"), std::string::npos) << f.recommendation;
+  EXPECT_TRUE(f.settings.empty());
+}
+
+TEST(Skew, NearMissesYieldNone) {
+  const std::vector<NearMiss> cases = {
+      // 40 tasks so p95 stays at the median: max 4.9x, 39 s past it.
+      {"max 4.9x the median", stage_of(0, 1000, repeat(39, 10000) + repeat(1, 49000)),
+       [](Thresholds& t) { t.skew_max_to_median_ratio = 4.9; }},
+      // 5.3x, but 29,999 ms past the median.
+      {"max 1 ms short of the excess", stage_of(0, 1000, repeat(39, 7000) + repeat(1, 36999)),
+       [](Thresholds& t) { t.skew_min_excess_ms = 29999; }},
+      // p95 = sorted[38] = 53.9 s against 22 s: 2.45x (31.9 s past it).
+      {"p95 2.45x the median", stage_of(0, 1000, repeat(37, 22000) + repeat(2, 53900) + repeat(1, 56000)),
+       [](Thresholds& t) { t.skew_p95_to_median_ratio = 2.45; }},
+      // 490 MiB against 100 MiB: 4.9x (390 MiB past it).
+      {"shuffle read 4.9x",
+       stage_of(0, 1000,
+                repeat(19, 10000, {.shuffle_read_bytes = 100 * kMiB}) +
+                    repeat(1, 12000, {.shuffle_read_bytes = 490 * kMiB})),
+       [](Thresholds& t) { t.skew_bytes_max_to_median_ratio = 4.9; }},
+      // 26.5x, but 255 MiB past the median.
+      {"shuffle read 1 MiB short of the excess",
+       stage_of(
+           0, 1000,
+           repeat(19, 10000, {.shuffle_read_bytes = 10 * kMiB}) + repeat(1, 12000, {.shuffle_read_bytes = 265 * kMiB})),
+       [](Thresholds& t) { t.skew_min_bytes_excess = 255.0 * kMiB; }},
+      {"input 4.9x",
+       stage_of(0, 1000,
+                repeat(19, 10000, {.input_bytes = 100 * kMiB}) + repeat(1, 12000, {.input_bytes = 490 * kMiB})),
+       [](Thresholds& t) { t.skew_bytes_max_to_median_ratio = 4.9; }},
+      // 16x skewed input, but only 9 successful tasks.
+      {"9 tasks",
+       stage_of(0, 1000, repeat(8, 10000, {.input_bytes = 32 * kMiB}) + repeat(1, 20000, {.input_bytes = 512 * kMiB})),
+       [](Thresholds& t) { t.skew_min_tasks = 9; }},
+      // 16x skewed shuffle, but two waves of 2 s from 999 ms in: a 4,999 ms stage.
+      {"a 4,999 ms stage",
+       stage_of(0, 1000,
+                repeat(15, 2000, {.shuffle_read_bytes = 64 * kMiB}) + repeat(1, 2000, {.shuffle_read_bytes = kGiB}),
+                999),
+       [](Thresholds& t) { t.stage_min_duration_ms = 4999; }},
+  };
+  for (const NearMiss& c : cases) expect_near_miss(c, "skew");
+}
+
+// --- straggler -------------------------------------------------------------------------------
+
+// 39 tasks of 20 s and one of 79 s: waves at 0, 20, 40, 60 s, then at 80 s the last 7 short
+// tasks and the long one, which ends at 159 s.
+StageSpec straggler_stage(int64_t id, int64_t submit_ms) {
+  return stage_of(id, submit_ms, repeat(39, 20000) + repeat(1, 79000));
+}
+
+TEST(Straggler, TimeOutlierWithEvenData) {
+  auto result = analyze_stage(straggler_stage(0, 1000));
+  auto stragglers = result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  const Finding& f = *stragglers[0];
+  EXPECT_EQ(f.id, "straggler//stage-0.0");
+  // p50 = sorted[20] = 20 s, max 79 s: 3.95x, 59 s past the median (p95 = 20 s: no skew).
+  EXPECT_EQ(evidence_of(f, "taskDurationP50Ms"), 20000);
+  EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 79000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 3.95);
+  // Ceiling = max(79 s, (39 x 19,990 + 78,990) / 8 = 858,600 / 8 = 107,325 ms);
+  // room = 159,000 - 107,325 = 51,675 ms < the 59 s claim.
+  expect_serial(f, 59000, 51675, EstimateMethod::kMeasured);
+  EXPECT_NE(f.explanation.find("time outlier"), std::string::npos) << f.explanation;
+  EXPECT_NE(f.recommendation.find("slowHost"), std::string::npos) << f.recommendation;
+  // A copy at 3.95 / 2 = 1.975 -> 2x the median.
+  EXPECT_EQ(setting_of(f, "spark.speculation"), "true");
+  EXPECT_EQ(setting_of(f, "spark.speculation.multiplier"), "2");
+  EXPECT_TRUE(f.validation_caveat.empty()) << "no skew finding to overlap with";
+  EXPECT_TRUE(result.of_type("skew").empty());
+  // 79 of 159 s is under half the stage: no taskStageSkew.
+  EXPECT_TRUE(result.of_type("stageShape").empty());
+}
+
+TEST(Straggler, ContendedStagesGetARange) {
+  // Two copies of the stage over the same window with the same weight: each had half of
+  // every instant, gate 0.5: high = the clipped 51,675 ms, low = half of it.
+  auto log = cluster();
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 161000,
+           .stages = {straggler_stage(0, 1000), straggler_stage(1, 1000)}});
+  auto result = analyze_scenario(log);
+  auto stragglers = result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 2u);
+  for (const Finding* f : stragglers) {
+    EXPECT_EQ(f->impact.basis, Basis::kContended) << f->id;
+    ASSERT_TRUE(f->impact.wall_clock);
+    EXPECT_DOUBLE_EQ(f->impact.wall_clock->high_ms, 51675);
+    EXPECT_DOUBLE_EQ(f->impact.wall_clock->low_ms, 51675 * 0.5);
+    EXPECT_DOUBLE_EQ(f->impact.raw_waste->value, 59000);
+  }
+}
+
+TEST(Straggler, NearMissesYieldNone) {
+  // 59 s against 20 s: 2.95x.
+  expect_near_miss({"2.95x the median", stage_of(0, 1000, repeat(39, 20000) + repeat(1, 59000)),
+                    [](Thresholds& t) { t.straggler_max_to_median_ratio = 2.95; }},
+                   "straggler");
+  // 4x, but 29,999 ms past the median.
+  expect_near_miss({"1 ms short of the excess", stage_of(0, 1000, repeat(39, 10000) + repeat(1, 39999)),
+                    [](Thresholds& t) { t.straggler_min_excess_ms = 29999; }},
+                   "straggler");
+}
+
+// --- stageShape: lowParallelism --------------------------------------------------------------
+
+TEST(StageShape, LowParallelismOnAShuffleStage) {
+  // 3 tasks of 70 s reading shuffle data on 8 cores: 3 < 0.5 x 8; a 70 s stage.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.shuffle_read_bytes = 100 * kMiB})));
+  auto shapes = result.of_type("stageShape");
+  ASSERT_EQ(shapes.size(), 1u);
+  const Finding& f = *shapes[0];
+  EXPECT_EQ(f.id, "stageShape/lowParallelism/stage-0.0");
+  EXPECT_EQ(evidence_of(f, "tasks"), 3);
+  EXPECT_EQ(evidence_of(f, "totalCores"), 8);
+  EXPECT_EQ(evidence_of(f, "idleCores"), 5);
+  EXPECT_EQ(evidence_of(f, "stageDurationMs"), 70000);
+  // (8 - 3) idle cores x 70 s.
+  expect_resource_only(f, 5 * 70000.0, WasteUnit::kCoreMs);
+  // Not SQL: the RDD default, at 2 x 8 cores.
+  EXPECT_EQ(setting_of(f, "spark.default.parallelism"), "16");
+  // 3 tasks against a floor of 4: 1.33x, low.
+  EXPECT_EQ(f.confidence, Confidence::kLow);
+}
+
+TEST(StageShape, LowParallelismOnASqlScanSuggestsSmallerSplits) {
+  // 3 SQL scan tasks of 70 s reading 1 GiB each: 3 GiB over 16 tasks is 192 MiB a split.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.input_bytes = kGiB})), /*sql=*/true);
+  auto shapes = result.of_type("stageShape", "lowParallelism");
+  ASSERT_EQ(shapes.size(), 1u);
+  EXPECT_EQ(setting_of(*shapes[0], "spark.sql.files.maxPartitionBytes"), "192m");
+}
+
+TEST(StageShape, LowParallelismNearMissesYieldNone) {
+  // 4 tasks: not under 0.5 x 8 (they are under 0.51 x 8 = 4.08).
+  expect_near_miss(
+      {"4 tasks", stage_of(0, 1000, repeat(4, 70000)), [](Thresholds& t) { t.low_parallelism_task_ratio = 0.51; }},
+      "stageShape", "lowParallelism");
+  // 3 tasks, but a 59,999 ms stage.
+  expect_near_miss({"a 59,999 ms stage", stage_of(0, 1000, repeat(3, 59999)),
+                    [](Thresholds& t) { t.shape_min_duration_ms = 59999; }},
+                   "stageShape", "lowParallelism");
+}
+
+// --- stageShape: dataExplosion ---------------------------------------------------------------
+
+TEST(StageShape, DataExplosion) {
+  // 10 tasks each read 20 MiB (1,000 rows) of shuffle and write 300 MiB (15,000 rows).
+  auto result = analyze_stage(stage_of(0, 1000,
+                                       repeat(10, 10000,
+                                              {.shuffle_read_bytes = 20 * kMiB,
+                                               .shuffle_read_records = 1000,
+                                               .shuffle_write_bytes = 300 * kMiB,
+                                               .shuffle_write_records = 15000})));
+  auto shapes = result.of_type("stageShape");
+  ASSERT_EQ(shapes.size(), 1u);
+  const Finding& f = *shapes[0];
+  EXPECT_EQ(f.id, "stageShape/dataExplosion/stage-0.0");
+  EXPECT_EQ(evidence_of(f, "shuffleReadBytes"), 200 * kMiB);
+  EXPECT_EQ(evidence_of(f, "shuffleWriteBytes"), 3000 * kMiB);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "outputToInputRatio"), 15.0);
+  EXPECT_EQ(evidence_of(f, "recordsIn"), 10000);
+  EXPECT_EQ(evidence_of(f, "recordsOut"), 150000);
+  // out - in = 3,000 - 200 MiB.
+  expect_resource_only(f, 2800.0 * kMiB, WasteUnit::kBytes);
+  EXPECT_NE(f.recommendation.find("join"), std::string::npos);
+  EXPECT_TRUE(f.settings.empty()) << "not SQL: no cross-join setting";
+}
+
+TEST(StageShape, DataExplosionNearMissesYieldNone) {
+  // 1,980 MiB from 200 MiB: 9.9x.
+  expect_near_miss(
+      {"9.9x",
+       stage_of(0, 1000, repeat(10, 10000, {.shuffle_read_bytes = 20 * kMiB, .shuffle_write_bytes = 198 * kMiB})),
+       [](Thresholds& t) { t.data_explosion_ratio = 9.9; }},
+      "stageShape", "dataExplosion");
+  // 102x, but 1,020 MiB written: under 1 GiB.
+  expect_near_miss(
+      {"1,020 MiB written",
+       stage_of(0, 1000, repeat(10, 10000, {.shuffle_read_bytes = kMiB, .shuffle_write_bytes = 102 * kMiB})),
+       [](Thresholds& t) { t.data_explosion_min_output_bytes = 1020.0 * kMiB; }},
+      "stageShape", "dataExplosion");
+  // 2,000 MiB written from nothing read (a generated range): no ratio to speak of.
+  expect_near_miss({"nothing read", stage_of(0, 1000, repeat(10, 10000, {.shuffle_write_bytes = 200 * kMiB})), {}},
+                   "stageShape", "dataExplosion");
+}
+
+// --- stageShape: taskStageSkew ---------------------------------------------------------------
+
+TEST(StageShape, TaskStageSkew) {
+  // 8 tasks (under skew.minTasks, so no skew or straggler), all launched 35 s after
+  // submission: 7 of 10 s and one of 45 s, which ends the stage at 80 s.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(7, 10000) + repeat(1, 45000), 35000));
+  auto shapes = result.of_type("stageShape");
+  ASSERT_EQ(shapes.size(), 1u);
+  const Finding& f = *shapes[0];
+  EXPECT_EQ(f.id, "stageShape/taskStageSkew/stage-0.0");
+  EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 45000);
+  EXPECT_EQ(evidence_of(f, "taskDurationP50Ms"), 10000);  // sorted[4] of 8
+  EXPECT_EQ(evidence_of(f, "stageDurationMs"), 80000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "taskToStageRatio"), 45000.0 / 80000.0);
+  EXPECT_EQ(evidence_of(f, "concurrentCores"), 8);
+  // (min(8 cores, 8 tasks) - 1) x (45 - 10 s).
+  expect_resource_only(f, 7 * 35000.0, WasteUnit::kCoreMs);
+  EXPECT_TRUE(result.of_type("skew").empty());
+  EXPECT_TRUE(result.of_type("straggler").empty());
+}
+
+TEST(StageShape, TaskStageSkewNearMissesYieldNone) {
+  // 40 of 80 s: exactly half, not more.
+  expect_near_miss({"half the stage", stage_of(0, 1000, repeat(7, 10000) + repeat(1, 40000), 40000),
+                    [](Thresholds& t) { t.task_stage_skew_ratio = 0.49; }},
+                   "stageShape", "taskStageSkew");
+  // 49,999 of 79,999 ms, but only 29,999 ms past the 20 s median.
+  expect_near_miss({"1 ms short of the tail", stage_of(0, 1000, repeat(7, 20000) + repeat(1, 49999), 30000),
+                    [](Thresholds& t) { t.task_stage_skew_min_excess_ms = 29999; }},
+                   "stageShape", "taskStageSkew");
+  // Every task as long as the stage (one wave of equal tasks): nothing dominates.
+  expect_near_miss({"equal tasks", stage_of(0, 1000, repeat(8, 70000)), {}}, "stageShape", "taskStageSkew");
+}
+
+// --- tinyTask --------------------------------------------------------------------------------
+
+TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
+  // 1,000 tasks of 50 ms reading 1 MiB of shuffle each on 8 cores: 125 waves, a 6,250 ms stage.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(1000, 50, {.shuffle_read_bytes = kMiB})), /*sql=*/true);
+  auto tiny = result.of_type("tinyTask");
+  ASSERT_EQ(tiny.size(), 1u);
+  const Finding& f = *tiny[0];
+  EXPECT_EQ(f.id, "tinyTask//stage-0.0");
+  EXPECT_EQ(evidence_of(f, "successfulTasks"), 1000);
+  EXPECT_EQ(evidence_of(f, "taskDurationP50Ms"), 50);
+  EXPECT_EQ(evidence_of(f, "excessTasks"), 900);
+  EXPECT_EQ(evidence_of(f, "suggestedPartitions"), 100);
+  // (1,000 - 0.1 x 1,000) x 20 ms = 18 s claimed. Ceiling = max(50 ms, 1,000 x 40 / 8 =
+  // 5,000 ms); room = 6,250 - 5,000 = 1,250 ms.
+  expect_serial(f, 18000, 1250, EstimateMethod::kModeled);
+  EXPECT_EQ(setting_of(f, "spark.sql.shuffle.partitions"), "100");
+  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.coalescePartitions.enabled"), "true");
+  EXPECT_TRUE(result.analysis.guard_violations.empty());
+}
+
+TEST(TinyTask, NearMissesYieldNone) {
+  // Median 100 ms: not under it.
+  expect_near_miss(
+      {"a 100 ms median", stage_of(0, 1000, repeat(1000, 100)), [](Thresholds& t) { t.tiny_task_max_median_ms = 101; }},
+      "tinyTask");
+  // 99 tasks (started 5 s in so the stage is long enough).
+  expect_near_miss(
+      {"99 tasks", stage_of(0, 1000, repeat(99, 50), 5000), [](Thresholds& t) { t.tiny_task_min_tasks = 99; }},
+      "tinyTask");
+  // 792 tasks of 50 ms: 99 waves, a 4,950 ms stage, under stage.minDurationMs.
+  expect_near_miss(
+      {"a 4,950 ms stage", stage_of(0, 1000, repeat(792, 50)), [](Thresholds& t) { t.stage_min_duration_ms = 4950; }},
+      "tinyTask");
+}
+
+}  // namespace
+}  // namespace sf::analysis
