@@ -58,6 +58,16 @@ std::optional<int64_t> DetectorContext::size_property(std::string_view key) cons
   return parse_size_bytes(*value);
 }
 
+std::optional<int64_t> DetectorContext::memory_property_bytes(std::string_view key) const {
+  auto value = property(key);
+  if (!value) return std::nullopt;
+  const bool unitless =
+      !value->empty() && std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  auto bytes = parse_size_bytes(unitless ? *value + "m" : *value);
+  if (!bytes || *bytes <= 0) return std::nullopt;
+  return bytes;
+}
+
 std::optional<double> DetectorContext::number_property(std::string_view key) const {
   auto value = property(key);
   if (!value) return std::nullopt;
@@ -94,6 +104,21 @@ std::optional<std::pair<int, int>> DetectorContext::spark_version() const {
   auto [end2, ec2] = std::from_chars(end + 1, v.data() + v.size(), minor);
   if (ec2 != std::errc()) return std::nullopt;
   return std::pair{major, minor};
+}
+
+bool DetectorContext::interactive_session() const {
+  static constexpr std::string_view kShellNames[] = {"Spark shell", "PySparkShell", "SparkR", "sparkR",
+                                                     "Databricks Shell"};
+  for (std::string_view name : kShellNames) {
+    if (model_.app.name == name) return true;
+  }
+  // The REPL publishes its generated classes to executors; notebooks (Zeppelin, Livy, Jupyter
+  // kernels) run through a REPL or announce themselves in their properties.
+  for (std::string_view key : {"spark.repl.class.uri", "spark.repl.class.outputDir", "zeppelin.spark.useHiveContext",
+                               "spark.livy.spark_major_version"}) {
+    if (property(key)) return true;
+  }
+  return false;
 }
 
 std::vector<const model::StageAttempt*> DetectorContext::ran_stages() const {

@@ -35,6 +35,9 @@ class DetectorContext {
   std::optional<std::string> property(std::string_view key) const;
   // A size property ("10m", "4g", "512k", "1048576") in bytes, if set and readable.
   std::optional<int64_t> size_property(std::string_view key) const;
+  // A memory setting ("4g", "4096") in bytes: Spark reads a unitless memory size as MiB, unlike
+  // its byte-size settings.
+  std::optional<int64_t> memory_property_bytes(std::string_view key) const;
   std::optional<double> number_property(std::string_view key) const;
   std::optional<bool> bool_property(std::string_view key) const;
   // A SQL setting as one execution ran with it: a session-level change (modifiedConfigs) wins
@@ -42,6 +45,10 @@ class DetectorContext {
   std::optional<std::string> execution_property(const model::SqlExecution& sql, std::string_view key) const;
   // The Spark major.minor version, if the log says (3.3 -> {3, 3}).
   std::optional<std::pair<int, int>> spark_version() const;
+
+  // A spark-shell, pyspark, sparkR or notebook session: gaps between jobs there are a person
+  // reading and typing, not work the application could have done sooner.
+  bool interactive_session() const;
 
   // Stage attempts that ran: a window of positive length, not skipped.
   std::vector<const model::StageAttempt*> ran_stages() const;

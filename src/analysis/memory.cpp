@@ -1,8 +1,684 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of memory pressure and of memory held but not used: gc, spill, memoryUtilization
+// (variants wasteModel, idleCores, memoryBand with rules heapOverProvisioned and
+// heapNearCapacity, and dataUnavailable).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "analysis/detectors.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_memory(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::ExecutorMetric;
+using model::StageAttempt;
+using model::TaskMetric;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+using units::format_percent;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = 1024.0 * kMiB;
+// Spark keeps this much of the heap out of the unified (execution + storage) region.
+constexpr double kReservedHeapBytes = 300 * kMiB;
+constexpr double kDefaultMemoryFraction = 0.6;
+// Headroom over the observed peak when sizing a heap: the JVM needs free space to collect.
+constexpr double kHeapHeadroom = 1.3;
+// Smallest partition size worth suggesting: below this, task overhead dominates.
+constexpr double kMinSuggestedPartitionBytes = 16 * kMiB;
+
+int64_t as_int(double value) {
+  return static_cast<int64_t>(std::llround(value));
+}
+
+// A modeled throughput as its constant is written: "125 MB/s" (decimal, like the constant).
+std::string rate_words(double bytes_per_second) {
+  return fmt::format("{:g} MB/s", bytes_per_second / 1e6);
+}
+
+// "4g": a heap size as spark.executor.memory takes it, rounded up to a whole GiB.
+std::string gib_setting(double bytes) {
+  return fmt::format("{}g", std::max<int64_t>(1, static_cast<int64_t>(std::ceil(bytes / kGiB - 1e-9))));
+}
+
+// The heap to suggest for `needed` bytes: whole GiB, or whole 512 MiB steps when rounding up to a
+// GiB would not go below the current heap (a small heap has nothing to give back otherwise).
+std::string heap_setting(double needed, double current) {
+  if (std::ceil(needed / kGiB - 1e-9) * kGiB < current) return gib_setting(needed);
+  constexpr double kStep = 512 * kMiB;
+  const double stepped = std::max(1.0, std::ceil(needed / kStep - 1e-9)) * kStep;
+  return fmt::format("{}m", static_cast<int64_t>(stepped / kMiB));
+}
+
+// "64m": a byte size as Spark's size settings take it, rounded down to a whole MiB.
+std::string mib_setting(double bytes) {
+  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / kMiB))));
+}
+
+std::string executors_words(int64_t n) {
+  return format_count(n) + (n == 1 ? " executor" : " executors");
+}
+
+bool long_enough(const DetectorContext& context, const StageAttempt& stage) {
+  return context.occupancy(stage).duration_ms >= context.thresholds().stage_min_duration_ms;
+}
+
+int64_t peak_heap_of(const model::ExecutorMetricPeaks& peaks) {
+  return peaks.present ? peaks.values[index_of(ExecutorMetric::kJvmHeapMemory)] : 0;
+}
+
+std::optional<double> context_memory_bytes(const DetectorContext& context, std::string_view key) {
+  const auto bytes = context.memory_property_bytes(key);
+  if (!bytes) return std::nullopt;
+  return static_cast<double>(*bytes);
+}
+
+// Executors that run tasks: those that announced cores (in local mode that is the driver; the
+// driver of a cluster-mode app has none). Logs without cores fall back to every non-driver.
+std::vector<const model::Executor*> task_executors(const model::AppModel& model) {
+  std::vector<const model::Executor*> executors;
+  for (const auto& e : model.executors) {
+    if (e.total_cores > 0) executors.push_back(&e);
+  }
+  if (executors.empty()) {
+    for (const auto& e : model.executors) {
+      if (!e.is_driver()) executors.push_back(&e);
+    }
+  }
+  return executors;
+}
+
+struct HeapSize {
+  double bytes = 0;
+  std::string source;  // the property it came from, or how it was estimated
+};
+
+// One executor's heap: spark.executor.memory (spark.driver.memory for a local-mode driver), or,
+// when unset, inverted from the block manager's unified region, which Spark sizes as
+// (heap - 300 MiB) x spark.memory.fraction.
+std::optional<HeapSize> heap_of(const DetectorContext& context, const model::Executor& executor) {
+  const char* key = executor.is_driver() ? "spark.driver.memory" : "spark.executor.memory";
+  if (auto bytes = context_memory_bytes(context, key)) return HeapSize{*bytes, key};
+  const double region = static_cast<double>(executor.max_onheap_memory_bytes.value_or(executor.max_memory_bytes));
+  if (region <= 0) return std::nullopt;
+  double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
+  if (!(fraction > 0 && fraction <= 1)) fraction = kDefaultMemoryFraction;
+  return HeapSize{region / fraction + kReservedHeapBytes,
+                  fmt::format("estimated from the block manager's memory: {} is not set", key)};
+}
+
+// The heap the application gave its executors: the largest over the task executors.
+std::optional<HeapSize> app_heap(const DetectorContext& context, const std::vector<const model::Executor*>& executors) {
+  std::optional<HeapSize> largest;
+  for (const model::Executor* e : executors) {
+    const auto heap = heap_of(context, *e);
+    if (heap && (!largest || heap->bytes > largest->bytes)) largest = heap;
+  }
+  return largest;
+}
+
+// Cores each executor runs tasks on: spark.executor.cores, else what the executors announced.
+std::optional<int32_t> cores_per_executor(const DetectorContext& context) {
+  if (auto cores = context.number_property("spark.executor.cores"); cores && *cores >= 1) {
+    return static_cast<int32_t>(*cores);
+  }
+  int32_t most = 0;
+  for (const auto& e : context.model().executors) most = std::max(most, e.total_cores);
+  if (most > 0) return most;
+  return std::nullopt;
+}
+
+// The application's window, and each executor's part of it.
+struct AppWindow {
+  double start_ms = 0;
+  double end_ms = 0;
+};
+
+std::optional<AppWindow> app_window(const DetectorContext& context) {
+  const auto& app = context.model().app;
+  if (!app.start_time_ms) return std::nullopt;
+  const double start = static_cast<double>(*app.start_time_ms);
+  return AppWindow{start, start + context.app_duration_ms()};
+}
+
+double lifetime_ms(const model::Executor& e, const AppWindow& window) {
+  const double added = e.add_time_ms ? static_cast<double>(*e.add_time_ms) : window.start_ms;
+  const double removed = e.remove_time_ms ? static_cast<double>(*e.remove_time_ms) : window.end_ms;
+  return std::max(0.0, std::min(removed, window.end_ms) - std::max(added, window.start_ms));
+}
+
+bool app_caches_data(const model::AppModel& model) {
+  return std::any_of(model.rdds.begin(), model.rdds.end(), [](const auto& entry) { return entry.second.is_cached(); });
+}
+
+// The settings that give each task more memory: a bigger heap, or fewer tasks sharing it.
+void more_memory_per_task(const DetectorContext& context, Finding& f) {
+  const auto executors = task_executors(context.model());
+  if (const auto heap = app_heap(context, executors)) {
+    f.settings.push_back(context.setting("spark.executor.memory", gib_setting(2 * heap->bytes)));
+  } else {
+    f.settings.push_back(context.setting("spark.executor.memory", ""));
+  }
+  if (const auto cores = cores_per_executor(context); cores && *cores >= 2) {
+    f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores / 2)));
+  }
+}
+
+// G1 with an earlier concurrent cycle, as Spark's tuning guide suggests for GC-bound jobs, kept
+// with whatever other JVM options the application passes. Another collector's flag is dropped:
+// the JVM refuses to start with two.
+std::optional<SettingChange> g1_options(const DetectorContext& context) {
+  const std::string current = context.property("spark.executor.extraJavaOptions").value_or("");
+  constexpr std::string_view kOtherCollectors[] = {"-XX:+UseConcMarkSweepGC", "-XX:+UseParallelGC",
+                                                   "-XX:+UseParallelOldGC", "-XX:+UseSerialGC"};
+  std::string suggested;
+  bool has_g1 = false;
+  bool has_occupancy = false;
+  size_t position = 0;
+  while (position < current.size()) {
+    const size_t start = current.find_first_not_of(' ', position);
+    if (start == std::string::npos) break;
+    const size_t end = std::min(current.find(' ', start), current.size());
+    const std::string_view option(current.data() + start, end - start);
+    position = end;
+    if (std::find(std::begin(kOtherCollectors), std::end(kOtherCollectors), option) != std::end(kOtherCollectors)) {
+      continue;
+    }
+    has_g1 = has_g1 || option == "-XX:+UseG1GC";
+    has_occupancy = has_occupancy || option.starts_with("-XX:InitiatingHeapOccupancyPercent");
+    if (!suggested.empty()) suggested += ' ';
+    suggested += option;
+  }
+  if (!has_g1) suggested += suggested.empty() ? "-XX:+UseG1GC" : " -XX:+UseG1GC";
+  if (!has_occupancy) suggested += " -XX:InitiatingHeapOccupancyPercent=35";
+  if (suggested == current) return std::nullopt;
+  return context.setting("spark.executor.extraJavaOptions", suggested);
+}
+
+// ---------------------------------------------------------------------------------------------
+// gc
+
+void gc(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const auto executors = task_executors(context.model());
+  const auto heap = app_heap(context, executors);
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!long_enough(context, *stage)) continue;
+    const double duration = context.occupancy(*stage).duration_ms;
+    const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
+    const double gc_time = static_cast<double>(stage->metric(TaskMetric::kJvmGcTimeMs));
+    if (run_time <= 0 || run_time < t.gc_min_run_time_ms) continue;
+    const double ratio = gc_time / run_time;
+    if (ratio < t.gc_warn_ratio) continue;
+    // GC core time, turned into wall-clock at the stage's average concurrency (run / duration).
+    const double waste = gc_time / (run_time / duration);
+    const double peak_heap = static_cast<double>(peak_heap_of(stage->peak_executor_metrics));
+
+    Finding f;
+    f.type = "gc";
+    f.scope = Scope::kStage;
+    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
+    f.stages = {DetectorContext::ref(*stage)};
+    f.sql_execution_id = stage->sql_execution_id;
+    f.title = fmt::format("{}: garbage collection took {} of executor run time", DetectorContext::stage_label(*stage),
+                          format_percent(ratio));
+    std::string heap_words;
+    const bool heap_never_filled = heap && peak_heap > 0 && peak_heap / heap->bytes <= t.memory_over_provisioned_ratio;
+    if (heap && peak_heap > 0) {
+      heap_words = fmt::format(" The executors' JVM heap peaked at {} during the stage, {} of the {} heap ({}).",
+                               format_bytes(as_int(peak_heap)), format_percent(peak_heap / heap->bytes),
+                               format_bytes(as_int(heap->bytes)), heap->source);
+    } else if (heap) {
+      heap_words = fmt::format(" The executors' heap is {} ({}); the log has no heap peaks for this stage.",
+                               format_bytes(as_int(heap->bytes)), heap->source);
+    }
+    f.explanation = fmt::format(
+        "The stage's tasks spent {} in JVM garbage collection out of {} of executor run time ({}, against a warning "
+        "level of {}). At the stage's average of {:.1f} tasks in flight over its {} that is about {} of its "
+        "wall-clock.{}",
+        format_duration_ms(as_int(gc_time)), format_duration_ms(as_int(run_time)), format_percent(ratio),
+        format_percent(t.gc_warn_ratio), run_time / duration, format_duration_ms(as_int(duration)),
+        format_duration_ms(as_int(waste)), heap_words);
+    if (heap_never_filled) {
+      f.recommendation =
+          "The heap never came close to full, so a bigger heap will not help: the collector is busy with short-lived "
+          "objects. Use G1 with an earlier concurrent cycle, serialize with Kryo, and look for per-row object "
+          "churn (UDFs, collect_list over wide groups, Java/Scala closures building objects per record).";
+      if (auto g1 = g1_options(context)) f.settings.push_back(*g1);
+      if (!context.property("spark.serializer")) {
+        f.settings.push_back(context.setting("spark.serializer", "org.apache.spark.serializer.KryoSerializer"));
+      }
+    } else {
+      f.recommendation =
+          "Give each task more memory: a bigger executor heap (spark.executor.memory) or fewer tasks sharing one "
+          "(spark.executor.cores); either doubles what a task gets. Use G1 with an earlier concurrent cycle.";
+      more_memory_per_task(context, f);
+      if (auto g1 = g1_options(context)) f.settings.push_back(*g1);
+      if (app_caches_data(context.model())) {
+        const double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
+        if (fraction > 0.3) {
+          f.recommendation +=
+              " The application caches data: lowering spark.memory.fraction leaves more heap to the tasks' own "
+              "objects at the price of caching less.";
+          f.settings.push_back(
+              context.setting("spark.memory.fraction", fmt::format("{:g}", std::round((fraction - 0.1) * 100) / 100)));
+        }
+      }
+    }
+    f.evidence = {{"jvmGcTimeMs", gc_time, "ms"},
+                  {"executorRunTimeMs", run_time, "ms"},
+                  {"gcRatio", ratio, "ratio"},
+                  {"stageDurationMs", duration, "ms"},
+                  {"modeledGcWallClockMs", waste, "ms"}};
+    if (peak_heap > 0) f.evidence.push_back({"peakJvmHeapBytes", peak_heap, "bytes"});
+    if (heap) f.evidence.push_back({"heapBytes", heap->bytes, "bytes"});
+    f.thresholds = {"gc.warnRatio", "gc.minRunTimeMs", "stage.minDurationMs"};
+    f.confidence = std::min(context.confidence_above(ratio, t.gc_warn_ratio),
+                            context.confidence_above(run_time, t.gc_min_run_time_ms));
+    f.validation_caveat =
+        "GC time is core time; dividing it by the stage's average concurrency approximates its wall-clock share.";
+    f.claim.kind = WasteClaim::Kind::kStages;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    f.claim.raw = RawWaste{gc_time, WasteUnit::kCoreMs};
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// spill
+
+// Splitting each partition this many ways brings a task's spill down to the target size.
+int64_t split_factor(double spill_per_task, double target_bytes) {
+  if (target_bytes <= 0) return 2;
+  return std::max<int64_t>(2, static_cast<int64_t>(std::ceil(spill_per_task / target_bytes)));
+}
+
+void spill(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!long_enough(context, *stage)) continue;
+    const double disk = static_cast<double>(stage->metric(TaskMetric::kDiskBytesSpilled));
+    if (disk <= 0 || disk < t.spill_min_disk_bytes) continue;
+    const double memory = static_cast<double>(stage->metric(TaskMetric::kMemoryBytesSpilled));
+    const double duration = context.occupancy(*stage).duration_ms;
+    const double waste = disk / t.spill_io_throughput_bps * 1000.0;
+    const int64_t partitions = stage->num_tasks > 0 ? stage->num_tasks : std::max<int64_t>(1, stage->tasks_started);
+    const double per_task = disk / static_cast<double>(partitions);
+    const int64_t factor = split_factor(per_task, t.partition_target_bytes);
+    const double median_task_spill = static_cast<double>(stage->quantile(model::QuantileMetric::kDiskBytesSpilled).p50);
+
+    Finding f;
+    f.type = "spill";
+    f.scope = Scope::kStage;
+    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
+    f.stages = {DetectorContext::ref(*stage)};
+    f.sql_execution_id = stage->sql_execution_id;
+    f.title =
+        fmt::format("{}: tasks spilled {} to disk", DetectorContext::stage_label(*stage), format_bytes(as_int(disk)));
+    f.explanation = fmt::format(
+        "The stage's tasks ran out of execution memory and spilled {} to disk ({} as it was in memory), {} per "
+        "task over its {} partitions (the median task spilled {}). Writing and reading that back at an assumed {} "
+        "of local disk takes about {}; the stage ran {}.",
+        format_bytes(as_int(disk)), format_bytes(as_int(memory)), format_bytes(as_int(per_task)),
+        format_count(partitions), format_bytes(as_int(median_task_spill)), rate_words(t.spill_io_throughput_bps),
+        format_duration_ms(as_int(waste)), format_duration_ms(as_int(duration)));
+    std::string how;
+    if (stage->shuffle_read_bytes() > 0) {
+      how = fmt::format(
+          "Split the stage's shuffle partitions {} ways so each task holds about {} (spill per task over "
+          "a {} target), ",
+          factor, format_bytes(as_int(per_task / static_cast<double>(factor))),
+          format_bytes(as_int(t.partition_target_bytes)));
+      if (stage->sql_execution_id) {
+        f.settings.push_back(context.setting("spark.sql.shuffle.partitions", std::to_string(partitions * factor)));
+        const double advisory = static_cast<double>(
+            context.size_property("spark.sql.adaptive.advisoryPartitionSizeInBytes").value_or(int64_t{64} << 20));
+        f.settings.push_back(context.setting(
+            "spark.sql.adaptive.advisoryPartitionSizeInBytes",
+            mib_setting(std::max(kMinSuggestedPartitionBytes, advisory / static_cast<double>(factor)))));
+      } else {
+        // An RDD shuffle takes its count from the operation, or from spark.default.parallelism.
+        how += "passing the count to the shuffle operation of this RDD stage, ";
+        f.settings.push_back(context.setting("spark.default.parallelism", std::to_string(partitions * factor)));
+      }
+    } else if (stage->metric(TaskMetric::kInputBytes) > 0) {
+      how = fmt::format("Read the input in {} times smaller splits so each task holds less, ", factor);
+      const double split =
+          static_cast<double>(context.size_property("spark.sql.files.maxPartitionBytes").value_or(int64_t{128} << 20));
+      f.settings.push_back(
+          context.setting("spark.sql.files.maxPartitionBytes",
+                          mib_setting(std::max(kMinSuggestedPartitionBytes, split / static_cast<double>(factor)))));
+    } else {
+      how = fmt::format("Split the stage's partitions {} ways (repartition before the spilling operation), ", factor);
+    }
+    f.recommendation = how +
+                       "or give each task more memory (a bigger spark.executor.memory or fewer "
+                       "spark.executor.cores per executor). With AQE on, a smaller advisory partition size "
+                       "keeps coalesced partitions small.";
+    more_memory_per_task(context, f);
+    f.evidence = {{"diskBytesSpilled", disk, "bytes"},
+                  {"memoryBytesSpilled", memory, "bytes"},
+                  {"partitions", static_cast<double>(partitions), "count"},
+                  {"diskSpillPerTaskBytes", per_task, "bytes"},
+                  {"medianTaskDiskSpillBytes", median_task_spill, "bytes"},
+                  {"modeledSpillIoMs", waste, "ms"},
+                  {"stageDurationMs", duration, "ms"}};
+    f.thresholds = {"spill.minDiskBytes", "stage.minDurationMs", "partitionSizing.targetBytes"};
+    f.confidence = context.confidence_above(disk, t.spill_min_disk_bytes);
+    f.validation_caveat = fmt::format(
+        "The spill time is modeled at an assumed {} of disk throughput "
+        "(impact.spillIoThroughputBytesPerSec), not measured.",
+        rate_words(t.spill_io_throughput_bps));
+    f.claim.kind = WasteClaim::Kind::kStages;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    f.claim.raw = RawWaste{disk, WasteUnit::kBytes};
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// memoryUtilization
+
+// What every memoryUtilization variant reads.
+struct MemoryPicture {
+  std::vector<const model::Executor*> executors;  // task executors
+  HeapSize heap;                                  // per executor
+  AppWindow window;
+  double app_duration_ms = 0;
+  double peak_heap_bytes = 0;  // max JVMHeapMemory over the task executors
+  std::string peak_executor_id;
+  int64_t executors_with_peaks = 0;
+};
+
+Finding memory_finding(std::string rule) {
+  Finding f;
+  f.type = "memoryUtilization";
+  f.rule = std::move(rule);
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  return f;
+}
+
+bool any_out_of_memory_failure(const model::AppModel& model) {
+  for (const auto& stage : model.stages) {
+    for (const auto& failure : stage.failure_reasons) {
+      if (failure.reason.find("OutOfMemoryError") != std::string::npos ||
+          failure.reason.find("exceeding memory limits") != std::string::npos) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void data_unavailable(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
+  Finding f = memory_finding("dataUnavailable");
+  const auto version = context.spark_version();
+  const bool before_3 = version && version->first < 3;
+  f.title = "No executor reported its JVM heap use: heap sizing cannot be judged";
+  f.explanation = fmt::format(
+      "None of the {} executors that ran tasks logged a JVMHeapMemory peak (Task Executor Metrics or "
+      "SparkListenerStageExecutorMetrics), so how much of the {} heap the application used is unknown.{}",
+      format_count(static_cast<int64_t>(picture.executors.size())), format_bytes(as_int(picture.heap.bytes)),
+      before_3 ? fmt::format(" Spark {} does not log executor memory metrics; Spark 3.0 and later do.",
+                             context.model().app.spark_version)
+               : "");
+  f.recommendation = before_3 ? "Run on Spark 3.0 or later and log per-stage executor memory peaks, so heap use can "
+                                "be compared with the heap size."
+                              : "Log per-stage executor memory peaks (spark.eventLog.logStageExecutorMetrics) and poll "
+                                "executor metrics during tasks (spark.executor.metrics.pollingInterval), so heap use "
+                                "can be compared with the heap size.";
+  f.settings = {context.setting("spark.eventLog.logStageExecutorMetrics", "true"),
+                context.setting("spark.executor.metrics.pollingInterval", "5s")};
+  f.evidence = {{"taskExecutors", static_cast<double>(picture.executors.size()), "count"},
+                {"heapBytes", picture.heap.bytes, "bytes"}};
+  f.thresholds = {"memoryUtilization.minAppDurationMs"};
+  f.confidence = Confidence::kHigh;  // the log says so
+  f.band = ImpactBand::kInfo;
+  f.claim.kind = WasteClaim::Kind::kInformational;
+  findings.push_back(std::move(f));
+}
+
+// The heap setting against the largest heap any executor used. Returns true when the heap was
+// found over-provisioned (wasteModel then stays silent: it would count the same memory).
+bool memory_band(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const double heap = picture.heap.bytes;
+  const double peak = picture.peak_heap_bytes;
+  const double ratio = peak / heap;
+
+  const std::string peak_words = fmt::format(
+      "The largest JVM heap use any executor reported was {} (executor {}), {} of the {} heap ({}); {} of {} "
+      "executors reported heap peaks.",
+      format_bytes(as_int(peak)), picture.peak_executor_id, format_percent(ratio), format_bytes(as_int(heap)),
+      picture.heap.source, format_count(picture.executors_with_peaks),
+      format_count(static_cast<int64_t>(picture.executors.size())));
+  if (ratio <= t.memory_over_provisioned_ratio) {
+    Finding f = memory_finding("heapOverProvisioned");
+    // Every executor held at least (heap - the largest peak) it never used, the whole run long.
+    const double unused_mb = (heap - peak) / kMiB;
+    const double waste_mb_seconds = unused_mb * picture.app_duration_ms / 1000.0;
+    const std::string suggested = heap_setting(peak * kHeapHeadroom, heap);
+    f.title =
+        fmt::format("Executors used at most {} of their {} heap", format_percent(ratio), format_bytes(as_int(heap)));
+    f.explanation = fmt::format(
+        "{} Each executor held at least {} it never used for the application's {}: {:.0f} MB-seconds per executor.",
+        peak_words, format_bytes(as_int(heap - peak)), format_duration_ms(as_int(picture.app_duration_ms)),
+        waste_mb_seconds);
+    if (parse_size_bytes(suggested).value_or(0) < heap) {
+      f.recommendation = fmt::format(
+          "Size the heap to the observed peak with 30% headroom: spark.executor.memory={} (from {}), and run more "
+          "executors or cores in the memory freed.",
+          suggested, format_bytes(as_int(heap)));
+      f.settings = {context.setting("spark.executor.memory", suggested)};
+    } else {
+      f.recommendation =
+          "The heap is already as small as Spark sensibly runs with; give the unused memory work instead: more "
+          "cores per executor (spark.executor.cores), or cache data the application reads more than once.";
+    }
+    f.evidence = {{"peakJvmHeapBytes", peak, "bytes"},
+                  {"heapBytes", heap, "bytes"},
+                  {"peakToHeapRatio", ratio, "ratio"},
+                  {"appDurationMs", picture.app_duration_ms, "ms"},
+                  {"executorsWithPeaks", static_cast<double>(picture.executors_with_peaks), "count"}};
+    f.thresholds = {"memoryUtilization.overProvisionedRatio", "memoryUtilization.minAppDurationMs"};
+    f.confidence = context.confidence_below(ratio, t.memory_over_provisioned_ratio);
+    f.validation_caveat =
+        "JVMHeapMemory is sampled (at heartbeats or the polling interval), so a short spike between samples is "
+        "missed; the figure is per executor, not summed over the cluster.";
+    f.claim.kind = WasteClaim::Kind::kResourceOnly;
+    f.claim.method = EstimateMethod::kMeasured;
+    f.claim.raw = RawWaste{waste_mb_seconds, WasteUnit::kMbSeconds};
+    findings.push_back(std::move(f));
+    return true;
+  }
+  if (ratio >= t.memory_near_capacity_ratio) {
+    Finding f = memory_finding("heapNearCapacity");
+    const std::string suggested = gib_setting(peak * kHeapHeadroom);
+    const bool oom = any_out_of_memory_failure(context.model());
+    f.title = fmt::format("Executors used {} of their {} heap: close to running out", format_percent(ratio),
+                          format_bytes(as_int(heap)));
+    f.explanation =
+        fmt::format("{} A heap this full leaves the collector little room and risks OutOfMemoryError{}.", peak_words,
+                    oom ? "; tasks of this application did fail with out-of-memory errors" : "");
+    f.recommendation = fmt::format(
+        "Give the executors more heap: spark.executor.memory={} (the peak with 30% headroom), or keep the heap and "
+        "run fewer tasks per executor (spark.executor.cores) or smaller partitions.",
+        suggested);
+    f.settings = {context.setting("spark.executor.memory", suggested)};
+    if (const auto cores = cores_per_executor(context); cores && *cores >= 2) {
+      f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores - 1)));
+    }
+    f.evidence = {{"peakJvmHeapBytes", peak, "bytes"},
+                  {"heapBytes", heap, "bytes"},
+                  {"peakToHeapRatio", ratio, "ratio"},
+                  {"executorsWithPeaks", static_cast<double>(picture.executors_with_peaks), "count"}};
+    f.thresholds = {"memoryUtilization.nearCapacityRatio", "memoryUtilization.minAppDurationMs"};
+    f.confidence = oom ? Confidence::kHigh : Confidence::kMedium;
+    f.band = oom ? ImpactBand::kMedium : ImpactBand::kLow;
+    f.validation_caveat =
+        "A JVM lets its heap fill with garbage before collecting, so a full heap alone is not proof of pressure: "
+        "check the gc findings and out-of-memory failures.";
+    f.claim.kind = WasteClaim::Kind::kInformational;
+    findings.push_back(std::move(f));
+  }
+  return false;
+}
+
+// Memory held but unused, executor by executor: (its heap - its own peak) x its lifetime.
+void waste_model(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  double wasted_mb_seconds = 0;
+  double allocated_mb_seconds = 0;
+  for (const model::Executor* e : picture.executors) {
+    const double peak = static_cast<double>(peak_heap_of(e->peak_metrics));
+    const auto heap = heap_of(context, *e);
+    if (peak <= 0 || !heap) continue;  // unmeasured executors are left out, not guessed
+    const double seconds = lifetime_ms(*e, picture.window) / 1000.0;
+    allocated_mb_seconds += heap->bytes / kMiB * seconds;
+    wasted_mb_seconds += std::max(0.0, heap->bytes - peak) / kMiB * seconds;
+  }
+  if (allocated_mb_seconds <= 0) return;
+  const double used_share = 1.0 - wasted_mb_seconds / allocated_mb_seconds;
+  if (used_share > t.memory_waste_model_max_used_share) return;
+  Finding f = memory_finding("wasteModel");
+  f.title = fmt::format("Executors used {} of the heap they held over their lifetimes", format_percent(used_share));
+  f.explanation = fmt::format(
+      "Weighting each executor's own heap peak by how long it lived, the executors used {} of the {:.0f} MB-seconds "
+      "of heap they held; {:.0f} MB-seconds were never used. The hungriest executor ({}) peaked at {} of the {} "
+      "heap, so the heap cannot simply be cut for all of them: memory use differs between executors.",
+      format_percent(used_share), allocated_mb_seconds, wasted_mb_seconds, picture.peak_executor_id,
+      format_bytes(as_int(picture.peak_heap_bytes)), format_bytes(as_int(picture.heap.bytes)));
+  f.recommendation =
+      "Executors that use little of their heap are mostly idle or get little of the data. Release idle executors "
+      "with dynamic allocation, and look at the stages whose data lands on few executors (skew findings).";
+  f.settings = {context.setting("spark.dynamicAllocation.enabled", "true")};
+  f.evidence = {{"wastedMbSeconds", wasted_mb_seconds, "mbSeconds"},
+                {"allocatedMbSeconds", allocated_mb_seconds, "mbSeconds"},
+                {"usedShare", used_share, "fraction"},
+                {"peakJvmHeapBytes", picture.peak_heap_bytes, "bytes"},
+                {"executorsWithPeaks", static_cast<double>(picture.executors_with_peaks), "count"}};
+  f.thresholds = {"memoryUtilization.wasteModelMaxUsedShare", "memoryUtilization.minAppDurationMs"};
+  f.confidence = context.confidence_below(used_share, t.memory_waste_model_max_used_share);
+  f.validation_caveat = "Executors that reported no heap peak are left out of both sums.";
+  f.claim.kind = WasteClaim::Kind::kResourceOnly;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.claim.raw = RawWaste{wasted_mb_seconds, WasteUnit::kMbSeconds};
+  findings.push_back(std::move(f));
+}
+
+// Executor core time that ran no task: the memory of those executors was held for nothing.
+void idle_cores(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const auto fallback_cores = cores_per_executor(context).value_or(1);
+  double capacity_core_ms = 0;
+  for (const model::Executor* e : picture.executors) {
+    const double cores = e->total_cores > 0 ? e->total_cores : fallback_cores;
+    capacity_core_ms += cores * lifetime_ms(*e, picture.window);
+  }
+  if (capacity_core_ms <= 0) return;
+  double task_time_ms = 0;
+  for (const auto& stage : context.model().stages)
+    task_time_ms += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
+  const double idle = std::clamp(1.0 - task_time_ms / capacity_core_ms, 0.0, 1.0);
+  if (idle < t.memory_idle_cores_fraction) return;
+  const double allocated_mb = picture.heap.bytes / kMiB;
+  const double peak_executors = std::max<double>(1, context.model().peak_concurrent_executors);
+  const double waste_mb_seconds = idle * allocated_mb * peak_executors * picture.app_duration_ms / 1000.0;
+  const bool dynamic = context.bool_property("spark.dynamicAllocation.enabled").value_or(false);
+  const auto needed = static_cast<int64_t>(std::max(1.0, std::ceil(peak_executors * (1.0 - idle))));
+
+  Finding f = memory_finding("idleCores");
+  f.title = fmt::format("Executors sat idle {} of their core time, holding their memory", format_percent(idle));
+  f.explanation = fmt::format(
+      "Tasks ran {} of the {} of core time the executors offered over their lifetimes: {} of it was idle. Each "
+      "idle executor kept its {} heap; at the peak of {} over the application's {} that is about {:.0f} "
+      "MB-seconds held for no work.",
+      format_duration_ms(as_int(task_time_ms)), format_duration_ms(as_int(capacity_core_ms)), format_percent(idle),
+      format_bytes(as_int(picture.heap.bytes)), executors_words(static_cast<int64_t>(peak_executors)),
+      format_duration_ms(as_int(picture.app_duration_ms)), waste_mb_seconds);
+  if (dynamic) {
+    f.recommendation = fmt::format(
+        "Dynamic allocation is on but executors still idle: release them sooner, and keep no more than the {} the "
+        "work kept busy on average as a floor.",
+        executors_words(needed));
+    f.settings = {context.setting("spark.dynamicAllocation.executorIdleTimeout", "30s")};
+    if (context.number_property("spark.dynamicAllocation.minExecutors").value_or(0) > static_cast<double>(needed)) {
+      f.settings.push_back(context.setting("spark.dynamicAllocation.minExecutors", std::to_string(needed)));
+    }
+  } else {
+    f.recommendation = fmt::format(
+        "Let Spark release idle executors with dynamic allocation (with shuffle tracking when there is no external "
+        "shuffle service), or run about {}, what the work kept busy on average.",
+        executors_words(needed));
+    f.settings = {context.setting("spark.dynamicAllocation.enabled", "true"),
+                  context.setting("spark.dynamicAllocation.shuffleTracking.enabled", "true"),
+                  context.setting("spark.executor.instances", std::to_string(needed))};
+  }
+  f.evidence = {{"idleCoreFraction", idle, "fraction"},
+                {"taskTimeMs", task_time_ms, "ms"},
+                {"executorCoreTimeMs", capacity_core_ms, "coreMs"},
+                {"heapBytes", picture.heap.bytes, "bytes"},
+                {"peakExecutors", peak_executors, "count"},
+                {"appDurationMs", picture.app_duration_ms, "ms"}};
+  f.thresholds = {"memoryUtilization.idleCoresFraction", "memoryUtilization.minAppDurationMs"};
+  f.confidence = context.confidence_above(idle, t.memory_idle_cores_fraction);
+  f.validation_caveat =
+      "The utilization finding reports the same idle time as core-hours; the two are views of one waste.";
+  f.claim.kind = WasteClaim::Kind::kResourceOnly;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.claim.raw = RawWaste{waste_mb_seconds, WasteUnit::kMbSeconds};
+  findings.push_back(std::move(f));
+}
+
+void memory_utilization(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  MemoryPicture picture;
+  picture.app_duration_ms = context.app_duration_ms();
+  if (picture.app_duration_ms <= 0 || picture.app_duration_ms < t.memory_min_app_duration_ms) return;
+  const auto window = app_window(context);
+  if (!window) return;
+  picture.window = *window;
+  picture.executors = task_executors(context.model());
+  if (picture.executors.empty()) return;
+  const auto heap = app_heap(context, picture.executors);
+  if (!heap || heap->bytes <= 0) return;
+  picture.heap = *heap;
+  for (const model::Executor* e : picture.executors) {
+    const auto peak = static_cast<double>(peak_heap_of(e->peak_metrics));
+    if (peak <= 0) continue;
+    ++picture.executors_with_peaks;
+    if (peak > picture.peak_heap_bytes) {
+      picture.peak_heap_bytes = peak;
+      picture.peak_executor_id = e->id;
+    }
+  }
+
+  idle_cores(context, picture, findings);
+  if (picture.executors_with_peaks == 0) {
+    data_unavailable(context, picture, findings);
+    return;
+  }
+  if (!memory_band(context, picture, findings)) waste_model(context, picture, findings);
+}
+
+}  // namespace
+
+void detect_memory(const DetectorContext& context, std::vector<Finding>& findings) {
+  gc(context, findings);
+  spill(context, findings);
+  memory_utilization(context, findings);
+}
 
 }  // namespace sf::analysis

@@ -1,8 +1,376 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of data moved between stages and of how it is cut into partitions: shuffle,
+// partitionSizing (rules maxPartitionTooBig, shufflePartitionSkew, lowShuffleParallelism).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
 #include "analysis/detectors.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_shuffle(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::QuantileMetric;
+using model::Quantiles;
+using model::StageAttempt;
+using model::TaskMetric;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+using units::format_percent;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+int64_t as_int(double value) {
+  return static_cast<int64_t>(std::llround(value));
+}
+
+// A modeled throughput as its constant is written: "125 MB/s" (decimal, like the constant).
+std::string rate_words(double bytes_per_second) {
+  return fmt::format("{:g} MB/s", bytes_per_second / 1e6);
+}
+
+// "128m": a byte size as Spark's size settings take it, in whole MiB (at least 1).
+std::string mib_setting(double bytes) {
+  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / kMiB))));
+}
+
+bool long_enough(const DetectorContext& context, const StageAttempt& stage) {
+  return context.occupancy(stage).duration_ms >= context.thresholds().stage_min_duration_ms;
+}
+
+// Seconds (as ms) to move `bytes` at the modeled shuffle throughput.
+double transfer_ms(const Thresholds& t, double bytes) {
+  return bytes / t.shuffle_throughput_bps * 1000.0;
+}
+
+// A partition count rounded up to whole waves of the cluster's cores, so no wave runs half empty.
+int64_t whole_waves(int64_t partitions, int32_t cores) {
+  const int64_t per_wave = std::max(1, cores);
+  return std::max<int64_t>(1, (partitions + per_wave - 1) / per_wave * per_wave);
+}
+
+int64_t partitions_of(const StageAttempt& stage) {
+  return stage.num_tasks > 0 ? stage.num_tasks : std::max<int64_t>(1, stage.tasks_started);
+}
+
+// Cutting a stage's shuffle into `partitions`: spark.sql.shuffle.partitions (or adaptive
+// execution's advisory size) for a SQL stage; for an RDD stage, the shuffle operation's own
+// numPartitions, which defaults to spark.default.parallelism. Appends the how to `f`.
+void set_partition_count(const DetectorContext& context, const StageAttempt& stage, int64_t partitions,
+                         int64_t unrounded, Finding& f) {
+  const Thresholds& t = context.thresholds();
+  const std::string count =
+      fmt::format("about {} partitions ({} rounded up to whole waves of the {} cores)", format_count(partitions),
+                  format_count(unrounded), format_count(context.total_cores()));
+  if (stage.sql_execution_id) {
+    f.recommendation += fmt::format("Cut the shuffle into {}, or let adaptive execution size them at {}.", count,
+                                    format_bytes(as_int(t.partition_target_bytes)));
+    f.settings.push_back(context.setting("spark.sql.shuffle.partitions", std::to_string(partitions)));
+    f.settings.push_back(
+        context.setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", mib_setting(t.partition_target_bytes)));
+  } else {
+    f.recommendation += fmt::format(
+        "Cut the shuffle into {}: this is an RDD stage, so pass the count to the shuffle operation (reduceByKey, "
+        "join, repartition) or set spark.default.parallelism.",
+        count);
+    f.settings.push_back(context.setting("spark.default.parallelism", std::to_string(partitions)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// shuffle
+
+void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!long_enough(context, *stage)) continue;
+    const double bytes = static_cast<double>(stage->shuffle_read_bytes());
+    if (bytes <= 0 || bytes < t.shuffle_min_read_bytes) continue;
+    const double duration = context.occupancy(*stage).duration_ms;
+    const double modeled = transfer_ms(t, bytes);
+    const double share = modeled / duration;
+    if (share < t.shuffle_min_modeled_share) continue;
+    const double remote = static_cast<double>(stage->metric(TaskMetric::kShuffleRemoteBytesRead));
+    const double fetch_wait = static_cast<double>(stage->metric(TaskMetric::kShuffleFetchWaitTimeMs));
+    const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
+    const double fetch_wait_share = run_time > 0 ? fetch_wait / run_time : 0.0;
+
+    Finding f;
+    f.type = "shuffle";
+    f.scope = Scope::kStage;
+    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
+    f.stages = {DetectorContext::ref(*stage)};
+    f.sql_execution_id = stage->sql_execution_id;
+    f.title =
+        fmt::format("{} read {} of shuffle data", DetectorContext::stage_label(*stage), format_bytes(as_int(bytes)));
+    f.explanation = fmt::format(
+        "The stage read {} from the previous stages' shuffle output ({} of it from other hosts). Moving that at an "
+        "assumed {} takes about {}, {} of the stage's {}. Its tasks waited {} in all for shuffle blocks to arrive "
+        "({} of their run time).",
+        format_bytes(as_int(bytes)), format_bytes(as_int(remote)), rate_words(t.shuffle_throughput_bps),
+        format_duration_ms(as_int(modeled)), format_percent(share), format_duration_ms(as_int(duration)),
+        format_duration_ms(as_int(fetch_wait)), format_percent(fetch_wait_share));
+    f.recommendation = fmt::format(
+        "Shuffle less: broadcast the small side of joins instead of shuffling both (raise "
+        "spark.sql.autoBroadcastJoinThreshold up to {} for sides that small), aggregate or filter before the "
+        "shuffle, and select only the columns needed downstream. Keep shuffle output compressed, with zstd for a "
+        "better ratio than the default lz4.",
+        format_bytes(as_int(t.broadcast_under_max_bytes)));
+    f.settings = {context.setting("spark.sql.autoBroadcastJoinThreshold", mib_setting(t.broadcast_under_max_bytes)),
+                  context.setting("spark.shuffle.compress", "true"),
+                  context.setting("spark.io.compression.codec", "zstd")};
+    f.evidence = {
+        {"shuffleReadBytes", bytes, "bytes"},         {"shuffleRemoteReadBytes", remote, "bytes"},
+        {"shuffleFetchWaitTimeMs", fetch_wait, "ms"}, {"fetchWaitShareOfRunTime", fetch_wait_share, "fraction"},
+        {"modeledTransferMs", modeled, "ms"},         {"stageDurationMs", duration, "ms"}};
+    f.thresholds = {"shuffle.minReadBytes", "shuffle.minModeledShare", "stage.minDurationMs"};
+    f.confidence = std::min(context.confidence_above(bytes, t.shuffle_min_read_bytes),
+                            context.confidence_above(share, t.shuffle_min_modeled_share));
+    f.validation_caveat = fmt::format(
+        "The transfer time is modeled at an assumed {} (impact.shuffleThroughputBytesPerSec); on a faster network "
+        "it runs high. The fetch wait time is what the tasks measured.",
+        rate_words(t.shuffle_throughput_bps));
+    if (remote < 0.5 * bytes) {
+      f.validation_caveat += fmt::format(
+          " {} of the bytes were read on the same host, which costs disk time rather "
+          "than network time.",
+          format_percent(1.0 - remote / bytes));
+    }
+    f.claim.kind = WasteClaim::Kind::kStages;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.stages = {{DetectorContext::ref(*stage), modeled}};
+    f.claim.raw = RawWaste{bytes, WasteUnit::kBytes};
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// partitionSizing
+
+Finding partition_finding(const StageAttempt& stage, std::string rule) {
+  Finding f;
+  f.type = "partitionSizing";
+  f.rule = std::move(rule);
+  f.scope = Scope::kStage;
+  f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(stage));
+  f.stages = {DetectorContext::ref(stage)};
+  f.sql_execution_id = stage.sql_execution_id;
+  return f;
+}
+
+void claim_stage_waste(Finding& f, const StageAttempt& stage, double waste_ms, RawWaste raw) {
+  f.claim.kind = WasteClaim::Kind::kStages;
+  f.claim.method = EstimateMethod::kModeled;
+  f.claim.stages = {{DetectorContext::ref(stage), waste_ms}};
+  f.claim.raw = raw;
+}
+
+// Spark's adaptive execution splits a skewed join partition; these turn it on for partitions
+// past the target size.
+void skew_join_settings(const DetectorContext& context, Finding& f) {
+  f.settings.push_back(context.setting("spark.sql.adaptive.enabled", "true"));
+  f.settings.push_back(context.setting("spark.sql.adaptive.skewJoin.enabled", "true"));
+  f.settings.push_back(context.setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes",
+                                       mib_setting(context.thresholds().partition_target_bytes)));
+}
+
+// lowShuffleParallelism: the stage's shuffle is cut into too few partitions for its size.
+bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt& stage,
+                             std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const double bytes = static_cast<double>(stage.shuffle_read_bytes());
+  if (bytes <= 0 || bytes < t.partition_min_shuffle_bytes || t.partition_target_bytes <= 0) return false;
+  const int64_t tasks = partitions_of(stage);
+  const double per_task = bytes / static_cast<double>(tasks);
+  const double limit = t.partition_low_parallelism_factor * t.partition_target_bytes;
+  if (per_task < limit) return false;
+  const auto target_tasks = static_cast<int64_t>(std::ceil(bytes / t.partition_target_bytes));
+  if (target_tasks <= tasks) return false;
+  const double duration = context.occupancy(stage).duration_ms;
+  // The share of the stage's time that more, smaller partitions would let run side by side.
+  const double waste = duration * (1.0 - static_cast<double>(tasks) / static_cast<double>(target_tasks));
+  const int64_t suggested = whole_waves(target_tasks, context.total_cores());
+
+  Finding f = partition_finding(stage, "lowShuffleParallelism");
+  f.title =
+      fmt::format("{} read {} of shuffle data in only {} partitions ({} each)", DetectorContext::stage_label(stage),
+                  format_bytes(as_int(bytes)), format_count(tasks), format_bytes(as_int(per_task)));
+  f.explanation = fmt::format(
+      "The stage's {} partitions held {} of shuffle data each on average, {:.1f} times the {} a partition should "
+      "hold. At that size the stage needs {} partitions; with {} its tasks were long and few, and the stage ran {}.",
+      format_count(tasks), format_bytes(as_int(per_task)), per_task / t.partition_target_bytes,
+      format_bytes(as_int(t.partition_target_bytes)), format_count(target_tasks), format_count(tasks),
+      format_duration_ms(as_int(duration)));
+  set_partition_count(context, stage, suggested, target_tasks, f);
+  f.evidence = {{"shuffleReadBytes", bytes, "bytes"},
+                {"partitions", static_cast<double>(tasks), "count"},
+                {"bytesPerPartition", per_task, "bytes"},
+                {"targetPartitions", static_cast<double>(target_tasks), "count"},
+                {"stageDurationMs", duration, "ms"}};
+  f.thresholds = {"partitionSizing.minShuffleBytes", "partitionSizing.lowParallelismFactor",
+                  "partitionSizing.targetBytes", "stage.minDurationMs"};
+  f.confidence = context.confidence_above(per_task, limit);
+  f.validation_caveat =
+      "The figure assumes the stage's time shrinks in proportion to the missing partitions, which holds only when "
+      "the cluster has the cores to run them side by side.";
+  claim_stage_waste(f, stage, waste, RawWaste{waste, WasteUnit::kMs});
+  findings.push_back(std::move(f));
+  return true;
+}
+
+// The largest partition of a stage against the median: what maxPartitionTooBig and
+// shufflePartitionSkew judge. Shuffle read bytes for a stage that reads shuffle, else input.
+struct PartitionSpread {
+  bool from_shuffle = false;
+  const char* source = "";  // "shuffle read" or "input"
+  int64_t tasks = 0;
+  double max = 0;
+  double median = 0;
+  double excess = 0;        // max - median
+  double ratio = 0;         // max / median; infinite when the median partition is empty
+  bool material = false;    // the excess is worth a whole target partition
+  double waste_ms = 0;      // the excess at the modeled shuffle throughput
+  std::string ratio_words;  // "12.5 times", "far above"
+};
+
+std::optional<PartitionSpread> partition_spread(const DetectorContext& context, const StageAttempt& stage) {
+  const Thresholds& t = context.thresholds();
+  PartitionSpread p;
+  p.from_shuffle = stage.shuffle_read_bytes() > 0;
+  if (!p.from_shuffle && stage.metric(TaskMetric::kInputBytes) <= 0) return std::nullopt;
+  const Quantiles& q = stage.quantile(p.from_shuffle ? QuantileMetric::kShuffleReadBytes : QuantileMetric::kInputBytes);
+  if (q.count == 0 || q.max <= 0) return std::nullopt;
+  p.source = p.from_shuffle ? "shuffle read" : "input";
+  p.tasks = q.count;
+  p.max = static_cast<double>(q.max);
+  p.median = static_cast<double>(q.p50);
+  p.excess = p.max - p.median;
+  p.ratio = p.median > 0 ? p.max / p.median : std::numeric_limits<double>::infinity();
+  p.material = p.excess >= t.partition_min_skew_excess_bytes;
+  p.waste_ms = transfer_ms(t, p.excess);
+  p.ratio_words = std::isfinite(p.ratio) ? fmt::format("{:.1f} times", p.ratio) : "far above";
+  return p;
+}
+
+// What maxPartitionTooBig and shufflePartitionSkew share: the evidence and the claim.
+void add_spread_evidence_and_claim(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p,
+                                   Finding& f) {
+  f.evidence = {{"maxPartitionBytes", p.max, "bytes"},
+                {"medianPartitionBytes", p.median, "bytes"},
+                {"excessBytes", p.excess, "bytes"},
+                {"tasks", static_cast<double>(p.tasks), "count"},
+                {"modeledExcessTransferMs", p.waste_ms, "ms"},
+                {"stageDurationMs", context.occupancy(stage).duration_ms, "ms"}};
+  if (std::isfinite(p.ratio)) f.evidence.push_back({"maxToMedianRatio", p.ratio, "ratio"});
+  f.validation_caveat =
+      "The time of the excess is modeled at the assumed shuffle throughput "
+      "(impact.shuffleThroughputBytesPerSec), not measured.";
+  claim_stage_waste(f, stage, p.waste_ms, RawWaste{p.excess, WasteUnit::kBytes});
+}
+
+// maxPartitionTooBig: one task's partition past partitionSizing.maxBytes. Even partitions that
+// are all too big are left to lowShuffleParallelism when it fired on the stage.
+bool max_partition_too_big(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p,
+                           bool low_parallelism_fired, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  if (p.max < t.partition_max_bytes || (!p.material && low_parallelism_fired)) return false;
+  Finding f = partition_finding(stage, "maxPartitionTooBig");
+  f.title = fmt::format("{}: one task's {} was {}", DetectorContext::stage_label(stage), p.source,
+                        format_bytes(as_int(p.max)));
+  const std::string consequence =
+      p.material ? fmt::format(
+                       "A partition that big strains memory, spills, and keeps its task running after the "
+                       "others finish: moving the {} beyond the median takes about {} at an assumed {}.",
+                       format_bytes(as_int(p.excess)), format_duration_ms(as_int(p.waste_ms)),
+                       rate_words(t.shuffle_throughput_bps))
+                 : fmt::format(
+                       "Partitions are that big across the board rather than one outlier, so no task lags "
+                       "far behind the others (the {} beyond the median is worth about {}); the cost is "
+                       "memory pressure and spill, which this figure does not price.",
+                       format_bytes(as_int(p.excess)), format_duration_ms(as_int(p.waste_ms)));
+  f.explanation = fmt::format(
+      "The largest task of the stage read {} of {}, past the {} a partition can hold comfortably; the median task "
+      "read {} ({} the median). {} The stage ran {}.",
+      format_bytes(as_int(p.max)), p.source, format_bytes(as_int(t.partition_max_bytes)),
+      format_bytes(as_int(p.median)), p.ratio_words, consequence,
+      format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
+  if (!p.from_shuffle) {
+    f.recommendation = fmt::format(
+        "Read the input in smaller splits ({} each). A file that cannot be split (gzip, a single large Parquet row "
+        "group) stays one task whatever the setting: recompress it splittably or repartition after reading.",
+        format_bytes(as_int(t.partition_target_bytes)));
+    f.settings = {context.setting("spark.sql.files.maxPartitionBytes", mib_setting(t.partition_target_bytes))};
+  } else if (p.ratio >= t.partition_skew_ratio) {
+    f.recommendation =
+        "The big partition is a skewed key: let adaptive execution split it in joins, or salt the hot key (add a "
+        "random suffix, aggregate twice) for aggregations, which adaptive execution does not split.";
+    skew_join_settings(context, f);
+  } else {
+    const auto needed = std::max(static_cast<int64_t>(std::ceil(static_cast<double>(stage.shuffle_read_bytes()) /
+                                                                std::max(1.0, t.partition_target_bytes))),
+                                 partitions_of(stage));
+    f.recommendation = "Partitions are big across the board. ";
+    set_partition_count(context, stage, whole_waves(needed, context.total_cores()), needed, f);
+  }
+  f.thresholds = {"partitionSizing.maxBytes", "partitionSizing.targetBytes", "stage.minDurationMs"};
+  f.confidence = context.confidence_above(p.max, t.partition_max_bytes);
+  add_spread_evidence_and_claim(context, stage, p, f);
+  findings.push_back(std::move(f));
+  return true;
+}
+
+// shufflePartitionSkew: the largest shuffle partition far past the median, by a material excess.
+void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p,
+                            std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  if (!p.from_shuffle || static_cast<double>(p.tasks) < t.skew_min_tasks || p.ratio < t.partition_skew_ratio ||
+      !p.material) {
+    return;
+  }
+  Finding f = partition_finding(stage, "shufflePartitionSkew");
+  f.title = fmt::format("{}: the largest shuffle partition was {} the median", DetectorContext::stage_label(stage),
+                        p.ratio_words);
+  f.explanation = fmt::format(
+      "The largest task of the stage read {} of shuffle data against a median of {} ({} the median, {} more). Its "
+      "task keeps running after the others finish: moving the excess takes about {} at an assumed {}. The stage "
+      "ran {}.",
+      format_bytes(as_int(p.max)), format_bytes(as_int(p.median)), p.ratio_words, format_bytes(as_int(p.excess)),
+      format_duration_ms(as_int(p.waste_ms)), rate_words(t.shuffle_throughput_bps),
+      format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
+  f.recommendation =
+      "A few keys hold much of the data. In joins, let adaptive execution split the skewed partitions; in "
+      "aggregations, salt the hot keys (add a random suffix, aggregate twice) or filter out null and default keys "
+      "before the shuffle.";
+  skew_join_settings(context, f);
+  f.thresholds = {"partitionSizing.skewRatio", "partitionSizing.minSkewExcessBytes", "skew.minTasks", "stage.minDurationMs"};
+  f.confidence = std::isfinite(p.ratio) ? context.confidence_above(p.ratio, t.partition_skew_ratio) : Confidence::kHigh;
+  add_spread_evidence_and_claim(context, stage, p, f);
+  findings.push_back(std::move(f));
+}
+
+void partition_sizing(const DetectorContext& context, std::vector<Finding>& findings) {
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!long_enough(context, *stage)) continue;
+    const bool low_parallelism = low_shuffle_parallelism(context, *stage, findings);
+    // One finding per stage for the largest partition: too big takes precedence over skewed.
+    const auto spread = partition_spread(context, *stage);
+    if (spread && !max_partition_too_big(context, *stage, *spread, low_parallelism, findings)) {
+      shuffle_partition_skew(context, *stage, *spread, findings);
+    }
+  }
+}
+
+}  // namespace
+
+void detect_shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
+  shuffle(context, findings);
+  partition_sizing(context, findings);
+}
 
 }  // namespace sf::analysis

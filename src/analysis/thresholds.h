@@ -108,6 +108,7 @@ struct Thresholds {
   double partition_skew_ratio = 5;           // largest partition vs the median
   double partition_min_shuffle_bytes = 1073741824;  // stage shuffle read for lowShuffleParallelism
   double partition_low_parallelism_factor = 2;  // average bytes per task past factor x target
+  double partition_min_skew_excess_bytes = 134217728;  // largest partition past the median, at least
 
   // --- tinyTask ---------------------------------------------------------------------------------
   double tiny_task_max_median_ms = 100;      // median task shorter than this
@@ -127,6 +128,7 @@ struct Thresholds {
   double memory_near_capacity_ratio = 0.9;   // peak heap used / heap size at or above
   double memory_idle_cores_fraction = 0.5;   // idle share of executor core time at or above
   double memory_min_app_duration_ms = 300000;  // apps shorter than 5 minutes are not judged
+  double memory_waste_model_max_used_share = 0.5;  // lifetime-weighted used share of heap at or below
 
   // --- utilization ------------------------------------------------------------------------------
   double utilization_min_fraction = 0.5;     // busy share of the peak cores over the app

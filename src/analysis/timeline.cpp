@@ -1,8 +1,454 @@
-// Placeholder until the family is implemented; replaced before this lands.
+// Detectors of how the application used its wall-clock and its executors over time: coldStart,
+// stageSlowness, utilization, autoscalingChurn.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+
 #include "analysis/detectors.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
-void detect_timeline(const DetectorContext&, std::vector<Finding>&) {}
+namespace {
+
+using model::StageAttempt;
+using model::TaskMetric;
+using units::format_bytes;
+using units::format_count;
+using units::format_duration_ms;
+using units::format_percent;
+
+// A part of a stage's run time worth pointing at (GC, fetch wait, shuffle write).
+constexpr double kNotableShare = 0.2;
+
+int64_t as_int(double value) {
+  return static_cast<int64_t>(std::llround(value));
+}
+
+template <typename T>
+std::optional<int64_t> earliest(const std::vector<T>& items, std::optional<int64_t> (*time_of)(const T&)) {
+  std::optional<int64_t> first;
+  for (const T& item : items) {
+    const auto t = time_of(item);
+    if (t && (!first || *t < *first)) first = t;
+  }
+  return first;
+}
+
+// Task time summed over every stage attempt: the work the executors actually did.
+double total_task_time_ms(const model::AppModel& model) {
+  double total = 0;
+  for (const auto& stage : model.stages) total += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
+  return total;
+}
+
+std::string executors_words(int64_t n) {
+  return format_count(n) + (n == 1 ? " executor" : " executors");
+}
+
+// Removals that dynamic allocation asked for, as opposed to executors lost or killed from outside.
+bool scaled_down(const std::string& reason) {
+  return reason.find("idle") != std::string::npos || reason.find("killed by driver") != std::string::npos ||
+         reason.find("decommission") != std::string::npos;
+}
+
+bool dynamic_allocation(const DetectorContext& context) {
+  return context.bool_property("spark.dynamicAllocation.enabled").value_or(false);
+}
+
+// A time setting in seconds ("60s", "2min", "500ms", "60"), as Spark's time settings read them.
+std::optional<double> seconds_property(const DetectorContext& context, std::string_view key) {
+  const auto text = context.property(key);
+  if (!text) return std::nullopt;
+  double number = 0;
+  const char* begin = text->data();
+  const char* end = begin + text->size();
+  auto [unit_start, ec] = std::from_chars(begin, end, number);
+  if (ec != std::errc()) return std::nullopt;
+  const std::string_view unit(unit_start, static_cast<size_t>(end - unit_start));
+  if (unit.empty() || unit == "s") return number;
+  if (unit == "ms") return number / 1000.0;
+  if (unit == "m" || unit == "min") return number * 60.0;
+  if (unit == "h") return number * 3600.0;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// coldStart
+
+void cold_start(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const model::AppModel& model = context.model();
+  if (!model.app.start_time_ms) return;
+  const auto first_task =
+      earliest<StageAttempt>(model.stages, [](const StageAttempt& s) { return s.first_task_launched_time_ms; });
+  if (!first_task) return;
+  const double start = static_cast<double>(*model.app.start_time_ms);
+  const double gap = static_cast<double>(*first_task) - start;
+  const double app_ms = context.app_duration_ms();
+  if (gap < t.cold_start_min_gap_ms || app_ms <= 0 || gap < t.cold_start_min_share * app_ms) return;
+
+  const auto first_job = earliest<model::Job>(model.jobs, [](const model::Job& j) { return j.submission_time_ms; });
+  std::optional<int64_t> first_executor;
+  for (const auto& e : model.executors) {
+    // The driver of a cluster-mode app runs no tasks; in local mode it is the executor.
+    if (e.total_cores <= 0 || !e.add_time_ms) continue;
+    if (!first_executor || *e.add_time_ms < *first_executor) first_executor = e.add_time_ms;
+  }
+  auto after_start = [&](std::optional<int64_t> time) {
+    return time ? std::max(0.0, static_cast<double>(*time) - start) : -1.0;
+  };
+  const double executor_wait = after_start(first_executor);
+  const double driver_wait = after_start(first_job);
+  const bool waited_for_executors = executor_wait >= 0.5 * gap;
+  // In a shell or notebook the driver waits for someone to type the first query: not a cost.
+  if (context.interactive_session() && !waited_for_executors) return;
+
+  Finding f;
+  f.type = "coldStart";
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  f.title = fmt::format("The first task started {} after the application did ({} of its run)",
+                        format_duration_ms(as_int(gap)), format_percent(gap / app_ms));
+  std::string timeline;
+  if (executor_wait >= 0) {
+    timeline +=
+        fmt::format(" The first executor registered {} after the start.", format_duration_ms(as_int(executor_wait)));
+  } else {
+    timeline += " No executor's registration time is in the log.";
+  }
+  if (driver_wait >= 0) {
+    timeline +=
+        fmt::format(" The driver submitted its first job {} after the start.", format_duration_ms(as_int(driver_wait)));
+  }
+  f.explanation = fmt::format(
+      "Nothing ran on the executors for the first {} of the application's {}. Before a first task can launch, the "
+      "driver plans the first query (listing files, reading schemas and table metadata, building broadcasts) and "
+      "the cluster manager must deliver executors.{}{}",
+      format_duration_ms(as_int(gap)), format_duration_ms(as_int(app_ms)), timeline,
+      executor_wait < 0      ? ""
+      : waited_for_executors ? " Most of the gap was spent waiting for executors."
+                             : " Most of the gap was driver-side work before the first task, not executor start-up.");
+  if (waited_for_executors) {
+    f.recommendation =
+        "Ask for executors up front and start work with the ones that arrive: more initial executors under dynamic "
+        "allocation, and a lower share of registered resources before scheduling starts. If the cluster's queue was "
+        "full, this is scheduling capacity rather than the application.";
+    const auto initial = std::max(1, model.peak_concurrent_executors);
+    if (dynamic_allocation(context)) {
+      f.settings.push_back(context.setting("spark.dynamicAllocation.initialExecutors", std::to_string(initial)));
+    }
+    // YARN and Kubernetes wait for 80% of the executors (up to 30 s) before scheduling the first task.
+    if (context.number_property("spark.scheduler.minRegisteredResourcesRatio").value_or(0.8) > 0.5) {
+      f.settings.push_back(context.setting("spark.scheduler.minRegisteredResourcesRatio", "0.5"));
+    }
+  } else {
+    f.recommendation =
+        "Shorten the driver's work before the first job: prune partitions in the metastore rather than listing "
+        "them all, list large directories in parallel, give readers an explicit schema instead of inferring it, and "
+        "move one-off driver-side collects out of the start-up path.";
+    // Spark prunes Hive partitions in the metastore by default; an application that turned it off lists them all.
+    if (auto pruning = context.bool_property("spark.sql.hive.metastorePartitionPruning"); pruning && !*pruning) {
+      f.settings.push_back(context.setting("spark.sql.hive.metastorePartitionPruning", "true"));
+    }
+  }
+  f.evidence = {{"gapMs", gap, "ms"}, {"appDurationMs", app_ms, "ms"}, {"gapShare", gap / app_ms, "fraction"}};
+  if (executor_wait >= 0) f.evidence.push_back({"firstExecutorAfterMs", executor_wait, "ms"});
+  if (driver_wait >= 0) f.evidence.push_back({"firstJobAfterMs", driver_wait, "ms"});
+  f.thresholds = {"coldStart.minGapMs", "coldStart.minShare"};
+  f.confidence = std::min(context.confidence_above(gap, t.cold_start_min_gap_ms),
+                          context.confidence_above(gap / app_ms, t.cold_start_min_share));
+  // A gap before any task overlaps no stage: the figure stands unclipped, with no raw waste.
+  f.claim.kind = WasteClaim::Kind::kSerial;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.claim.serial_ms = gap;
+  findings.push_back(std::move(f));
+}
+
+// ---------------------------------------------------------------------------------------------
+// stageSlowness
+
+// Where a stage's executor time went, largest first, as shares of its executor run time.
+std::vector<std::pair<std::string, double>> time_profile(const StageAttempt& stage) {
+  const double run = static_cast<double>(stage.metric(TaskMetric::kExecutorRunTimeMs));
+  if (run <= 0) return {};
+  std::vector<std::pair<std::string, double>> parts = {
+      {"CPU", static_cast<double>(stage.metric(TaskMetric::kExecutorCpuTimeNs)) / 1e6 / run},
+      {"garbage collection", static_cast<double>(stage.metric(TaskMetric::kJvmGcTimeMs)) / run},
+      {"waiting for shuffle fetches", static_cast<double>(stage.metric(TaskMetric::kShuffleFetchWaitTimeMs)) / run},
+      {"writing shuffle output", static_cast<double>(stage.metric(TaskMetric::kShuffleWriteTimeNs)) / 1e6 / run},
+  };
+  std::erase_if(parts, [](const auto& p) { return !(p.second > 0); });
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return parts;
+}
+
+std::string profile_words(const StageAttempt& stage) {
+  std::string words;
+  for (const auto& [what, share] : time_profile(stage)) {
+    words += fmt::format("{}{} {}", words.empty() ? "" : ", ", what, format_percent(std::min(share, 1.0)));
+  }
+  return words.empty() ? "" : " Of its executor run time: " + words + ".";
+}
+
+std::string data_words(const StageAttempt& stage) {
+  std::vector<std::pair<const char*, int64_t>> data = {
+      {"read as input", stage.metric(TaskMetric::kInputBytes)},
+      {"read from shuffle", stage.shuffle_read_bytes()},
+      {"written to shuffle", stage.metric(TaskMetric::kShuffleWriteBytes)},
+      {"written as output", stage.metric(TaskMetric::kOutputBytes)},
+      {"spilled to disk", stage.metric(TaskMetric::kDiskBytesSpilled)},
+  };
+  std::string words;
+  for (const auto& [what, bytes] : data) {
+    if (bytes > 0) words += fmt::format("{}{} {}", words.empty() ? "" : ", ", format_bytes(bytes), what);
+  }
+  return words.empty() ? "" : " It moved " + words + ".";
+}
+
+// What to look at first, from the stage's largest cost.
+std::string slowness_pointer(const DetectorContext& context, const StageAttempt& stage) {
+  const auto& duration = stage.quantile(model::QuantileMetric::kDurationMs);
+  if (stage.num_tasks > 0 && stage.num_tasks < context.total_cores()) {
+    return fmt::format("It ran {} tasks on {} cores: more partitions would let it use the cluster (see stageShape).",
+                       format_count(stage.num_tasks), format_count(context.total_cores()));
+  }
+  if (duration.p50 > 0 && duration.max >= 3 * duration.p50) {
+    return fmt::format("Its longest task ran {} against a median of {}: look at skew and stragglers first.",
+                       format_duration_ms(duration.max), format_duration_ms(duration.p50));
+  }
+  // The largest cost that is not computation, when it is a real part of the run time.
+  for (const auto& [what, share] : time_profile(stage)) {
+    if (what == "CPU") continue;
+    if (share >= kNotableShare) {
+      return fmt::format("{} of its run time went to {}: see the gc, shuffle and spill findings for this stage.",
+                         format_percent(std::min(share, 1.0)), what);
+    }
+    break;
+  }
+  return "No single cost (GC, shuffle waits, a straggler, too few tasks) stands out: speeding it up means less work "
+         "(filter and prune earlier, avoid UDFs that block code generation) or more cores.";
+}
+
+void stage_slowness(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const double app_ms = context.app_duration_ms();
+  if (app_ms <= 0) return;
+  for (const StageAttempt* stage : context.ran_stages()) {
+    const double duration = context.occupancy(*stage).duration_ms;
+    if (duration < t.stage_min_duration_ms || duration < t.stage_slowness_info_min_ms ||
+        duration < t.stage_slowness_min_app_share * app_ms) {
+      continue;
+    }
+    const double waste = duration - t.stage_slowness_info_min_ms;
+    const auto& task_duration = stage->quantile(model::QuantileMetric::kDurationMs);
+    Finding f;
+    f.type = "stageSlowness";
+    f.scope = Scope::kStage;
+    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
+    f.stages = {DetectorContext::ref(*stage)};
+    f.sql_execution_id = stage->sql_execution_id;
+    f.title = fmt::format("{} ran {}, {} of the application", DetectorContext::stage_label(*stage),
+                          format_duration_ms(as_int(duration)), format_percent(duration / app_ms));
+    f.explanation = fmt::format(
+        "This one stage ran {} of the application's {}. It had {} tasks (median {}, longest {}) and {} of executor "
+        "run time.{}{}",
+        format_duration_ms(as_int(duration)), format_duration_ms(as_int(app_ms)), format_count(stage->num_tasks),
+        format_duration_ms(task_duration.p50), format_duration_ms(task_duration.max),
+        format_duration_ms(stage->metric(TaskMetric::kExecutorRunTimeMs)), profile_words(*stage), data_words(*stage));
+    f.recommendation = "This is where the application's time goes; tune it first. " + slowness_pointer(context, *stage);
+    f.evidence = {{"stageDurationMs", duration, "ms"},
+                  {"appShare", duration / app_ms, "fraction"},
+                  {"tasks", static_cast<double>(stage->num_tasks), "count"},
+                  {"executorRunTimeMs", static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs)), "ms"},
+                  {"medianTaskMs", static_cast<double>(task_duration.p50), "ms"},
+                  {"maxTaskMs", static_cast<double>(task_duration.max), "ms"}};
+    f.thresholds = {"stageSlowness.infoMinMs", "stageSlowness.minAppShare", "stage.minDurationMs"};
+    f.confidence = std::min(context.confidence_above(duration, t.stage_slowness_info_min_ms),
+                            context.confidence_above(duration / app_ms, t.stage_slowness_min_app_share));
+    f.validation_caveat =
+        "The figure is the stage's time past the slowness threshold, an upper bound on what tuning it could save, "
+        "not a measured waste.";
+    f.claim.kind = WasteClaim::Kind::kStages;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    f.claim.raw = RawWaste{waste, WasteUnit::kMs};
+    findings.push_back(std::move(f));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// utilization
+
+void utilization(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const model::AppModel& model = context.model();
+  const double app_ms = context.app_duration_ms();
+  if (app_ms <= 0 || app_ms < t.utilization_min_app_duration_ms) return;
+  if (model.peak_concurrent_cores <= 0) return;  // no executor capacity in the log
+  const double cores = model.peak_concurrent_cores;
+  const double task_time = total_task_time_ms(model);
+  const double fraction = task_time / (cores * app_ms);
+  if (fraction > t.utilization_min_fraction) return;
+  const double waste_core_hours = (1.0 - fraction) * app_ms * cores / 3.6e6;
+  const double executors = std::max(1, model.peak_concurrent_executors);
+  const double cores_per_executor = std::max(1.0, cores / executors);
+  const double busy_executors = task_time / app_ms / cores_per_executor;
+  // With the same work and run time, this many executors would keep utilization at the threshold.
+  const auto static_executors = std::max<int64_t>(
+      1, static_cast<int64_t>(std::floor(busy_executors / std::max(t.utilization_min_fraction, 1e-9))));
+  const auto min_executors = std::max<int64_t>(1, static_cast<int64_t>(std::floor(busy_executors)));
+  const auto max_executors = static_cast<int64_t>(executors);
+
+  Finding f;
+  f.type = "utilization";
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  f.title = fmt::format("Tasks kept {} of the cluster's {} cores busy over the application", format_percent(fraction),
+                        format_count(model.peak_concurrent_cores));
+  f.explanation = fmt::format(
+      "Over the application's {}, its peak of {} cores could have run {} of tasks; tasks ran {}, {} of that. On "
+      "average {:.1f} executors' worth of cores were busy out of {} at the peak: about {:.1f} core-hours sat idle.",
+      format_duration_ms(as_int(app_ms)), format_count(model.peak_concurrent_cores),
+      format_duration_ms(as_int(cores * app_ms)), format_duration_ms(as_int(task_time)), format_percent(fraction),
+      busy_executors, format_count(max_executors), waste_core_hours);
+  if (dynamic_allocation(context)) {
+    f.recommendation = fmt::format(
+        "Dynamic allocation is on, yet executors idle: release them sooner and keep a smaller floor ({}, the "
+        "average busy), with up to {} for the busiest stages.",
+        executors_words(min_executors), format_count(max_executors));
+    f.settings = {context.setting("spark.dynamicAllocation.executorIdleTimeout", "30s"),
+                  context.setting("spark.dynamicAllocation.minExecutors", std::to_string(min_executors)),
+                  context.setting("spark.dynamicAllocation.maxExecutors", std::to_string(max_executors))};
+  } else {
+    f.recommendation = fmt::format(
+        "Let the executor count follow the work with dynamic allocation (a floor of {}, the average busy, and up "
+        "to {} for the busiest stages), or with static allocation run about {}, which would keep the same work at "
+        "least {} busy; stages that need more parallelism will then take longer.",
+        executors_words(min_executors), format_count(max_executors), executors_words(static_executors),
+        format_percent(t.utilization_min_fraction));
+    f.settings = {context.setting("spark.dynamicAllocation.enabled", "true"),
+                  context.setting("spark.dynamicAllocation.minExecutors", std::to_string(min_executors)),
+                  context.setting("spark.dynamicAllocation.maxExecutors", std::to_string(max_executors)),
+                  context.setting("spark.executor.instances", std::to_string(static_executors))};
+  }
+  f.evidence = {{"utilizationFraction", fraction, "fraction"},
+                {"taskTimeMs", task_time, "ms"},
+                {"peakCores", cores, "count"},
+                {"peakExecutors", executors, "count"},
+                {"appDurationMs", app_ms, "ms"}};
+  f.thresholds = {"utilization.minFraction", "utilization.minAppDurationMs"};
+  f.confidence = context.confidence_below(fraction, t.utilization_min_fraction);
+  f.validation_caveat =
+      "Capacity is the peak concurrent cores held for the whole run; under dynamic allocation the cluster held "
+      "fewer at times, so the idle figure is an upper bound.";
+  if (context.interactive_session()) {
+    f.explanation +=
+        " This is an interactive session (a shell or notebook): most idle time is a person reading and typing.";
+    f.recommendation +=
+        " For interactive sessions, dynamic allocation with a short idle timeout returns executors while nobody "
+        "is running anything.";
+  }
+  f.claim.kind = WasteClaim::Kind::kResourceOnly;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.claim.raw = RawWaste{waste_core_hours, WasteUnit::kCoreHours};
+  findings.push_back(std::move(f));
+}
+
+// ---------------------------------------------------------------------------------------------
+// autoscalingChurn
+
+void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  const model::AppModel& model = context.model();
+  int64_t short_lived = 0;
+  double short_lifetimes_ms = 0;
+  double all_lifetimes_ms = 0;
+  int64_t scaled_down_count = 0;
+  std::map<std::string, int64_t> reasons;
+  for (const auto& e : model.executors) {
+    if (e.is_driver() || !e.add_time_ms) continue;
+    const int64_t end = e.remove_time_ms.value_or(model.app.start_time_ms.value_or(*e.add_time_ms) +
+                                                  model.app.duration_ms().value_or(0));
+    const double lifetime = static_cast<double>(std::max<int64_t>(0, end - *e.add_time_ms));
+    all_lifetimes_ms += lifetime;
+    if (!e.remove_time_ms || lifetime >= t.churn_max_lifetime_ms) continue;
+    ++short_lived;
+    short_lifetimes_ms += lifetime;
+    ++reasons[e.remove_reason.empty() ? "no reason logged" : e.remove_reason.substr(0, 80)];
+    scaled_down_count += scaled_down(e.remove_reason) ? 1 : 0;
+  }
+  if (short_lived == 0 || static_cast<double>(short_lived) < t.churn_min_short_lived) return;
+  const double waste_core_hours = static_cast<double>(short_lived) * t.executor_startup_overhead_ms / 3.6e6;
+  const double app_ms = context.app_duration_ms();
+  std::vector<std::pair<std::string, int64_t>> by_count(reasons.begin(), reasons.end());
+  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string reason_words;
+  for (size_t i = 0; i < by_count.size() && i < 3; ++i) {
+    reason_words += fmt::format("{}{} x \"{}\"", i == 0 ? "" : "; ", by_count[i].second, by_count[i].first);
+  }
+  const double idle_timeout_s = seconds_property(context, "spark.dynamicAllocation.executorIdleTimeout").value_or(60.0);
+  const double suggested_timeout_s = std::max(2 * idle_timeout_s, std::ceil(t.churn_max_lifetime_ms / 1000.0));
+  // Keep warm the executors the application held on average.
+  const auto average_fleet =
+      app_ms > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::floor(all_lifetimes_ms / app_ms))) : int64_t{1};
+
+  Finding f;
+  f.type = "autoscalingChurn";
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  f.title = fmt::format("{} executors were removed less than {} after they were added", format_count(short_lived),
+                        format_duration_ms(as_int(t.churn_max_lifetime_ms)));
+  f.explanation = fmt::format(
+      "{} executors lived {} on average before being removed (reasons: {}). Each one paid its start-up (container, "
+      "JVM, "
+      "registration, warming caches) for little work: about {} of core time each, {:.2f} core-hours in all.",
+      format_count(short_lived), format_duration_ms(as_int(short_lifetimes_ms / static_cast<double>(short_lived))),
+      reason_words, format_duration_ms(as_int(t.executor_startup_overhead_ms)), waste_core_hours);
+  // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
+  if (dynamic_allocation(context) && 2 * scaled_down_count >= short_lived) {
+    f.recommendation = fmt::format(
+        "Keep executors long enough to reuse them: a longer idle timeout ({}s), a floor of {} (the average the "
+        "application held), and a longer backlog timeout so a brief burst of tasks does not request executors it "
+        "will release moments later.",
+        as_int(suggested_timeout_s), executors_words(average_fleet));
+    f.settings = {
+        context.setting("spark.dynamicAllocation.executorIdleTimeout", fmt::format("{}s", as_int(suggested_timeout_s))),
+        context.setting("spark.dynamicAllocation.minExecutors", std::to_string(average_fleet)),
+        context.setting("spark.dynamicAllocation.schedulerBacklogTimeout", "5s")};
+  } else {
+    // Nothing scaled these executors down: they were lost or killed and replaced.
+    f.recommendation = fmt::format(
+        "{} Read the removal reasons above and the failures findings; memory-limit kills call for more memory "
+        "overhead, preemption for a different queue.",
+        dynamic_allocation(context)
+            ? "Most of these executors were lost or killed and replaced, not scaled away by dynamic allocation."
+            : "Dynamic allocation is off, so these executors were lost or killed and replaced, not scaled away.");
+  }
+  f.evidence = {{"shortLivedExecutors", static_cast<double>(short_lived), "count"},
+                {"meanShortLifetimeMs", short_lifetimes_ms / static_cast<double>(short_lived), "ms"},
+                {"executorStartupOverheadMs", t.executor_startup_overhead_ms, "ms"}};
+  f.thresholds = {"autoscalingChurn.maxLifetimeMs", "autoscalingChurn.minShortLived",
+                  "impact.executorStartupOverheadMs"};
+  f.confidence = context.confidence_above(static_cast<double>(short_lived), t.churn_min_short_lived);
+  f.validation_caveat = "The start-up cost per executor is an assumed constant (impact.executorStartupOverheadMs).";
+  f.claim.kind = WasteClaim::Kind::kResourceOnly;
+  f.claim.method = EstimateMethod::kModeled;
+  f.claim.raw = RawWaste{waste_core_hours, WasteUnit::kCoreHours};
+  findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+void detect_timeline(const DetectorContext& context, std::vector<Finding>& findings) {
+  cold_start(context, findings);
+  stage_slowness(context, findings);
+  utilization(context, findings);
+  autoscaling_churn(context, findings);
+}
 
 }  // namespace sf::analysis

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -49,5 +51,53 @@ inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log, const Thre
   result.analysis = analyze(result.model, options);
   return result;
 }
+
+// Reading a finding in tests.
+namespace finding_readers {
+
+inline const Evidence* find_evidence(const Finding& f, std::string_view name) {
+  for (const Evidence& e : f.evidence) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+// An evidence figure; a test failure (and NaN) when the finding does not give it.
+inline double evidence_of(const Finding& f, std::string_view name) {
+  const Evidence* e = find_evidence(f, name);
+  if (e == nullptr) {
+    ADD_FAILURE() << f.id << " has no evidence " << name;
+    return std::nan("");
+  }
+  return e->value;
+}
+
+inline const SettingChange* find_setting(const Finding& f, std::string_view key) {
+  for (const SettingChange& s : f.settings) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
+
+// The suggested / current value of a setting the finding names, or "<absent>".
+inline std::string suggested(const Finding& f, std::string_view key) {
+  const SettingChange* s = find_setting(f, key);
+  return s != nullptr ? s->suggested_value : "<absent>";
+}
+inline std::string current(const Finding& f, std::string_view key) {
+  const SettingChange* s = find_setting(f, key);
+  return s != nullptr ? s->current_value : "<absent>";
+}
+
+// The finding's raw waste and wall-clock range; NaN when it has none.
+inline double raw_of(const Finding& f) { return f.impact.raw_waste ? f.impact.raw_waste->value : std::nan(""); }
+inline double high_of(const Finding& f) { return f.impact.wall_clock ? f.impact.wall_clock->high_ms : std::nan(""); }
+inline double low_of(const Finding& f) { return f.impact.wall_clock ? f.impact.wall_clock->low_ms : std::nan(""); }
+
+inline bool names_threshold(const Finding& f, std::string_view name) {
+  return std::find(f.thresholds.begin(), f.thresholds.end(), name) != f.thresholds.end();
+}
+
+}  // namespace finding_readers
 
 }  // namespace sf::analysis::testing

@@ -12,6 +12,7 @@ using sf::testing::RddSpec;
 using sf::testing::ScenarioLog;
 using sf::testing::StageSpec;
 using testing::analyze_scenario;
+using namespace testing::finding_readers;
 
 constexpr int64_t kMiB = 1024 * 1024;
 
@@ -79,13 +80,6 @@ void add_read(ScenarioLog& log, int64_t id, PlanNodeSpec scan, int64_t bytes) {
            .stages = {stage(id, start, {accumulator + 2})}});
 }
 
-double evidence(const Finding& f, std::string_view name) {
-  for (const auto& e : f.evidence) {
-    if (e.name == name) return e.value;
-  }
-  ADD_FAILURE() << "no evidence " << name;
-  return -1;
-}
 
 TEST(Caching, CleanLogHasNoCachingFindings) {
   auto log = cluster();
@@ -117,8 +111,8 @@ TEST(Caching, SameInputReadByTwoExecutions) {
   EXPECT_NE(f.recommendation.find("persist"), std::string::npos);
   EXPECT_EQ(f.thresholds, (std::vector<std::string>{"cachingOpportunity.minReads", "cachingOpportunity.minBytes",
                                                     "impact.reReadThroughputBytesPerSec"}));
-  EXPECT_EQ(evidence(f, "totalReadBytes"), 1600.0 * kMiB);
-  EXPECT_EQ(evidence(f, "reReadBytes"), 800.0 * kMiB);
+  EXPECT_EQ(evidence_of(f, "totalReadBytes"), 1600.0 * kMiB);
+  EXPECT_EQ(evidence_of(f, "reReadBytes"), 800.0 * kMiB);
   // The read after the first, 800 MiB, at 200 MB/s.
   EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
   EXPECT_EQ(f.impact.method, EstimateMethod::kModeled);
@@ -150,7 +144,7 @@ TEST(Caching, ScanWithoutASizeMetricIsMeasuredByItsStagesInput) {
   auto result = analyze_scenario(log);
   auto found = result.of_type("cachingOpportunity");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(evidence(*found[0], "totalReadBytes"), 1600.0 * kMiB);
+  EXPECT_EQ(evidence_of(*found[0], "totalReadBytes"), 1600.0 * kMiB);
   EXPECT_DOUBLE_EQ(found[0]->impact.raw_waste->value, 800.0 * kMiB / 200e6 * 1000.0);
 }
 
@@ -218,7 +212,7 @@ TEST(Caching, CachedRddMissingPartitions) {
   EXPECT_EQ(f.stage_ids(), std::vector<int64_t>{0});
   EXPECT_NE(f.title.find("RDD 5 (events) is cached in only 60 of 100 partitions"), std::string::npos);
   EXPECT_NE(f.explanation.find("40 of its 100 partitions (40.0%)"), std::string::npos);
-  EXPECT_EQ(evidence(f, "uncachedOrSpilledBytes"), 400.0 * kMiB);
+  EXPECT_EQ(evidence_of(f, "uncachedOrSpilledBytes"), 400.0 * kMiB);
   EXPECT_EQ(f.thresholds,
             (std::vector<std::string>{"cacheUtilization.minMissingFraction", "impact.reReadThroughputBytesPerSec"}));
   // Two executors, 1 GiB heap by default: each needs 200 MiB more storage, / 0.6 -> 2g.

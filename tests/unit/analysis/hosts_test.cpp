@@ -22,6 +22,7 @@ using sf::testing::ScenarioLog;
 using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
+using namespace testing::finding_readers;
 using testing::Analyzed;
 
 constexpr int64_t kMiB = 1024 * 1024;
@@ -71,21 +72,7 @@ Analyzed analyze_stage(const StageSpec& stage, const Thresholds& thresholds = {}
   return analyze_scenario(log, thresholds);
 }
 
-double evidence_of(const Finding& f, std::string_view name) {
-  for (const Evidence& e : f.evidence) {
-    if (e.name == name) return e.value;
-  }
-  ADD_FAILURE() << f.id << " has no evidence " << name;
-  return -1;
-}
 
-std::string setting_of(const Finding& f, std::string_view key) {
-  for (const SettingChange& s : f.settings) {
-    if (s.key == key) return s.suggested_value;
-  }
-  ADD_FAILURE() << f.id << " suggests no " << key;
-  return "";
-}
 
 void expect_serial(const Finding& f, double raw_ms, double wall_clock_ms) {
   EXPECT_EQ(f.impact.basis, Basis::kSerial) << f.id;
@@ -164,8 +151,8 @@ TEST(SlowHost, HostMeanRatioWhenTheHostAlsoGotMoreData) {
   EXPECT_EQ(f.confidence, Confidence::kMedium);
   EXPECT_NE(f.explanation.find("may be its data"), std::string::npos) << f.explanation;
   EXPECT_NE(f.recommendation.find("spark.excludeOnFailure.enabled"), std::string::npos);
-  EXPECT_EQ(setting_of(f, "spark.speculation"), "true");
-  EXPECT_EQ(setting_of(f, "spark.yarn.exclude.nodes"), "host-c");
+  EXPECT_EQ(suggested(f, "spark.speculation"), "true");
+  EXPECT_EQ(suggested(f, "spark.yarn.exclude.nodes"), "host-c");
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 

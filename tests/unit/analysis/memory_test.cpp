@@ -1,1 +1,452 @@
-// Tests of the memory detectors: a placeholder until the family is implemented.
+// gc, spill and memoryUtilization on logs built to trigger each rule, near misses just under
+// each threshold, and their silence on a clean log. Expected figures are worked out by hand in
+// the comments: the estimator clips a stage claim at duration - ceiling, where
+// ceiling = max(longest task, executor run time / peak cores), and a stage that ran alone has
+// gate 1 (serial, low == high).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "unit/analysis/analysis_fixture.h"
+
+namespace sf::analysis {
+namespace {
+
+using sf::testing::ScenarioLog;
+using sf::testing::StageSpec;
+using sf::testing::TaskSpec;
+using testing::analyze_scenario;
+using namespace testing::finding_readers;
+using testing::Analyzed;
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kGiB = int64_t{1} << 30;
+
+// The findings of this family, whatever their order.
+std::vector<const Finding*> memory_findings(const Analyzed& result) {
+  std::vector<const Finding*> found;
+  for (const char* type : {"gc", "spill", "memoryUtilization"}) {
+    for (const Finding* f : result.of_type(type)) found.push_back(f);
+  }
+  return found;
+}
+
+
+
+
+
+
+
+
+// Two executors of 4 cores (8 in all), 8 GiB heaps, a 100 s application: short enough that
+// no application-level rule (5 minutes at least) judges it.
+ScenarioLog short_app() {
+  ScenarioLog log;
+  log.start(0).finished(100000);
+  log.property("spark.executor.memory", "8g").property("spark.executor.cores", "4");
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  return log;
+}
+
+// 40 tasks of 10 s in 5 waves of 8 from 1 s; the stage completes at 81 s, so it lasts 80 s.
+// Executor run time = 40 x 9,990 = 399,600 ms; ceiling = max(10,000, 399,600 / 8 = 49,950)
+// = 49,950 ms; room = 80,000 - 49,950 = 30,050 ms.
+StageSpec eighty_second_stage(int64_t id = 0) {
+  StageSpec s;
+  s.stage_id = id;
+  s.name = "work " + std::to_string(id);
+  s.submit_ms = 1000;
+  s.tasks = ScenarioLog::uniform_tasks(40, 1000, 10000, {"1", "2"}, 4);
+  s.complete_ms = 81000;
+  return s;
+}
+
+// The stage runs in a job of SQL execution 0 unless `sql` is false (an RDD job).
+Analyzed run_stage(ScenarioLog log, const StageSpec& stage, const Thresholds& thresholds = {}, bool sql = true) {
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 90000,
+           .sql_execution_id = sql ? std::optional<int64_t>(0) : std::nullopt,
+           .stages = {stage}});
+  return analyze_scenario(log, thresholds);
+}
+
+TEST(Memory, CleanLogHasNoStageFindings) {
+  auto result = run_stage(short_app(), eighty_second_stage());
+  EXPECT_TRUE(memory_findings(result).empty());
+}
+
+// --- gc --------------------------------------------------------------------------------------
+
+TEST(Memory, GcPastTheWarningRatio) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  auto result = run_stage(short_app(), stage);
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "gc//stage-0.0");
+  EXPECT_EQ(f.type, "gc");
+  ASSERT_EQ(f.stages.size(), 1u);
+  EXPECT_EQ(f.stages[0], (StageRef{0, 0}));
+  // GC 40 x 2,500 = 100,000 ms of 399,600 ms run time: 25.0%.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "jvmGcTimeMs"), 100000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "executorRunTimeMs"), 399600);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "gcRatio"), 100000.0 / 399600.0);
+  EXPECT_NE(f.title.find("25.0%"), std::string::npos) << f.title;
+  // waste = gc / (run / duration) = 100,000 x 80,000 / 399,600 = 20,020.02 ms, under the
+  // 30,050 ms room, on a stage that ran alone: serial, unclipped.
+  const double waste = 100000.0 / (399600.0 / 80000.0);
+  EXPECT_EQ(f.impact.method, EstimateMethod::kModeled);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  ASSERT_TRUE(f.impact.wall_clock);
+  EXPECT_NEAR(high_of(f), waste, 1e-6);
+  EXPECT_NEAR(low_of(f), waste, 1e-6);
+  ASSERT_TRUE(f.impact.raw_waste);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kCoreMs);
+  EXPECT_DOUBLE_EQ(raw_of(f), 100000);
+  // No heap peaks: more memory per task, computed from 8g and 4 cores.
+  ASSERT_NE(find_setting(f, "spark.executor.memory"), nullptr);
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
+  EXPECT_EQ(current(f, "spark.executor.memory"), "8g");
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_EQ(suggested(f, "spark.executor.extraJavaOptions"), "-XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+  EXPECT_TRUE(names_threshold(f, "gc.warnRatio"));
+  EXPECT_TRUE(names_threshold(f, "gc.minRunTimeMs"));
+  EXPECT_EQ(f.confidence, Confidence::kMedium) << "25% is 2.5x the 10% warning level";
+}
+
+TEST(Memory, GcIsClippedAtTheStageFloor) {
+  // Same GC, but the stage completes with its last task at 51 s: room = 50,000 - 49,950 = 50 ms.
+  StageSpec stage = eighty_second_stage();
+  stage.complete_ms = 51000;
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  auto result = run_stage(short_app(), stage);
+  auto gc = result.of_type("gc");
+  ASSERT_EQ(gc.size(), 1u);
+  EXPECT_NEAR(high_of(*gc[0]), 50.0, 1e-6);
+  EXPECT_DOUBLE_EQ(raw_of(*gc[0]), 100000) << "the raw figure keeps the pre-clip magnitude";
+}
+
+TEST(Memory, GcWithAHeapThatNeverFilledPointsAtChurnNotHeapSize) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.gc_time_ms = 2500;
+    t.jvm_heap_peak_bytes = 2 * kGiB;  // a quarter of the 8 GiB heap
+  }
+  auto result = run_stage(short_app(), stage);
+  auto gc = result.of_type("gc");
+  ASSERT_EQ(gc.size(), 1u);
+  const Finding& f = *gc[0];
+  EXPECT_DOUBLE_EQ(evidence_of(f, "peakJvmHeapBytes"), 2.0 * kGiB);
+  EXPECT_EQ(find_setting(f, "spark.executor.memory"), nullptr) << "a bigger heap would not help";
+  EXPECT_EQ(suggested(f, "spark.serializer"), "org.apache.spark.serializer.KryoSerializer");
+  EXPECT_NE(find_setting(f, "spark.executor.extraJavaOptions"), nullptr);
+}
+
+TEST(Memory, GcReplacesAnotherCollectorWithG1) {
+  // The JVM refuses two collectors: CMS goes, the application's other options stay.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  ScenarioLog log = short_app();
+  log.property("spark.executor.extraJavaOptions", "-Dapp.mode=batch -XX:+UseConcMarkSweepGC");
+  const auto result = run_stage(log, stage);
+  auto gc = result.of_type("gc");
+  ASSERT_EQ(gc.size(), 1u);
+  EXPECT_EQ(suggested(*gc[0], "spark.executor.extraJavaOptions"),
+            "-Dapp.mode=batch -XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+}
+
+TEST(Memory, GcJustUnderTheWarningRatioIsSilent) {
+  // 40 x 998 = 39,920 ms of 399,600 ms: 9.99%.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 998;
+  EXPECT_TRUE(run_stage(short_app(), stage).of_type("gc").empty());
+  // 999 ms each is 39,960 ms: exactly 10%, which is at the threshold and reported.
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 999;
+  EXPECT_EQ(run_stage(short_app(), stage).of_type("gc").size(), 1u);
+}
+
+TEST(Memory, GcOnTooLittleRunTimeIsNoise) {
+  // 5 tasks of 12 s: 5 x 11,990 = 59,950 ms of run time, under gc.minRunTimeMs (60 s), half GC.
+  StageSpec stage = eighty_second_stage();
+  stage.tasks = ScenarioLog::uniform_tasks(5, 1000, 12000, {"1", "2"}, 4);
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 6000;
+  EXPECT_TRUE(run_stage(short_app(), stage).of_type("gc").empty());
+}
+
+TEST(Memory, GcOnAStageShorterThanTheNoiseFloorIsSilent) {
+  // 4.999 s stage: below stage.minDurationMs whatever its GC.
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.submit_ms = 1000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 4000, {"1", "2"}, 4);
+  stage.complete_ms = 5999;
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 3000;
+  Thresholds thresholds;
+  thresholds.gc_min_run_time_ms = 1000;
+  EXPECT_TRUE(run_stage(short_app(), stage, thresholds).of_type("gc").empty());
+}
+
+// --- spill -----------------------------------------------------------------------------------
+
+TEST(Memory, SpillToDisk) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.disk_spill_bytes = 32 * kMiB;
+    t.memory_spill_bytes = 96 * kMiB;
+    t.shuffle_read_bytes = 16 * kMiB;  // a shuffle-reading stage (640 MiB: under the shuffle rules)
+  }
+  auto result = run_stage(short_app(), stage);
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "spill//stage-0.0");
+  // 40 x 32 MiB = 1,342,177,280 bytes on disk: 6,710.89 ms at 200 MB/s, under the 30,050 ms room.
+  const double disk = 40.0 * 32 * kMiB;
+  const double waste = disk / 200e6 * 1000;
+  EXPECT_DOUBLE_EQ(evidence_of(f, "diskBytesSpilled"), disk);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "memoryBytesSpilled"), 40.0 * 96 * kMiB);
+  EXPECT_NE(f.explanation.find("3.75 GiB as it was in memory"), std::string::npos) << f.explanation;
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_NEAR(high_of(f), waste, 1e-6);
+  EXPECT_NEAR(low_of(f), waste, 1e-6);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kBytes);
+  EXPECT_DOUBLE_EQ(raw_of(f), disk);
+  // 32 MiB per task against a 128 MiB target: ceil(0.25) = 1, at least 2 ways: 40 x 2 partitions.
+  EXPECT_EQ(suggested(f, "spark.sql.shuffle.partitions"), "80");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.advisoryPartitionSizeInBytes"), "32m");
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
+}
+
+TEST(Memory, SpillSplitsPartitionsByTheSpillPerTask) {
+  // 40 x 600 MiB spilled: ceil(600 / 128) = 5 ways; an input stage gets smaller splits instead.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.disk_spill_bytes = 600 * kMiB;
+    t.input_bytes = 256 * kMiB;
+  }
+  const auto result = run_stage(short_app(), stage);
+  auto spill = result.of_type("spill");
+  ASSERT_EQ(spill.size(), 1u);
+  EXPECT_EQ(suggested(*spill[0], "spark.sql.files.maxPartitionBytes"), "25m");  // 128 MiB / 5
+  EXPECT_EQ(find_setting(*spill[0], "spark.sql.shuffle.partitions"), nullptr);
+}
+
+TEST(Memory, SpillJustUnderTheMinimumIsSilent) {
+  // 40 x 6,710,886 = 268,435,440 bytes: 16 bytes short of 256 MiB.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.disk_spill_bytes = 6710886;
+  EXPECT_TRUE(run_stage(short_app(), stage).of_type("spill").empty());
+}
+
+// --- memoryUtilization -----------------------------------------------------------------------
+
+// A 600 s application on the same two executors (added at 0.1 s, never removed, so each lives
+// 599,900 ms): 8 cores x 599,900 ms = 4,799,200 core-ms of capacity.
+ScenarioLog long_app(const std::string& executor_memory = "8g") {
+  ScenarioLog log;
+  log.start(0).finished(600000);
+  if (!executor_memory.empty()) log.property("spark.executor.memory", executor_memory);
+  log.property("spark.executor.cores", "4");
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  return log;
+}
+
+// Two stages of 8 tasks x 200 s each: 3,200,000 ms of task time (a third of the cores idle),
+// each stage shorter than the stageSlowness threshold. Tasks on executor 1 report heap_1, on
+// executor 2 heap_2 (-1: not reported).
+ScenarioLog busy_app(ScenarioLog log, int64_t heap_1, int64_t heap_2) {
+  std::vector<StageSpec> stages;
+  for (int64_t id = 0; id < 2; ++id) {
+    StageSpec s;
+    s.stage_id = id;
+    s.submit_ms = 1000 + id * 201000;
+    s.tasks = ScenarioLog::uniform_tasks(8, s.submit_ms, 200000, {"1", "2"}, 4);
+    for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = t.executor_id == "1" ? heap_1 : heap_2;
+    s.complete_ms = s.submit_ms + 200500;
+    stages.push_back(s);
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 410000, .stages = stages});
+  return log;
+}
+
+std::vector<const Finding*> memory_utilization(const Analyzed& result) {
+  return result.of_type("memoryUtilization");
+}
+
+TEST(Memory, HeapOverProvisioned) {
+  auto result = analyze_scenario(busy_app(long_app(), 2 * kGiB, 3 * kGiB));
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "memoryUtilization/heapOverProvisioned/app");
+  EXPECT_EQ(f.rule, "heapOverProvisioned");
+  EXPECT_EQ(f.scope, Scope::kApp);
+  // Peak 3 GiB of an 8 GiB heap: 0.375 <= 0.5.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "peakToHeapRatio"), 0.375);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "peakJvmHeapBytes"), 3.0 * kGiB);
+  // (8 GiB - 3 GiB) = 5,120 MB x 600 s = 3,072,000 MB-seconds, per executor.
+  EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
+  EXPECT_FALSE(f.impact.wall_clock);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMbSeconds);
+  EXPECT_DOUBLE_EQ(raw_of(f), 3072000);
+  // 3 GiB x 1.3 = 3.9 GiB: 4g.
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "4g");
+  EXPECT_EQ(current(f, "spark.executor.memory"), "8g");
+  EXPECT_TRUE(names_threshold(f, "memoryUtilization.overProvisionedRatio"));
+}
+
+TEST(Memory, HeapSizeFromTheBlockManagerWhenTheSettingIsUnset) {
+  // No spark.executor.memory: a 4 GiB unified region is (heap - 300 MiB) x 0.6, so the heap is
+  // 4 GiB / 0.6 + 300 MiB = 7,472,851,626.7 bytes; the 1 GiB peak is 14.4% of it.
+  auto result = analyze_scenario(busy_app(long_app(""), kGiB, kGiB));
+  auto band = result.of_type("memoryUtilization", "heapOverProvisioned");
+  ASSERT_EQ(band.size(), 1u);
+  const double heap = 4.0 * kGiB / 0.6 + 300.0 * kMiB;
+  EXPECT_NEAR(evidence_of(*band[0], "heapBytes"), heap, 1e-3);
+  EXPECT_NEAR(raw_of(*band[0]), (heap - kGiB) / kMiB * 600, 1e-6);
+  EXPECT_EQ(suggested(*band[0], "spark.executor.memory"), "2g");  // 1.3 GiB up to a GiB
+  EXPECT_NE(band[0]->explanation.find("not set"), std::string::npos);
+}
+
+TEST(Memory, HeapNearCapacity) {
+  // 7.5 GiB of 8 GiB: 0.9375 >= 0.9. Informational: an OOM risk, not a waste.
+  auto result = analyze_scenario(busy_app(long_app(), 7 * kGiB + 512 * kMiB, 7 * kGiB + 512 * kMiB));
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "memoryUtilization/heapNearCapacity/app");
+  EXPECT_EQ(f.impact.basis, Basis::kInformational);
+  EXPECT_FALSE(f.impact.raw_waste);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "peakToHeapRatio"), 0.9375);
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "10g");  // 7.5 x 1.3 = 9.75 GiB
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "3");
+  EXPECT_EQ(f.band, ImpactBand::kLow) << "no task failed out of memory";
+}
+
+TEST(Memory, HeapBandNearMisses) {
+  // Just over half: 4 GiB + 1 MiB of 8 GiB (the lifetime-weighted share is the same: no wasteModel).
+  EXPECT_TRUE(memory_findings(analyze_scenario(busy_app(long_app(), 4 * kGiB + kMiB, 4 * kGiB + kMiB))).empty());
+  // Just under 0.9: 0.9 x 8 GiB - 1 byte.
+  const int64_t under = static_cast<int64_t>(0.9 * 8 * kGiB) - 1;
+  EXPECT_TRUE(memory_findings(analyze_scenario(busy_app(long_app(), under, under))).empty());
+}
+
+TEST(Memory, WasteModelWhenExecutorsUseTheHeapUnevenly) {
+  // Executor 1 peaked at 6 GiB (75%: no band), executor 2 at 1 GiB. Both lived 599.9 s:
+  // wasted = (2,048 + 7,168) MB x 599.9 s = 5,528,678.4 MB-s of 16,384 x 599.9 = 9,828,761.6 held:
+  // used share 0.4375 <= 0.5.
+  auto result = analyze_scenario(busy_app(long_app(), 6 * kGiB, kGiB));
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "memoryUtilization/wasteModel/app");
+  EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMbSeconds);
+  EXPECT_NEAR(raw_of(f), 9216 * 599.9, 1e-6);
+  EXPECT_NEAR(evidence_of(f, "allocatedMbSeconds"), 16384 * 599.9, 1e-6);
+  EXPECT_NEAR(evidence_of(f, "usedShare"), 0.4375, 1e-12);
+}
+
+TEST(Memory, IdleCoresHoldingMemory) {
+  // One stage of 8 tasks x 100 s: 800,000 ms of 4,799,200 core-ms: idle 1 - 800,000 / 4,799,200.
+  ScenarioLog log = long_app();
+  StageSpec s;
+  s.stage_id = 0;
+  s.submit_ms = 1000;
+  s.tasks = ScenarioLog::uniform_tasks(8, 1000, 100000, {"1", "2"}, 4);
+  for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = 5 * kGiB;  // 62.5%: no band, no wasteModel
+  s.complete_ms = 101500;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {s}});
+  auto result = analyze_scenario(log);
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "memoryUtilization/idleCores/app");
+  const double idle = 1.0 - 800000.0 / 4799200.0;
+  EXPECT_NEAR(evidence_of(f, "idleCoreFraction"), idle, 1e-12);
+  // idle x 8,192 MB x 2 peak executors x 600 s.
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMbSeconds);
+  EXPECT_NEAR(raw_of(f), idle * 8192 * 2 * 600, 1e-6);
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "1");  // ceil(2 x 0.167)
+}
+
+TEST(Memory, IdleCoresJustUnderTheFractionIsSilent) {
+  // 16 tasks x 150 s = 2,400,000 of 4,799,200 core-ms: idle 0.49992.
+  ScenarioLog log = long_app();
+  std::vector<StageSpec> stages;
+  for (int64_t id = 0; id < 2; ++id) {
+    StageSpec s;
+    s.stage_id = id;
+    s.submit_ms = 1000 + id * 151000;
+    s.tasks = ScenarioLog::uniform_tasks(8, s.submit_ms, 150000, {"1", "2"}, 4);
+    for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = 5 * kGiB;
+    s.complete_ms = s.submit_ms + 150500;
+    stages.push_back(s);
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 310000, .stages = stages});
+  EXPECT_TRUE(memory_findings(analyze_scenario(log)).empty());
+}
+
+TEST(Memory, DataUnavailableWithoutHeapPeaks) {
+  auto result = analyze_scenario(busy_app(long_app(), -1, -1));
+  auto found = memory_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "memoryUtilization/dataUnavailable/app");
+  EXPECT_EQ(f.impact.basis, Basis::kInformational);
+  EXPECT_EQ(f.impact.method, EstimateMethod::kNone);
+  EXPECT_EQ(suggested(f, "spark.eventLog.logStageExecutorMetrics"), "true");
+}
+
+TEST(Memory, ShortApplicationsAreNotJudged) {
+  // Everything of HeapOverProvisioned, but the application lasts 299.999 s.
+  ScenarioLog log = long_app();
+  log.finished(299999);
+  StageSpec s;
+  s.stage_id = 0;
+  s.submit_ms = 1000;
+  s.tasks = ScenarioLog::uniform_tasks(8, 1000, 200000, {"1", "2"}, 4);
+  for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = kGiB;
+  s.complete_ms = 201500;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 202000, .stages = {s}});
+  EXPECT_TRUE(memory_utilization(analyze_scenario(log)).empty());
+}
+
+TEST(Memory, LocalModeJudgesTheDriverHeap) {
+  // Local mode: the driver is the only executor (8 cores) and its heap is spark.driver.memory.
+  ScenarioLog log;
+  log.start(0).finished(600000).property("spark.driver.memory", "4g");
+  log.executor("driver", "localhost", 8, 0);
+  std::vector<StageSpec> stages;
+  for (int64_t id = 0; id < 2; ++id) {
+    StageSpec s;
+    s.stage_id = id;
+    s.submit_ms = 1000 + id * 201000;
+    s.tasks = ScenarioLog::uniform_tasks(8, s.submit_ms, 200000, {"driver"}, 8);
+    for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = kGiB;
+    s.complete_ms = s.submit_ms + 200500;
+    stages.push_back(s);
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 410000, .stages = stages});
+  const auto result = analyze_scenario(log);
+  auto band = result.of_type("memoryUtilization", "heapOverProvisioned");
+  ASSERT_EQ(band.size(), 1u);
+  EXPECT_DOUBLE_EQ(evidence_of(*band[0], "heapBytes"), 4.0 * kGiB);
+  // (4 GiB - 1 GiB) = 3,072 MB x 600 s.
+  EXPECT_DOUBLE_EQ(raw_of(*band[0]), 3072.0 * 600);
+}
+
+TEST(Memory, NoExecutorsNoCrash) {
+  // A long application whose log names no executor and ran no task.
+  ScenarioLog log;
+  log.start(0).finished(600000);
+  auto result = analyze_scenario(log);
+  EXPECT_TRUE(memory_findings(result).empty());
+}
+
+}  // namespace
+}  // namespace sf::analysis

@@ -1,1 +1,286 @@
-// Tests of the shuffle detectors: a placeholder until the family is implemented.
+// shuffle and partitionSizing (maxPartitionTooBig, shufflePartitionSkew, lowShuffleParallelism)
+// on logs built to trigger each rule, near misses just under each threshold, and their silence
+// on a clean log. Expected figures are worked out by hand in the comments: the estimator clips a
+// stage claim at duration - ceiling, where ceiling = max(longest task, executor run time / peak
+// cores), and a stage that ran alone has gate 1 (serial, low == high).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "unit/analysis/analysis_fixture.h"
+
+namespace sf::analysis {
+namespace {
+
+using sf::testing::ScenarioLog;
+using sf::testing::StageSpec;
+using sf::testing::TaskSpec;
+using testing::analyze_scenario;
+using namespace testing::finding_readers;
+using testing::Analyzed;
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kGiB = int64_t{1} << 30;
+
+std::vector<const Finding*> shuffle_findings(const Analyzed& result) {
+  std::vector<const Finding*> found;
+  for (const char* type : {"shuffle", "partitionSizing"}) {
+    for (const Finding* f : result.of_type(type)) found.push_back(f);
+  }
+  return found;
+}
+
+
+
+
+
+
+
+// Two executors of 4 cores (8 in all); the application lasts `app_ms` (under 5 minutes: no
+// application-level rule judges it).
+ScenarioLog cluster(int64_t app_ms = 100000) {
+  ScenarioLog log;
+  log.start(0).finished(app_ms);
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  return log;
+}
+
+// 40 tasks of 10 s in 5 waves of 8 from 1 s; the stage completes at 81 s, so it lasts 80 s.
+// Executor run time = 40 x 9,990 = 399,600 ms; ceiling = max(10,000, 399,600 / 8) = 49,950 ms;
+// room = 30,050 ms.
+StageSpec eighty_second_stage() {
+  StageSpec s;
+  s.stage_id = 0;
+  s.name = "exchange";
+  s.submit_ms = 1000;
+  s.tasks = ScenarioLog::uniform_tasks(40, 1000, 10000, {"1", "2"}, 4);
+  s.complete_ms = 81000;
+  return s;
+}
+
+// The stage runs in a job of SQL execution 0 unless `sql` is false (an RDD job).
+Analyzed run_stage(ScenarioLog log, const StageSpec& stage, bool sql = true) {
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = stage.complete_ms.value_or(0) + 1000,
+           .sql_execution_id = sql ? std::optional<int64_t>(0) : std::nullopt,
+           .stages = {stage}});
+  return analyze_scenario(log);
+}
+
+// The eighty-second stage with one partition of `big` bytes (its task runs 40 s) and 39 of
+// `small`. Run time = 39 x 9,990 + 39,990 = 429,600 ms; ceiling = max(40,000, 53,700) = 53,700
+// ms; room = 80,000 - 53,700 = 26,300 ms.
+StageSpec one_big_partition(int64_t big, int64_t small) {
+  StageSpec s = eighty_second_stage();
+  for (TaskSpec& t : s.tasks) t.shuffle_read_bytes = small;
+  s.tasks[0].shuffle_read_bytes = big;
+  s.tasks[0].duration_ms = 40000;
+  return s;
+}
+
+TEST(Shuffle, CleanLogHasNoFindings) {
+  EXPECT_TRUE(shuffle_findings(run_stage(cluster(), eighty_second_stage())).empty());
+}
+
+// --- shuffle ---------------------------------------------------------------------------------
+
+TEST(Shuffle, LargeShuffleRead) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.shuffle_read_bytes = 64 * kMiB;
+    t.shuffle_fetch_wait_ms = 100;
+  }
+  auto result = run_stage(cluster(), stage);
+  auto found = shuffle_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "shuffle//stage-0.0");
+  EXPECT_EQ(f.stages, (std::vector<StageRef>{{0, 0}}));
+  // 40 x 64 MiB = 2,684,354,560 bytes at 125 MB/s = 21,474.84 ms: 26.8% of the 80 s stage
+  // (>= 25%), under the 30,050 ms room: serial, unclipped.
+  const double bytes = 40.0 * 64 * kMiB;
+  const double modeled = bytes / 125e6 * 1000;
+  EXPECT_EQ(f.impact.method, EstimateMethod::kModeled);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_NEAR(high_of(f), modeled, 1e-6);
+  EXPECT_NEAR(low_of(f), modeled, 1e-6);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kBytes);
+  EXPECT_DOUBLE_EQ(raw_of(f), bytes);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleReadBytes"), bytes);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleRemoteReadBytes"), bytes / 2);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleFetchWaitTimeMs"), 4000);
+  EXPECT_NEAR(evidence_of(f, "modeledTransferMs"), modeled, 1e-6);
+  EXPECT_EQ(suggested(f, "spark.sql.autoBroadcastJoinThreshold"), "100m");
+  EXPECT_EQ(suggested(f, "spark.shuffle.compress"), "true");
+  EXPECT_TRUE(names_threshold(f, "shuffle.minModeledShare"));
+}
+
+TEST(Shuffle, ShuffleNearMisses) {
+  // 40 x 62,499,999 = 2,499,999,960 bytes: 19,999.9997 ms, just under a quarter of 80 s.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.shuffle_read_bytes = 62499999;
+  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
+
+  // An 8 s stage reading 8 x (128 MiB - 1): 8 bytes short of shuffle.minReadBytes (the modeled
+  // 8.6 s would be past a quarter of the stage); 128 MiB each is exactly 1 GiB, and reported.
+  StageSpec small;
+  small.stage_id = 0;
+  small.submit_ms = 1000;
+  small.tasks = ScenarioLog::uniform_tasks(8, 1000, 8000, {"1", "2"}, 4);
+  small.complete_ms = 9000;
+  for (TaskSpec& t : small.tasks) t.shuffle_read_bytes = 128 * kMiB - 1;
+  EXPECT_TRUE(run_stage(cluster(), small).of_type("shuffle").empty());
+  for (TaskSpec& t : small.tasks) t.shuffle_read_bytes = 128 * kMiB;
+  EXPECT_EQ(run_stage(cluster(), small).of_type("shuffle").size(), 1u);
+}
+
+// --- partitionSizing: maxPartitionTooBig -----------------------------------------------------
+
+TEST(Shuffle, MaxPartitionTooBig) {
+  // One partition of 1,280 MiB against 39 of 8 MiB. Stage shuffle read 1,592 MiB: the modeled
+  // 13.4 s is under a quarter of the stage, so the shuffle rule stays quiet.
+  auto result = run_stage(cluster(), one_big_partition(1280 * kMiB, 8 * kMiB));
+  auto found = shuffle_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "partitionSizing/maxPartitionTooBig/stage-0.0");
+  EXPECT_EQ(f.rule, "maxPartitionTooBig");
+  // waste = (1,280 - 8) MiB = 1,333,788,672 bytes at 125 MB/s = 10,670.31 ms, under the 26,300 ms room.
+  const double excess = 1272.0 * kMiB;
+  const double waste = excess / 125e6 * 1000;
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_NEAR(high_of(f), waste, 1e-6);
+  EXPECT_NEAR(low_of(f), waste, 1e-6);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kBytes);
+  EXPECT_DOUBLE_EQ(raw_of(f), excess);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxPartitionBytes"), 1280.0 * kMiB);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "medianPartitionBytes"), 8.0 * kMiB);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 160);
+  // Skewed as well as big: adaptive execution's skew join, for partitions past 128 MiB.
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "128m");
+  EXPECT_TRUE(names_threshold(f, "partitionSizing.maxBytes"));
+}
+
+TEST(Shuffle, InputPartitionsTooBigAcrossTheBoard) {
+  // 8 input splits of 1.5 GiB each: every partition too big, none lagging: no excess to price.
+  StageSpec stage = eighty_second_stage();
+  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 60000, {"1", "2"}, 4);
+  for (TaskSpec& t : stage.tasks) t.input_bytes = kGiB + 512 * kMiB;
+  auto result = run_stage(cluster(), stage);
+  auto found = shuffle_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "partitionSizing/maxPartitionTooBig/stage-0.0");
+  EXPECT_DOUBLE_EQ(raw_of(f), 0);
+  ASSERT_TRUE(f.impact.wall_clock);
+  EXPECT_DOUBLE_EQ(high_of(f), 0);
+  EXPECT_NE(f.explanation.find("across the board"), std::string::npos) << f.explanation;
+  EXPECT_EQ(suggested(f, "spark.sql.files.maxPartitionBytes"), "128m");
+  EXPECT_TRUE(result.analysis.guard_violations.empty());
+}
+
+TEST(Shuffle, MaxPartitionJustUnderTheLimitIsNotTooBig) {
+  // 1 GiB - 1 against 39 partitions of 210 MiB: under partitionSizing.maxBytes, 4.9x the median
+  // (not skewed) and 230 MiB a partition on average (not too few partitions).
+  const auto result = run_stage(cluster(), one_big_partition(kGiB - 1, 210 * kMiB));
+  EXPECT_TRUE(result.of_type("partitionSizing").empty());
+  // One byte more is too big.
+  const auto at_limit = run_stage(cluster(), one_big_partition(kGiB, 210 * kMiB));
+  EXPECT_EQ(at_limit.of_type("partitionSizing", "maxPartitionTooBig").size(), 1u);
+}
+
+// --- partitionSizing: shufflePartitionSkew ---------------------------------------------------
+
+TEST(Shuffle, ShufflePartitionSkew) {
+  // One partition of 512 MiB against 39 of 8 MiB: 64x the median, 504 MiB more.
+  auto result = run_stage(cluster(), one_big_partition(512 * kMiB, 8 * kMiB));
+  auto found = shuffle_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "partitionSizing/shufflePartitionSkew/stage-0.0");
+  // waste = 504 MiB = 528,482,304 bytes at 125 MB/s = 4,227.86 ms, under the 26,300 ms room.
+  const double excess = 504.0 * kMiB;
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_NEAR(high_of(f), excess / 125e6 * 1000, 1e-6);
+  EXPECT_DOUBLE_EQ(raw_of(f), excess);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 64);
+  EXPECT_TRUE(names_threshold(f, "partitionSizing.skewRatio"));
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(f.confidence, Confidence::kHigh) << "64x is far past 5x";
+}
+
+TEST(Shuffle, ShufflePartitionSkewNearMisses) {
+  // 17x the median, but only 128 MiB - 1 more: not a material excess.
+  EXPECT_TRUE(run_stage(cluster(), one_big_partition(136 * kMiB - 1, 8 * kMiB)).of_type("partitionSizing").empty());
+  // 256 MiB more, but 320 MiB - 1 over a 64 MiB median is 4.99x.
+  EXPECT_TRUE(run_stage(cluster(), one_big_partition(320 * kMiB - 1, 64 * kMiB)).of_type("partitionSizing").empty());
+  // 64x, but over 9 tasks: too few to speak of a distribution.
+  StageSpec few = one_big_partition(512 * kMiB, 8 * kMiB);
+  few.tasks.resize(9);
+  EXPECT_TRUE(run_stage(cluster(), few).of_type("partitionSizing").empty());
+}
+
+// --- partitionSizing: lowShuffleParallelism --------------------------------------------------
+
+// `tasks` tasks of 200 s, each reading `bytes_per_task` of shuffle, in a 201 s stage of a 250 s
+// application. Ceiling = max(200,000, tasks x 199,990 / 8) = 200,000: room 1,000 ms.
+StageSpec few_big_tasks(int tasks, int64_t bytes_per_task) {
+  StageSpec s;
+  s.stage_id = 0;
+  s.name = "few partitions";
+  s.submit_ms = 1000;
+  s.tasks = ScenarioLog::uniform_tasks(tasks, 1000, 200000, {"1", "2"}, 4);
+  for (TaskSpec& t : s.tasks) t.shuffle_read_bytes = bytes_per_task;
+  s.complete_ms = 202000;
+  return s;
+}
+
+TEST(Shuffle, LowShuffleParallelism) {
+  // 4 partitions of 1 GiB: 8x the 128 MiB target, past 2x. The stage needs ceil(4 GiB / 128 MiB)
+  // = 32 partitions. The 1 GiB partitions are not reported as too big as well: they are even.
+  auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB));
+  auto found = shuffle_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "partitionSizing/lowShuffleParallelism/stage-0.0");
+  EXPECT_DOUBLE_EQ(evidence_of(f, "targetPartitions"), 32);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "bytesPerPartition"), 1.0 * kGiB);
+  // waste = 201,000 x (1 - 4 / 32) = 175,875 ms, clipped to the 1,000 ms room; serial.
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_DOUBLE_EQ(high_of(f), 1000);
+  EXPECT_DOUBLE_EQ(low_of(f), 1000);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMs);
+  EXPECT_DOUBLE_EQ(raw_of(f), 175875);
+  EXPECT_EQ(suggested(f, "spark.sql.shuffle.partitions"), "32");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.advisoryPartitionSizeInBytes"), "128m");
+}
+
+TEST(Shuffle, LowShuffleParallelismRoundsToWholeWaves) {
+  // 4 x (1 GiB + 32 MiB) = 4,224 MiB: 33 partitions of 128 MiB, rounded up to 40 (5 waves of 8).
+  const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB + 32 * kMiB));
+  auto found = result.of_type("partitionSizing");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->rule, "lowShuffleParallelism");
+  EXPECT_DOUBLE_EQ(raw_of(*found[0]), 201000.0 * (1.0 - 4.0 / 33.0));
+  EXPECT_EQ(suggested(*found[0], "spark.sql.shuffle.partitions"), "40");
+}
+
+TEST(Shuffle, LowShuffleParallelismInAnRddStage) {
+  // Outside SQL the shuffle's partition count comes from the operation or spark.default.parallelism.
+  const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB), false);
+  auto found = result.of_type("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(suggested(*found[0], "spark.default.parallelism"), "32");
+  EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
+}
+
+TEST(Shuffle, LowShuffleParallelismNearMiss) {
+  // 8 partitions of 256 MiB - 1: just under 2 x 128 MiB each (2 GiB in all).
+  EXPECT_TRUE(shuffle_findings(run_stage(cluster(250000), few_big_tasks(8, 256 * kMiB - 1))).empty());
+}
+
+}  // namespace
+}  // namespace sf::analysis

@@ -23,6 +23,7 @@ using sf::testing::SqlSpec;
 using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
+using namespace testing::finding_readers;
 using testing::Analyzed;
 
 constexpr int64_t kMiB = 1024 * 1024;
@@ -99,21 +100,7 @@ void expect_near_miss(const NearMiss& c, std::string_view type, std::string_view
   EXPECT_EQ(analyze_stage(c.stage, false, relaxed).of_type(type, rule).size(), 1u) << c.what << ", relaxed";
 }
 
-double evidence_of(const Finding& f, std::string_view name) {
-  for (const Evidence& e : f.evidence) {
-    if (e.name == name) return e.value;
-  }
-  ADD_FAILURE() << f.id << " has no evidence " << name;
-  return -1;
-}
 
-std::string setting_of(const Finding& f, std::string_view key) {
-  for (const SettingChange& s : f.settings) {
-    if (s.key == key) return s.suggested_value;
-  }
-  ADD_FAILURE() << f.id << " suggests no " << key;
-  return "";
-}
 
 // A stage-tied claim on a stage that ran alone: serial, low == high == the clipped waste.
 void expect_serial(const Finding& f, double raw_ms, double wall_clock_ms, EstimateMethod method) {
@@ -178,10 +165,10 @@ TEST(Skew, DurationMaxWithSkewedShuffleOnSqlStage) {
   EXPECT_EQ(f.confidence, Confidence::kLow);
   // The shuffle is skewed 16x (1 GiB vs 64 MiB): AQE's skew join with factor min(5, 16 / 2).
   EXPECT_NE(f.explanation.find("skewed too"), std::string::npos) << f.explanation;
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.enabled"), "true");
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "5");
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "256m");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "5");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "256m");
 
   // The same longest task trips straggler; the analyzer says so on both.
   auto stragglers = result.of_type("straggler");
@@ -216,8 +203,8 @@ TEST(Skew, DurationP95OnATailOfSlowTasks) {
   // room = 136,000 - 112,450 = 23,550 ms < the 32 s claim.
   expect_serial(f, 32000, 23550, EstimateMethod::kMeasured);
   // No data at all: the time outlier advice, speculation at max(1.5, 2.8 / 2).
-  EXPECT_EQ(setting_of(f, "spark.speculation"), "true");
-  EXPECT_EQ(setting_of(f, "spark.speculation.multiplier"), "1.5");
+  EXPECT_EQ(suggested(f, "spark.speculation"), "true");
+  EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "1.5");
   EXPECT_TRUE(result.of_type("straggler").empty()) << "2.8x is under straggler's 3x";
   EXPECT_TRUE(result.of_type("stageShape").empty());
 }
@@ -239,7 +226,7 @@ TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
   expect_serial(f, 14000, 14000, EstimateMethod::kMeasured);
   // ratio 16 / 5 = 3.2x: high; excess 960 / 256 MiB = 3.75x: high.
   EXPECT_EQ(f.confidence, Confidence::kHigh);
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
   EXPECT_NE(f.title.find("1.00 GiB, 16.0x the median 64.0 MiB"), std::string::npos) << f.title;
   EXPECT_TRUE(result.of_type("straggler").empty());
 }
@@ -328,8 +315,8 @@ TEST(Straggler, TimeOutlierWithEvenData) {
   EXPECT_NE(f.explanation.find("time outlier"), std::string::npos) << f.explanation;
   EXPECT_NE(f.recommendation.find("slowHost"), std::string::npos) << f.recommendation;
   // A copy at 3.95 / 2 = 1.975 -> 2x the median.
-  EXPECT_EQ(setting_of(f, "spark.speculation"), "true");
-  EXPECT_EQ(setting_of(f, "spark.speculation.multiplier"), "2");
+  EXPECT_EQ(suggested(f, "spark.speculation"), "true");
+  EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "2");
   EXPECT_TRUE(f.validation_caveat.empty()) << "no skew finding to overlap with";
   EXPECT_TRUE(result.of_type("skew").empty());
   // 79 of 159 s is under half the stage: no taskStageSkew.
@@ -383,7 +370,7 @@ TEST(StageShape, LowParallelismOnAShuffleStage) {
   // (8 - 3) idle cores x 70 s.
   expect_resource_only(f, 5 * 70000.0, WasteUnit::kCoreMs);
   // Not SQL: the RDD default, at 2 x 8 cores.
-  EXPECT_EQ(setting_of(f, "spark.default.parallelism"), "16");
+  EXPECT_EQ(suggested(f, "spark.default.parallelism"), "16");
   // 3 tasks against a floor of 4: 1.33x, low.
   EXPECT_EQ(f.confidence, Confidence::kLow);
 }
@@ -393,7 +380,7 @@ TEST(StageShape, LowParallelismOnASqlScanSuggestsSmallerSplits) {
   auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.input_bytes = kGiB})), /*sql=*/true);
   auto shapes = result.of_type("stageShape", "lowParallelism");
   ASSERT_EQ(shapes.size(), 1u);
-  EXPECT_EQ(setting_of(*shapes[0], "spark.sql.files.maxPartitionBytes"), "192m");
+  EXPECT_EQ(suggested(*shapes[0], "spark.sql.files.maxPartitionBytes"), "192m");
 }
 
 TEST(StageShape, LowParallelismNearMissesYieldNone) {
@@ -500,8 +487,8 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   // (1,000 - 0.1 x 1,000) x 20 ms = 18 s claimed. Ceiling = max(50 ms, 1,000 x 40 / 8 =
   // 5,000 ms); room = 6,250 - 5,000 = 1,250 ms.
   expect_serial(f, 18000, 1250, EstimateMethod::kModeled);
-  EXPECT_EQ(setting_of(f, "spark.sql.shuffle.partitions"), "100");
-  EXPECT_EQ(setting_of(f, "spark.sql.adaptive.coalescePartitions.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.shuffle.partitions"), "100");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.coalescePartitions.enabled"), "true");
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 

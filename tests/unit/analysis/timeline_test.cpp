@@ -1,1 +1,270 @@
-// Tests of the timeline detectors: a placeholder until the family is implemented.
+// coldStart, stageSlowness, utilization and autoscalingChurn on logs built to trigger each
+// rule, near misses just under each threshold, and their silence on a clean log. Expected
+// figures are worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "unit/analysis/analysis_fixture.h"
+
+namespace sf::analysis {
+namespace {
+
+using sf::testing::JobSpec;
+using sf::testing::ScenarioLog;
+using sf::testing::StageSpec;
+using testing::analyze_scenario;
+using namespace testing::finding_readers;
+using testing::Analyzed;
+
+std::vector<const Finding*> timeline_findings(const Analyzed& result) {
+  std::vector<const Finding*> found;
+  for (const char* type : {"coldStart", "stageSlowness", "utilization", "autoscalingChurn"}) {
+    for (const Finding* f : result.of_type(type)) found.push_back(f);
+  }
+  return found;
+}
+
+
+
+
+
+
+// n tasks of task_ms on the two 4-core executors, all launched at `start` when n <= 8.
+StageSpec stage_of(int64_t id, int64_t start, int n, int64_t task_ms, int64_t complete_ms) {
+  StageSpec s;
+  s.stage_id = id;
+  s.name = "work " + std::to_string(id);
+  s.submit_ms = start;
+  s.tasks = ScenarioLog::uniform_tasks(n, start, task_ms, {"1", "2"}, 4);
+  s.complete_ms = complete_ms;
+  return s;
+}
+
+ScenarioLog cluster(int64_t app_end_ms, int64_t executors_added_ms = 100) {
+  ScenarioLog log;
+  log.start(0).finished(app_end_ms);
+  log.executor("1", "host-a", 4, executors_added_ms).executor("2", "host-b", 4, executors_added_ms);
+  return log;
+}
+
+TEST(Timeline, CleanLogHasNoFindings) {
+  // 100 s application, its one stage starting after 1 s and lasting 50 s.
+  auto log = cluster(100000);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .stages = {stage_of(0, 1000, 40, 10000, 51000)}});
+  EXPECT_TRUE(timeline_findings(analyze_scenario(log)).empty());
+}
+
+// --- coldStart -------------------------------------------------------------------------------
+
+TEST(Timeline, ColdStartWaitingForExecutors) {
+  // Executors register at 40 s; the job was submitted at 2 s; the first task launches at 45 s.
+  // 200 s application: gap 45 s >= 30 s and >= 5% (10 s).
+  auto log = cluster(200000, 40000);
+  StageSpec s = stage_of(0, 2000, 8, 10000, 56000);
+  for (auto& t : s.tasks) t.launch_ms = 45000;
+  log.job({.job_id = 0, .submit_ms = 2000, .end_ms = 57000, .stages = {s}});
+  auto result = analyze_scenario(log);
+  auto found = timeline_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "coldStart//app");
+  EXPECT_EQ(f.scope, Scope::kApp);
+  EXPECT_TRUE(f.stages.empty());
+  // Measured, serial, unclipped, no raw figure.
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_EQ(f.impact.method, EstimateMethod::kMeasured);
+  ASSERT_TRUE(f.impact.wall_clock);
+  EXPECT_DOUBLE_EQ(low_of(f), 45000);
+  EXPECT_DOUBLE_EQ(high_of(f), 45000);
+  EXPECT_FALSE(f.impact.raw_waste);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "firstExecutorAfterMs"), 40000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "firstJobAfterMs"), 2000);
+  EXPECT_NE(f.explanation.find("waiting for executors"), std::string::npos) << f.explanation;
+  ASSERT_NE(find_setting(f, "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
+  EXPECT_EQ(find_setting(f, "spark.dynamicAllocation.initialExecutors"), nullptr) << "dynamic allocation is off";
+}
+
+TEST(Timeline, ColdStartOnTheDriver) {
+  // Executors are there after 0.1 s, but the driver submits its first job at 44 s.
+  auto log = cluster(200000);
+  log.property("spark.dynamicAllocation.enabled", "true");
+  log.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
+  auto result = analyze_scenario(log);
+  auto cold = result.of_type("coldStart");
+  ASSERT_EQ(cold.size(), 1u);
+  EXPECT_DOUBLE_EQ(high_of(*cold[0]), 44000);
+  EXPECT_NE(cold[0]->explanation.find("driver-side work"), std::string::npos) << cold[0]->explanation;
+  EXPECT_EQ(cold[0]->claim.kind, WasteClaim::Kind::kSerial);
+}
+
+TEST(Timeline, ColdStartInAShellIsSomeoneTyping) {
+  // The same driver-side gap as above, in spark-shell: the REPL waited for its first query.
+  auto log = cluster(200000);
+  log.property("spark.repl.class.uri", "spark://driver:40000/classes");
+  log.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
+  EXPECT_TRUE(analyze_scenario(log).of_type("coldStart").empty());
+  // Waiting for executors still counts in a shell: the cluster, not the person, was slow.
+  auto waiting = cluster(200000, 40000);
+  waiting.property("spark.repl.class.uri", "spark://driver:40000/classes");
+  StageSpec s = stage_of(0, 2000, 8, 10000, 56000);
+  for (auto& t : s.tasks) t.launch_ms = 45000;
+  waiting.job({.job_id = 0, .submit_ms = 2000, .end_ms = 57000, .stages = {s}});
+  EXPECT_EQ(analyze_scenario(waiting).of_type("coldStart").size(), 1u);
+}
+
+TEST(Timeline, ColdStartNearMisses) {
+  // A 29.999 s gap in a 200 s application.
+  auto log = cluster(200000);
+  log.job({.job_id = 0, .submit_ms = 29999, .end_ms = 60000, .stages = {stage_of(0, 29999, 8, 10000, 41000)}});
+  EXPECT_TRUE(analyze_scenario(log).of_type("coldStart").empty());
+  // A 31 s gap, just under 5% of a 620.001 s application (31,000.05 ms).
+  auto long_log = cluster(620001);
+  long_log.job({.job_id = 0, .submit_ms = 31000, .end_ms = 60000, .stages = {stage_of(0, 31000, 8, 10000, 42000)}});
+  EXPECT_TRUE(analyze_scenario(long_log).of_type("coldStart").empty());
+}
+
+// --- stageSlowness ---------------------------------------------------------------------------
+
+TEST(Timeline, StageSlowness) {
+  // 600 s application; 8 tasks of 390 s on 8 cores in a stage from 1 s to 400 s (399 s): past
+  // 300 s and past a quarter of the application (150 s). Task time 3,120 s of 4,800 core-s: busy.
+  auto log = cluster(600000);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 401000, .stages = {stage_of(0, 1000, 8, 390000, 400000)}});
+  auto result = analyze_scenario(log);
+  auto found = timeline_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "stageSlowness//stage-0.0");
+  ASSERT_EQ(f.stages.size(), 1u);
+  EXPECT_EQ(f.stages[0], (StageRef{0, 0}));
+  // waste = 399,000 - 300,000 = 99,000 ms; ceiling = max(390,000, 8 x 389,990 / 8) = 390,000:
+  // room 9,000 ms; the stage ran alone: serial 9,000.
+  EXPECT_EQ(f.impact.method, EstimateMethod::kModeled);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_DOUBLE_EQ(high_of(f), 9000);
+  EXPECT_DOUBLE_EQ(low_of(f), 9000);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMs);
+  EXPECT_DOUBLE_EQ(raw_of(f), 99000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "stageDurationMs"), 399000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "appShare"), 399000.0 / 600000.0);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "maxTaskMs"), 390000);
+}
+
+TEST(Timeline, StageSlownessNearMisses) {
+  // 299.999 s: under stageSlowness.infoMinMs.
+  auto log = cluster(600000);
+  StageSpec s = stage_of(0, 1000, 8, 290000, 300999);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 301000, .stages = {s, stage_of(1, 301000, 8, 200000, 501000)}});
+  EXPECT_TRUE(analyze_scenario(log).of_type("stageSlowness").empty());
+  // 310 s, but the application ran 1,300 s: 23.8% < 25%.
+  auto long_log = cluster(1300000);
+  long_log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 311000, .stages = {stage_of(0, 1000, 8, 300000, 311000)}});
+  EXPECT_TRUE(analyze_scenario(long_log).of_type("stageSlowness").empty());
+}
+
+// --- utilization -----------------------------------------------------------------------------
+
+TEST(Timeline, Utilization) {
+  // 600 s on 8 cores = 4,800,000 core-ms; 8 tasks x 100 s = 800,000 ms of task time: 1/6 busy.
+  auto log = cluster(600000);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {stage_of(0, 1000, 8, 100000, 101500)}});
+  auto result = analyze_scenario(log);
+  auto found = timeline_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "utilization//app");
+  EXPECT_DOUBLE_EQ(evidence_of(f, "utilizationFraction"), 800000.0 / 4800000.0);
+  // (1 - 1/6) x 600,000 ms x 8 cores / 3.6e6 = 1.111 core-hours.
+  EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kCoreHours);
+  EXPECT_NEAR(raw_of(f), (1.0 - 800000.0 / 4800000.0) * 600000.0 * 8 / 3.6e6, 1e-12);
+  // 800,000 / 600,000 / 4 = 0.33 executors busy on average: a floor of 1, up to the 2 there were,
+  // and floor(0.33 / 0.5) = 0 -> at least 1 executor statically.
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.minExecutors"), "1");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.maxExecutors"), "2");
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "1");
+}
+
+TEST(Timeline, UtilizationNearMisses) {
+  // 16 tasks x 150,001 ms = 2,400,016 of 4,800,000: just over half busy.
+  auto log = cluster(600000);
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 310000,
+           .stages = {stage_of(0, 1000, 8, 150001, 152000), stage_of(1, 152000, 8, 150001, 303000)}});
+  EXPECT_TRUE(analyze_scenario(log).of_type("utilization").empty());
+  // Idle, but the application is 299.999 s: not judged.
+  auto short_log = cluster(299999);
+  short_log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 12000, .stages = {stage_of(0, 1000, 8, 10000, 11500)}});
+  EXPECT_TRUE(analyze_scenario(short_log).of_type("utilization").empty());
+}
+
+TEST(Timeline, UtilizationWithoutExecutorsIsSilent) {
+  ScenarioLog log;
+  log.start(0).finished(600000);
+  EXPECT_TRUE(timeline_findings(analyze_scenario(log)).empty());
+}
+
+// --- autoscalingChurn ------------------------------------------------------------------------
+
+// Executor 1 lives the whole 600 s; executors 2..(1 + short_lived) live `lifetime_ms` each.
+ScenarioLog churning(int short_lived, int64_t lifetime_ms, bool dynamic_allocation = true) {
+  ScenarioLog log;
+  log.start(0).finished(600000);
+  if (dynamic_allocation) log.property("spark.dynamicAllocation.enabled", "true");
+  log.executor("1", "host-a", 4, 100);
+  for (int i = 0; i < short_lived; ++i) {
+    log.executor(std::to_string(2 + i), "host-b", 4, 10000, 10000 + lifetime_ms);
+  }
+  // Keep the long-lived executor's 4 cores busy: two stages of 4 tasks x 290 s.
+  StageSpec busy;
+  busy.stage_id = 0;
+  busy.submit_ms = 1000;
+  busy.tasks = ScenarioLog::uniform_tasks(4, 1000, 290000, {"1"}, 4);
+  busy.complete_ms = 291500;
+  StageSpec more = busy;
+  more.stage_id = 1;
+  more.submit_ms = 292000;
+  more.tasks = ScenarioLog::uniform_tasks(4, 292000, 290000, {"1"}, 4);
+  more.complete_ms = 582500;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 590000, .stages = {busy, more}});
+  return log;
+}
+
+TEST(Timeline, AutoscalingChurn) {
+  auto result = analyze_scenario(churning(3, 60000));
+  auto churn = result.of_type("autoscalingChurn");
+  ASSERT_EQ(churn.size(), 1u);
+  const Finding& f = *churn[0];
+  EXPECT_EQ(f.id, "autoscalingChurn//app");
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shortLivedExecutors"), 3);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "meanShortLifetimeMs"), 60000);
+  // 3 x 30,000 ms / 3.6e6 = 0.025 core-hours.
+  EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kCoreHours);
+  EXPECT_DOUBLE_EQ(raw_of(f), 3 * 30000.0 / 3.6e6);
+  // Idle timeout: max(2 x 60 s default, 120 s) = 120 s. The fleet averaged
+  // (599,900 + 3 x 60,000) / 600,000 = 1.3 executors: a floor of 1.
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.executorIdleTimeout"), "120s");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.minExecutors"), "1");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.schedulerBacklogTimeout"), "5s");
+  EXPECT_NE(f.explanation.find("Executor idle timeout"), std::string::npos) << f.explanation;
+}
+
+TEST(Timeline, AutoscalingChurnNearMisses) {
+  EXPECT_TRUE(analyze_scenario(churning(2, 60000)).of_type("autoscalingChurn").empty()) << "only 2 short-lived";
+  EXPECT_TRUE(analyze_scenario(churning(3, 120000)).of_type("autoscalingChurn").empty()) << "lived exactly 2 minutes";
+}
+
+TEST(Timeline, ChurnWithoutDynamicAllocationPointsAtLostExecutors) {
+  const auto result = analyze_scenario(churning(3, 60000, false));
+  auto churn = result.of_type("autoscalingChurn");
+  ASSERT_EQ(churn.size(), 1u);
+  EXPECT_TRUE(churn[0]->settings.empty());
+  EXPECT_NE(churn[0]->recommendation.find("Dynamic allocation is off"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sf::analysis
