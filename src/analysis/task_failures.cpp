@@ -281,6 +281,12 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
   }
   const double rate = static_cast<double>(failed) / static_cast<double>(jobs.size());
   if (static_cast<double>(failed) < t.job_failure_min_failed || rate < t.job_failure_min_rate) return;
+  // The cost is the executors' time on the failed jobs' stages, not the jobs' wall-clock: a job
+  // that failed after an hour on 100 cores lost 100 core-hours.
+  double failed_task_time_ms = 0;
+  for (const StageAttempt& stage : context.model().stages) {
+    if (job_of_stage_failed(context, stage)) failed_task_time_ms += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
+  }
   Finding f;
   f.type = "jobFailureRate";
   f.scope = Scope::kApp;
@@ -295,12 +301,13 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
                      "(the stageFailed and failures findings) for the cause.";
   f.evidence = {{"failedJobs", static_cast<double>(failed), "count"},
                 {"jobs", static_cast<double>(jobs.size()), "count"},
-                {"failedJobTimeMs", failed_duration_ms, "ms"}};
+                {"failedJobTimeMs", failed_duration_ms, "ms"},
+                {"failedJobTaskTimeMs", failed_task_time_ms, "ms"}};
   f.thresholds = {"jobFailureRate.minFailed", "jobFailureRate.minRate"};
   f.confidence = context.confidence_above(rate, t.job_failure_min_rate);
   f.claim.kind = WasteClaim::Kind::kResourceOnly;
   f.claim.method = EstimateMethod::kMeasured;
-  f.claim.raw = RawWaste{failed_duration_ms / 3.6e6, WasteUnit::kCoreHours};
+  f.claim.raw = RawWaste{failed_task_time_ms / 3.6e6, WasteUnit::kCoreHours};
   findings.push_back(std::move(f));
 }
 

@@ -12,6 +12,7 @@ using sf::testing::ScenarioLog;
 using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
+using namespace testing::finding_readers;
 
 ScenarioLog cluster() {
   ScenarioLog log;
@@ -143,7 +144,9 @@ TEST(TaskFailures, FailedJobs) {
   EXPECT_EQ(rate[0]->impact.basis, Basis::kResourceOnly);
   ASSERT_TRUE(rate[0]->impact.raw_waste);
   EXPECT_EQ(rate[0]->impact.raw_waste->unit, WasteUnit::kCoreHours);
-  EXPECT_NEAR(rate[0]->impact.raw_waste->value, 50000.0 / 3.6e6, 1e-12);
+  // The failed job's 40 tasks of 10 s ran 400 core-seconds; its 50 s of wall-clock is evidence.
+  EXPECT_NEAR(rate[0]->impact.raw_waste->value, 40 * 10000.0 / 3.6e6, 1e-12);
+  EXPECT_DOUBLE_EQ(evidence_of(*rate[0], "failedJobTimeMs"), 50000);
   auto failed_stage = result.of_type("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kHigh) << "its job failed";
