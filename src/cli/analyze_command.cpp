@@ -38,6 +38,7 @@ struct AnalyzeOptions {
   bool no_progress = false;
   bool quiet = false;
   size_t max_line_bytes = size_t{1} << 30;
+  uint64_t max_decompression_ratio = io::DecompressLimits{}.max_ratio;
   size_t top_stages = 10;
   unsigned jobs = 0;  // 0: as many as cores, at most 2
 };
@@ -73,6 +74,7 @@ int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& 
   ProgressLine progress(path, !options.no_progress && !options.quiet);
   model::LoadOptions load_options;
   load_options.max_line_bytes = options.max_line_bytes;
+  load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
   load_options.on_progress = [&progress](const model::LoadProgress& p) { progress.update(p); };
   auto loaded = model::load_event_log(path, load_options);
   progress.clear();
@@ -144,6 +146,8 @@ int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions&
     for (size_t i = next++; i < paths.size(); i = next++) {
       model::LoadOptions load_options;
       load_options.max_line_bytes = options.max_line_bytes;
+      load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
+  load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
       auto loaded = model::load_event_log(paths[i], load_options);
       if (!loaded) {
         lines[i] = paths[i] + ": error: " + loaded.error().message();
@@ -203,6 +207,9 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet,-q", options->quiet, "No progress line and no warnings on stderr");
   cmd->add_option("--max-line-bytes", options->max_line_bytes,
                   "Lines longer than this are skipped and reported as malformed")
+      ->capture_default_str();
+  cmd->add_option("--max-decompression-ratio", options->max_decompression_ratio,
+                  "Stop reading a compressed part whose output passes this many times its input (0: no limit)")
       ->capture_default_str();
   cmd->add_option("--top-stages", options->top_stages, "How many stages the text report lists")->capture_default_str();
   cmd->callback([options, &exit_code] { exit_code = run_analyze(*options); });

@@ -199,6 +199,54 @@ Result<std::string> read_prefix(ByteStream& stream, size_t bytes) {
   return prefix;
 }
 
+// A zip entry's bytes as libarchive inflates them, bounded like a decompressor's output: an
+// entry may not inflate past max_ratio times the whole archive's size (libarchive does not give
+// an entry's compressed size). Deflate reaches 1032:1, so a zip bomb stops here.
+class ZipEntryLimit final : public ByteStream {
+ public:
+  ZipEntryLimit(std::unique_ptr<ByteStream> entry, std::string display_name, uint64_t max_bytes)
+      : entry_(std::move(entry)), display_name_(std::move(display_name)), max_bytes_(max_bytes) {}
+
+  // Bytes up to the bound are handed out; the error comes with the read after, as a
+  // decompressor's do, so a reader keeps everything before it.
+  Result<size_t> read(std::span<char> out) override {
+    if (total_ >= max_bytes_ && !out.empty()) {
+      // One byte past the bound tells an entry that ends exactly there from one that goes on.
+      char probe = 0;
+      auto more = entry_->read(std::span<char>(&probe, 1));
+      if (!more || *more == 0) return more;
+      return fail(Status::LimitExceeded(display_name_ + ": the zip entry inflates past " + std::to_string(max_bytes_) +
+                                        " bytes, more than the decompression ratio allows for the archive's size"));
+    }
+    if (out.size() > max_bytes_ - total_) out = out.first(static_cast<size_t>(max_bytes_ - total_));
+    auto n = entry_->read(out);
+    if (n) total_ += *n;
+    return n;
+  }
+  uint64_t source_bytes_consumed() const override { return entry_->source_bytes_consumed(); }
+
+ private:
+  std::unique_ptr<ByteStream> entry_;
+  std::string display_name_;
+  uint64_t max_bytes_;
+  uint64_t total_ = 0;
+};
+
+Result<std::unique_ptr<ByteStream>> open_limited_zip_entry(const std::string& archive, const std::string& entry,
+                                                           const std::string& display, const DecompressLimits& limits) {
+  auto stream = open_zip_entry(archive, entry);
+  if (!stream || limits.max_ratio == 0) return stream;
+  std::error_code ec;
+  const uint64_t archive_bytes = fs::file_size(archive, ec);
+  if (ec) return fail(Status::IOError(archive + ": cannot read the archive's size: " + ec.message()));
+  constexpr uint64_t kGraceBytes = uint64_t{1} << 20;
+  const uint64_t max_bytes =
+      archive_bytes > (limits.max_output_bytes - kGraceBytes) / limits.max_ratio
+          ? limits.max_output_bytes
+          : std::min(limits.max_output_bytes, archive_bytes * limits.max_ratio + kGraceBytes);
+  return std::unique_ptr<ByteStream>(std::make_unique<ZipEntryLimit>(std::move(*stream), display, max_bytes));
+}
+
 Result<LogInput> resolve_directory(const std::string& path) {
   std::vector<Candidate> files;
   std::error_code ec;
@@ -294,7 +342,7 @@ Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, con
                               : part.path.empty()              ? part.name
                                                                : part.path;
   Result<std::unique_ptr<ByteStream>> raw = input.layout == LogLayout::kStdin ? Result<std::unique_ptr<ByteStream>>(stdin_stream())
-                                            : !part.zip_entry.empty()         ? open_zip_entry(input.path, part.zip_entry)
+                                            : !part.zip_entry.empty()         ? open_limited_zip_entry(input.path, part.zip_entry, display, limits)
                                                                               : open_file_stream(part.path);
   if (!raw) return fail(raw.error());
   auto prefix = read_prefix(**raw, 8);

@@ -28,13 +28,45 @@ using StageKey = std::pair<int64_t, int32_t>;  // stage id, attempt id
 
 struct JobBuild;
 
+// The partition indices of a stage with a successful task. Spark's indices run from 0 to the
+// stage's task count, so a bit per index is the compact form; an index past kDenseLimit (no
+// real stage has 16M tasks, a hostile log can claim 2^31) goes to a set, so memory follows the
+// events read, never a number a line asserts.
+class CompletedIndices {
+ public:
+  void mark(int32_t index) {
+    const auto i = static_cast<size_t>(std::max(0, index));
+    if (i >= kDenseLimit) {
+      sparse_.insert(i);
+      return;
+    }
+    if (i >= dense_.size()) dense_.resize(i + 1, false);
+    dense_[i] = true;
+  }
+  void merge_from(const CompletedIndices& other) {
+    if (dense_.size() < other.dense_.size()) dense_.resize(other.dense_.size(), false);
+    for (size_t i = 0; i < other.dense_.size(); ++i) {
+      if (other.dense_[i]) dense_[i] = true;
+    }
+    sparse_.insert(other.sparse_.begin(), other.sparse_.end());
+  }
+  int64_t count() const {
+    return static_cast<int64_t>(std::count(dense_.begin(), dense_.end(), true)) + static_cast<int64_t>(sparse_.size());
+  }
+
+ private:
+  static constexpr size_t kDenseLimit = size_t{1} << 24;
+  std::vector<bool> dense_;
+  std::set<size_t> sparse_;
+};
+
 // A stage attempt while the log is being read.
 struct StageBuild {
   StageAttempt out;
   TaskDistribution distribution;
   bool distribution_final = false;
   StringMap<ExecutorStageSummary> executors;
-  std::vector<bool> completed_indices;  // by task index
+  CompletedIndices completed_indices;
   std::unordered_set<int64_t> accumulator_ids;
   std::map<std::string, int64_t> failure_reasons;
   std::map<std::string, int64_t> killed_reasons;
@@ -583,9 +615,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
 
   if (succeeded) {
     ++out.tasks_succeeded;
-    const auto index = static_cast<size_t>(std::max(0, e.info.index));
-    if (index >= stage.completed_indices.size()) stage.completed_indices.resize(index + 1, false);
-    stage.completed_indices[index] = true;
+    stage.completed_indices.mark(e.info.index);
     if (stage.distribution_final) {
       s.orphan("successful task after its stage completed (in sums, not in quantiles)");
     } else {
@@ -760,7 +790,7 @@ void ModelBuilder::State::finish_stages_and_jobs() {
   for (auto& [key, stage] : stages) {
     StageAttempt& out = stage->out;
     finalize_distribution(*stage);
-    out.completed_indices = std::count(stage->completed_indices.begin(), stage->completed_indices.end(), true);
+    out.completed_indices = stage->completed_indices.count();
     for (const JobBuild* job : stage->jobs) out.job_ids.push_back(job->out.job_id);
     sort_unique(out.job_ids);
     if (!out.sql_execution_id) {
@@ -814,15 +844,11 @@ void ModelBuilder::State::finish_stages_and_jobs() {
     job.num_completed_stages = static_cast<int32_t>(build->completed_stage_ids.size());
     job.num_active_stages = std::max(0, job.num_active_stages);
     // Distinct (stage, partition index) pairs with a successful attempt, over the job's attempts.
-    std::map<int64_t, std::vector<bool>> done_by_stage;
+    std::map<int64_t, CompletedIndices> done_by_stage;
     for (const StageBuild* stage : attempts_by_job[build.get()]) {
-      auto& done = done_by_stage[stage->out.stage_id];
-      if (done.size() < stage->completed_indices.size()) done.resize(stage->completed_indices.size(), false);
-      for (size_t i = 0; i < stage->completed_indices.size(); ++i) {
-        if (stage->completed_indices[i]) done[i] = true;
-      }
+      done_by_stage[stage->out.stage_id].merge_from(stage->completed_indices);
     }
-    for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += std::count(done.begin(), done.end(), true);
+    for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += done.count();
     if (build->live) job.status = JobStatus::kRunning;
     model.jobs.push_back(std::move(job));
   }

@@ -497,6 +497,7 @@ TEST(DecompressLimits, ZstdBombStopsAtTheOutputCap) {
   EXPECT_LT(bomb.size(), size_t{1} << 20);
   DecompressLimits limits;
   limits.max_output_bytes = uint64_t{64} << 20;
+  limits.max_ratio = 0;  // the cap alone
   const Decoded decoded = decode(Codec::kZstd, bomb, 1 << 20, limits);
   EXPECT_EQ(decoded.status.code(), StatusCode::kLimitExceeded) << decoded.status.message();
   EXPECT_EQ(decoded.bytes.size(), limits.max_output_bytes);
@@ -511,6 +512,19 @@ TEST(DecompressLimits, ZstdBombStopsAtTheRatio) {
   EXPECT_GE(decoded.bytes.size(), size_t{1} << 20);  // the first MiB is never judged
   EXPECT_LT(decoded.bytes.size(), size_t{256} << 20);
   EXPECT_NE(decoded.status.message().find("ratio"), std::string::npos) << decoded.status.message();
+}
+
+TEST(DecompressLimits, TheDefaultRatioStopsABombAndPassesRealLogs) {
+  const Decoded bomb = decode(Codec::kZstd, zstd_bomb(), 1 << 16, DecompressLimits{});
+  EXPECT_EQ(bomb.status.code(), StatusCode::kLimitExceeded) << bomb.status.message();
+  EXPECT_LT(bomb.bytes.size(), size_t{256} << 20);
+  // Event lines compress far less than 1000:1 with every codec.
+  const std::string plain = event_lines(20000);
+  for (Codec codec : kCodecs) {
+    const Decoded log = decode(codec, loggen::compress(codec, plain), 1 << 16, DecompressLimits{});
+    EXPECT_TRUE(log.status.ok()) << codec_name(codec) << ": " << log.status.message();
+    EXPECT_EQ(log.bytes.size(), plain.size()) << codec_name(codec);
+  }
 }
 
 TEST(DecompressLimits, EveryCodecStopsAtTheRatio) {

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <atomic>
 #include <vector>
 
 #include "loggen/codec_writers.h"
@@ -141,6 +143,25 @@ TEST_F(LoadTest, MalformedLinesAreCountedAndTheRestLoads) {
   EXPECT_EQ(model->stages.at(0).tasks_succeeded, 30) << "every good line still counts";
 }
 
+TEST_F(LoadTest, HostileTaskIndicesCostNoMoreThanTheirLines) {
+  // Task indices near 2^31 in 64 stage attempts: a bit per index up to them would be 16 GiB.
+  auto lines = small_log_lines(3);
+  const std::string task = lines[5];  // the first TaskEnd, index 0
+  for (int attempt = 1; attempt <= 64; ++attempt) {
+    for (const char* index : {"2147483647", "2147483600", "0"}) {
+      std::string hostile = task;
+      hostile.replace(hostile.find(R"("Stage Attempt ID":0)"), 20, R"("Stage Attempt ID":)" + std::to_string(attempt));
+      hostile.replace(hostile.find(R"("Index":0)"), 9, std::string(R"("Index":)") + index);
+      lines.insert(lines.end() - 3, hostile);
+    }
+  }
+  auto model = load_event_log(write("app-1", join_lines(lines)).string());
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_EQ(model->stages.size(), 65u);
+  EXPECT_EQ(model->stages.at(0).completed_indices, 3);
+  for (size_t i = 1; i < model->stages.size(); ++i) EXPECT_EQ(model->stages[i].completed_indices, 3) << i;
+}
+
 TEST_F(LoadTest, EmptyFileIsAClearError) {
   auto model = load_event_log(write("app-1", "").string());
   ASSERT_FALSE(model);
@@ -198,6 +219,70 @@ TEST_F(LoadTest, CorruptBlockGivesAPartialLoadNamingTheFile) {
   EXPECT_NE(model->diagnostics.read_error->find("app-1.lz4"), std::string::npos) << *model->diagnostics.read_error;
   EXPECT_GT(model->stages.at(0).tasks_succeeded, 0);
   EXPECT_LT(model->stages.at(0).tasks_succeeded, 2000);
+}
+
+TEST_F(LoadTest, EveryCodecCutAnywhereKeepsWhatCameBeforeAndSaysSo) {
+  const std::string plain = join_lines(small_log_lines(600));
+  for (io::Codec codec : {io::Codec::kZstd, io::Codec::kLz4, io::Codec::kSnappy, io::Codec::kLzf, io::Codec::kGzip}) {
+    const std::string compressed = loggen::compress(codec, plain, 40);  // a block every 40 lines
+    const std::string name = "app-1." + std::string(codec == io::Codec::kGzip ? "gz" : io::codec_name(codec));
+    int64_t previous = -1;
+    for (int tenth = 1; tenth <= 9; ++tenth) {
+      auto model = load_event_log(write(name, compressed.substr(0, compressed.size() * tenth / 10)).string());
+      if (!model) {  // nothing decoded before the cut: an error naming the file and the cut
+        EXPECT_NE(model.error().message().find(name + ": "), std::string::npos) << model.error().message();
+        EXPECT_NE(model.error().message().find("truncated"), std::string::npos) << model.error().message();
+        continue;
+      }
+      const auto& d = model->diagnostics;
+      EXPECT_TRUE(d.read_error || d.truncated_last_line || d.incomplete) << name << " cut at " << tenth << "/10";
+      if (d.read_error) {
+        EXPECT_NE(d.read_error->find(name), std::string::npos) << *d.read_error;
+      }
+      const int64_t tasks = model->stages.empty() ? 0 : model->stages[0].tasks_succeeded;
+      EXPECT_GE(tasks, previous) << name << ": a longer prefix never yields fewer tasks";
+      EXPECT_LT(tasks, 600) << name;
+      previous = tasks;
+    }
+    EXPECT_GT(previous, 0) << name << ": nine tenths of the file hold tasks";
+  }
+}
+
+TEST_F(LoadTest, AFileThatFailsToReadIsAClearError) {
+  // Readable by permissions even for root, yet every read fails (EIO at offset 0).
+  if (!fs::exists("/proc/self/mem")) GTEST_SKIP() << "no /proc/self/mem on this system";
+  auto model = load_event_log("/proc/self/mem");
+  if (model) {
+    ASSERT_TRUE(model->diagnostics.read_error) << "a read error must not pass silently";
+    EXPECT_NE(model->diagnostics.read_error->find("/proc/self/mem"), std::string::npos);
+  } else {
+    EXPECT_NE(model.error().message().find("/proc/self/mem"), std::string::npos) << model.error().message();
+  }
+}
+
+TEST_F(LoadTest, AFileGrowingWhileReadGivesAConsistentPrefix) {
+  const auto lines = small_log_lines(20000);
+  const fs::path path = dir_ / "app-1.inprogress";
+  std::ofstream out(path, std::ios::binary);
+  for (size_t i = 0; i < 200; ++i) out << lines[i] << "\n";
+  out.flush();
+  std::atomic<bool> stop = false;
+  std::thread writer([&] {
+    // Appends the rest in pieces that cut lines in two, as a running driver's flushes do.
+    const std::string rest = join_lines(std::vector<std::string>(lines.begin() + 200, lines.end()));
+    for (size_t at = 0; at < rest.size() && !stop; at += 4093) {
+      out << rest.substr(at, 4093);
+      out.flush();
+    }
+  });
+  auto model = load_event_log(path.string());
+  stop = true;
+  writer.join();
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_FALSE(model->stages.empty());
+  EXPECT_GE(model->stages[0].tasks_succeeded, 195) << "everything present when reading began is read";
+  EXPECT_LE(model->stages[0].tasks_succeeded, 20000);
+  EXPECT_EQ(model->diagnostics.malformed_lines, 0u) << "a line cut by the writer is the last line, not malformed";
 }
 
 TEST_F(LoadTest, TruncatedCompressedFile) {
@@ -371,6 +456,27 @@ TEST_F(LoadTest, HistoryServerZipOfOneFile) {
   auto model = load_event_log(zip.string());
   ASSERT_TRUE(model) << model.error().message();
   EXPECT_EQ(model->stages.at(0).tasks_succeeded, 4);
+}
+
+TEST_F(LoadTest, ZipBombStopsWithAClearErrorAndKeepsWhatWasRead) {
+  // A real log, then 16 MiB of blank lines: deflate packs them about 1000:1.
+  std::string bomb = join_lines(small_log_lines(4));
+  bomb.append(size_t{16} << 20, '\n');
+  const fs::path zip = dir_ / "logs.zip";
+  write_zip(zip, {{"app-1", bomb}});
+  ASSERT_LT(fs::file_size(zip), size_t{1} << 20);
+  LoadOptions options;
+  options.decompress_limits.max_ratio = 10;
+  auto model = load_event_log(zip.string(), options);
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_TRUE(model->diagnostics.read_error);
+  EXPECT_NE(model->diagnostics.read_error->find("logs.zip!app-1: the zip entry inflates past"), std::string::npos)
+      << *model->diagnostics.read_error;
+  EXPECT_EQ(model->stages.at(0).tasks_succeeded, 4) << "what was read before the limit stays";
+  // The default ratio reads the same archive to its end.
+  auto whole = load_event_log(zip.string());
+  ASSERT_TRUE(whole) << whole.error().message();
+  EXPECT_FALSE(whole->diagnostics.read_error) << *whole->diagnostics.read_error;
 }
 
 TEST_F(LoadTest, ZipWithSeveralLogsAsksForOne) {
