@@ -416,8 +416,13 @@ void ModelBuilder::on(const ev::ExclusionChange& e) {
 void ModelBuilder::on(const ev::JobStart& e) {
   State& s = *state_;
   auto& slot = s.jobs[e.job_id];
-  if (slot) s.notes.insert("job " + std::to_string(e.job_id) + " started twice; the later start wins");
-  slot = std::make_unique<JobBuild>();
+  if (slot) {
+    s.notes.insert("job " + std::to_string(e.job_id) + " started twice; the later start wins");
+    // Reset in place: stage attempts hold pointers to the job they run for.
+    *slot = JobBuild{};
+  } else {
+    slot = std::make_unique<JobBuild>();
+  }
   Job& job = slot->out;
   job.job_id = e.job_id;
   if (e.submission_time_ms && *e.submission_time_ms > 0) job.submission_time_ms = e.submission_time_ms;
@@ -447,7 +452,8 @@ void ModelBuilder::on(const ev::JobStart& e) {
     sort_unique(announced.rdd_ids);
     // A running attempt that this job also needs runs for it too.
     if (StageBuild* running = s.find_stage(info.stage_id, info.attempt_id);
-        running != nullptr && running->out.status == StageStatus::kActive) {
+        running != nullptr && running->out.status == StageStatus::kActive &&
+        std::find(running->jobs.begin(), running->jobs.end(), slot.get()) == running->jobs.end()) {
       running->jobs.push_back(slot.get());
       ++job.num_active_stages;
     }

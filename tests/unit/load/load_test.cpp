@@ -162,6 +162,17 @@ TEST_F(LoadTest, HostileTaskIndicesCostNoMoreThanTheirLines) {
   for (size_t i = 1; i < model->stages.size(); ++i) EXPECT_EQ(model->stages[i].completed_indices, 3) << i;
 }
 
+TEST_F(LoadTest, AJobStartedTwiceWhileItsStageRuns) {
+  // Found by fuzz_decode_line: the second JobStart freed the job its running stage pointed to.
+  auto lines = small_log_lines(4);
+  lines.insert(lines.begin() + 7, lines[3]);  // JobStart 0 again, after the stage and two tasks
+  auto model = load_event_log(write("app-1", join_lines(lines)).string());
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_EQ(model->jobs.size(), 1u);
+  EXPECT_EQ(model->stages.at(0).tasks_succeeded, 4);
+  EXPECT_EQ(model->stages.at(0).job_ids, std::vector<int64_t>{0});
+}
+
 TEST_F(LoadTest, EmptyFileIsAClearError) {
   auto model = load_event_log(write("app-1", "").string());
   ASSERT_FALSE(model);
