@@ -4,6 +4,8 @@
 #   make demo    build, generate a realistic sample event log, analyze it
 #   make test    build and run every test (unit, corpus, end to end)
 #   make bench   build and print the speed and memory ratios
+#   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/)
+#   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60; build-fuzz/, clang)
 #
 # BUILD_DIR and CMAKE_FLAGS may be overridden, e.g. CMAKE_FLAGS=-DSF_WERROR=ON (what CI uses).
 
@@ -15,7 +17,7 @@ MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 
-.PHONY: deps configure build demo test bench clean
+.PHONY: deps configure build demo test test-asan fuzz bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -36,6 +38,13 @@ demo: build
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
 	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
+
+test-asan:
+	@$(MAKE) test BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo \
+	  CMAKE_FLAGS="$(CMAKE_FLAGS) -DSF_SANITIZE=address,undefined -DSF_BUILD_BENCH=OFF"
+
+fuzz: build
+	@scripts/fuzz.sh $(BUILD_DIR)
 
 bench: build
 	@bench/run.sh $(BUILD_DIR)

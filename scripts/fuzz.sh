@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# make fuzz: builds the libFuzzer targets with clang, AddressSanitizer and UBSan in
+# build-fuzz/, seeds each from generated logs and small cuts of ../shared/corpus (copied at run
+# time, never committed), and runs each for FUZZ_SECONDS (default 60). Prints, per target, the
+# executions reached; any crash, leak, timeout or out-of-memory stops the run with the
+# reproducer's path (a file under build-fuzz/crashes/ to turn into a regression test).
+#   scripts/fuzz.sh BUILD_DIR [TARGET...]
+set -euo pipefail
+build="${1:-build}"
+shift || true
+here="$(cd "$(dirname "$0")/.." && pwd)"
+fuzz_build="${FUZZ_BUILD_DIR:-build-fuzz}"
+seconds="${FUZZ_SECONDS:-60}"
+corpus="${SF_CORPUS_DIR:-$here/../shared/corpus}"
+loggen="$build/bench/loggen/sf-loggen"
+
+"$here/scripts/install-deps.sh" clang libclang-rt-14-dev
+if [[ ! -f "$fuzz_build/CMakeCache.txt" ]]; then
+  CXX=clang++ CC=clang cmake -S "$here" -B "$fuzz_build" -DSF_FUZZ=ON -DSF_SANITIZE=address,undefined \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$fuzz_build.configure.log" 2>&1 ||
+    { cat "$fuzz_build.configure.log"; exit 1; }
+fi
+cmake --build "$fuzz_build" -j2 >/dev/null
+
+targets=("$@")
+if [[ ${#targets[@]} -eq 0 ]]; then
+  targets=(fuzz_decode_line fuzz_load_file fuzz_zip fuzz_rolling_dir fuzz_thresholds_config
+           fuzz_decompress_zstd fuzz_decompress_lz4 fuzz_decompress_snappy fuzz_decompress_lzf fuzz_decompress_gzip)
+fi
+
+seeds="$fuzz_build/seeds"
+# Seeds: the generated small log in every codec, lines of it, and the first 16 KiB of real logs.
+if [[ ! -f "$seeds/.complete" ]]; then
+  rm -rf "$seeds"
+  mkdir -p "$seeds"/{logs,lines,zip,config,rolling}
+  for codec in none zstd lz4 snappy lzf gzip; do
+    "$loggen" --preset small --codec "$codec" --layout file --out "$seeds/gen-$codec" >/dev/null 2>&1
+    mkdir -p "$seeds/$codec"
+    for f in "$seeds/gen-$codec"/*; do head -c 65536 "$f" > "$seeds/$codec/generated"; done
+  done
+  split -l 40 "$seeds/none/generated" "$seeds/lines/generated-"
+  if [[ -d "$corpus" ]]; then
+    n=0
+    while IFS= read -r -d '' f; do
+      n=$((n + 1))
+      case "$f" in
+        *.zstd|*.zst) head -c 16384 "$f" > "$seeds/zstd/corpus-$n" ;;
+        *.lz4) head -c 16384 "$f" > "$seeds/lz4/corpus-$n" ;;
+        *.snappy) head -c 16384 "$f" > "$seeds/snappy/corpus-$n" ;;
+        *.lzf) head -c 16384 "$f" > "$seeds/lzf/corpus-$n" ;;
+        *.gz) head -c 16384 "$f" > "$seeds/gzip/corpus-$n" ;;
+        *.zip) head -c 65536 "$f" > "$seeds/zip/corpus-$n" ;;
+        *.json|*.csv|*.txt|*.md) ;;
+        *) head -c 16384 "$f" > "$seeds/lines/corpus-$n" ;;
+      esac
+    done < <(find "$corpus" -type f -size -50M -print0 | sort -z)
+  else
+    echo "fuzz: $corpus not found: seeding from generated logs only" >&2
+  fi
+  python3 - "$seeds/gen-none" "$seeds/zip/generated.zip" <<'PY'
+import os, sys, zipfile
+src, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    for name in sorted(os.listdir(src)):
+        z.write(os.path.join(src, name), name)
+PY
+  echo '{"thresholds": {"skew.maxToMedianRatio": 4, "stage.minDurationMs": 1000}}' > "$seeds/config/overrides.json"
+  printf '\x00\x02\x01{"Event":"SparkListenerLogStart","Spark Version":"3.5.0"}\n' > "$seeds/rolling/one-part"
+  touch "$seeds/.complete"
+fi
+
+seed_dirs_of() {
+  case "$1" in
+    fuzz_decode_line) echo "$seeds/lines" ;;
+    fuzz_load_file) echo "$seeds/none $seeds/zstd $seeds/lz4 $seeds/snappy $seeds/lzf $seeds/gzip" ;;
+    fuzz_zip) echo "$seeds/zip" ;;
+    fuzz_rolling_dir) echo "$seeds/rolling" ;;
+    fuzz_thresholds_config) echo "$seeds/config" ;;
+    fuzz_decompress_*) echo "$seeds/${1#fuzz_decompress_}" ;;
+  esac
+}
+
+mkdir -p "$fuzz_build/crashes"
+for target in "${targets[@]}"; do
+  work="$fuzz_build/work/$target"
+  mkdir -p "$work"
+  log="$fuzz_build/work/$target.log"
+  # shellcheck disable=SC2046
+  if ! "$fuzz_build/fuzz/$target" "$work" $(seed_dirs_of "$target") -max_total_time="$seconds" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$fuzz_build/crashes/$target-" \
+      -print_final_stats=1 >"$log" 2>&1; then
+    echo "fuzz: $target FAILED; the log is $log:"
+    grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -20
+    exit 1
+  fi
+  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo "?")
+  printf 'fuzz: %-26s %10s executions in %ss, %s coverage points, no crash\n' "$target" "$runs" "$seconds" "$cov"
+done
