@@ -40,6 +40,7 @@ struct AnalyzeOptions {
   size_t max_line_bytes = size_t{1} << 30;
   size_t top_stages = 10;
   unsigned jobs = 0;  // 0: as many as cores, at most 2
+  unsigned threads = 0;  // decoding threads per log; 0: the loader's default
 };
 
 bool write_output(const std::string& path, const std::string& text) {
@@ -73,6 +74,7 @@ int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& 
   ProgressLine progress(path, !options.no_progress && !options.quiet);
   model::LoadOptions load_options;
   load_options.max_line_bytes = options.max_line_bytes;
+  load_options.threads = options.threads;
   load_options.on_progress = [&progress](const model::LoadProgress& p) { progress.update(p); };
   auto loaded = model::load_event_log(path, load_options);
   progress.clear();
@@ -144,6 +146,8 @@ int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions&
     for (size_t i = next++; i < paths.size(); i = next++) {
       model::LoadOptions load_options;
       load_options.max_line_bytes = options.max_line_bytes;
+      // Logs already load side by side: one thread each unless asked.
+      load_options.threads = options.threads != 0 ? options.threads : 1;
       auto loaded = model::load_event_log(paths[i], load_options);
       if (!loaded) {
         lines[i] = paths[i] + ": error: " + loaded.error().message();
@@ -199,6 +203,8 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", options->config_path,
                   "JSON file overriding detector thresholds: {\"thresholds\": {\"skew.maxToMedianRatio\": 4}}");
   cmd->add_option("--jobs,-j", options->jobs, "Logs analyzed at once when given several (default: cores, at most 2)");
+  cmd->add_option("--threads", options->threads,
+                  "Threads decoding one log (default: cores, at most 2; with several logs, 1 each)");
   cmd->add_flag("--no-progress", options->no_progress, "Do not show a progress line on stderr");
   cmd->add_flag("--quiet,-q", options->quiet, "No progress line and no warnings on stderr");
   cmd->add_option("--max-line-bytes", options->max_line_bytes,
