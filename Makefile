@@ -3,7 +3,9 @@
 #
 #   make demo    build, generate a realistic sample event log, analyze it
 #   make test    build and run every test (unit, corpus, end to end)
-#   make bench   build and print the speed and memory ratios
+#   make bench        build and print the speed and memory ratios (a ~200 MB log, real logs)
+#   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
+#   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60; build-fuzz/, clang)
 #
@@ -17,7 +19,7 @@ MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 
-.PHONY: deps configure build demo test test-asan fuzz bench clean
+.PHONY: deps configure build demo test test-asan fuzz bench bench-large bench-quick clean
 
 deps:
 	@scripts/install-deps.sh
@@ -48,6 +50,12 @@ fuzz: build
 
 bench: build
 	@bench/run.sh $(BUILD_DIR)
+
+bench-large: build
+	@bench/run.sh $(BUILD_DIR) --large
+
+bench-quick: build
+	@bench/quick.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

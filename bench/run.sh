@@ -1,21 +1,65 @@
 #!/usr/bin/env bash
-# make bench: generates a benchmark log and prints speed ratios measured in one run.
-# Usage: bench/run.sh BUILD_DIR [SCALE]   (SCALE: ~15 MB of log per unit; default 14 = ~200 MB)
+# make bench / make bench-large: ingestion speed and memory, measured in one run on the same bytes.
+#
+#   bench/run.sh BUILD_DIR            the ~200 MB benchmark log, then the two largest real logs of
+#                                     the shared corpus (when ../shared/corpus is there)
+#   bench/run.sh BUILD_DIR --large    the ~2.2 GB large log (stages of 110,000 tasks) first
+#
+# For each log, plain and zstd: the simdjson floor, analyze on 1 and 2 threads, decompression
+# alone, analyze on the zstd file (sf-bench-ingest); `zstd -dc` alone; a python3 json.loads loop
+# against the CLI; the CLI's peak resident memory. SF_BENCH_REPEAT runs of each (default 3),
+# best kept. Nothing is asserted: the ratios are printed for a person to read.
 set -euo pipefail
 build="${1:-build}"
-scale="${2:-${SF_BENCH_SCALE:-14}}"
+large=0
+[[ "${2:-}" == "--large" ]] && large=1
+repeat="${SF_BENCH_REPEAT:-3}"
 out="$build/bench-data"
 mkdir -p "$out"
 loggen="$build/bench/loggen/sf-loggen"
 bench="$build/bench/sf-bench-ingest"
+sf="$build/src/cli/sparkforensics"
+here="$(cd "$(dirname "$0")" && pwd)"
+corpus="${SF_CORPUS_DIR:-$here/../../shared/corpus}"
 
-log=$("$loggen" --preset benchmark --scale "$scale" --codec none --layout file --out "$out" 2>/dev/null)
-echo "== benchmark log: $log ($(du -h "$log" | cut -f1))"
-"$bench" "$log" --repeat 3
+echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
+     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# What people write by hand: json.loads on every line, summing task run time.
-python_start=$(date +%s.%N)
-python3 - "$log" <<'PY'
+# Writes the log of `preset args` plainly and with zstd into $out/NAME/{plain,zstd}; prints nothing.
+generate() {
+  local name="$1"
+  shift
+  local dir="$out/$name"
+  if [[ ! -f "$dir/.complete" ]]; then
+    rm -rf "$dir"
+    "$loggen" "$@" --codec none --layout file --out "$dir/plain" >/dev/null 2>&1
+    "$loggen" "$@" --codec zstd --layout file --out "$dir/zstd" >/dev/null 2>&1
+    touch "$dir/.complete"
+  fi
+}
+
+# The python loop and the CLI, on the plain log; peak RSS of the CLI on both. Uses wait4() for
+# each child's own peak RSS.
+compare_cli() {
+  local plain="$1" zstd="$2"
+  python3 - "$sf" "$plain" "$zstd" "$repeat" <<'PY'
+import os, subprocess, sys, time
+sf, plain, zstd, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+def run(argv, stdin=None):
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stdin=stdin)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"{argv} failed with status {status}")
+    return seconds, usage.ru_maxrss / 1024.0  # MiB
+
+def best(argv):
+    runs = [run(argv) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+loop = r'''
 import json, sys
 total = 0
 with open(sys.argv[1], "rb") as f:
@@ -23,15 +67,50 @@ with open(sys.argv[1], "rb") as f:
         e = json.loads(line)
         if e.get("Event") == "SparkListenerTaskEnd":
             total += (e.get("Task Metrics") or {}).get("Executor Run Time", 0)
+print(total)
+'''
+python_s, python_rss = run([sys.executable, "-c", loop, plain])
+zstd_s = min(run(["zstd", "-q", "-dc", zstd])[0] for _ in range(repeat))
+cli1_s, cli1_rss = best([sf, "analyze", "-q", "--threads", "1", plain])
+cli2_s, cli2_rss = best([sf, "analyze", "-q", "--threads", "2", plain])
+z1_s, z1_rss = best([sf, "analyze", "-q", "--threads", "1", zstd])
+z2_s, z2_rss = best([sf, "analyze", "-q", "--threads", "2", zstd])
+size_mb = os.path.getsize(plain) / 1e6
+print(f"{'zstd -dc (the CLI tool) alone':34s} {zstd_s:8.3f} s wall {size_mb / zstd_s:24.1f} MB/s")
+print(f"{'python3 json.loads loop':34s} {python_s:8.3f} s wall {size_mb / python_s:24.1f} MB/s  (peak RSS {python_rss:.0f} MiB)")
+print(f"{'sparkforensics analyze, 1 thread':34s} {cli1_s:8.3f} s wall   peak RSS {cli1_rss:6.0f} MiB  (zstd: {z1_s:.3f} s, {z1_rss:.0f} MiB)")
+print(f"{'sparkforensics analyze, 2 threads':34s} {cli2_s:8.3f} s wall   peak RSS {cli2_rss:6.0f} MiB  (zstd: {z2_s:.3f} s, {z2_rss:.0f} MiB)")
+print(f"{'ratio python / analyze, 1 thread':34s} {python_s / cli1_s:8.2f}x   (target >= 8)")
+print(f"{'ratio python / analyze, 2 threads':34s} {python_s / cli2_s:8.2f}x   (target >= 8)")
 PY
-python_end=$(date +%s.%N)
-sf_start=$(date +%s.%N)
-"$build/src/cli/sparkforensics" analyze -q "$log" >/dev/null
-sf_end=$(date +%s.%N)
-python3 - "$python_start" "$python_end" "$sf_start" "$sf_end" <<'PY'
-import sys
-p0, p1, s0, s1 = map(float, sys.argv[1:])
-print(f"python json.loads loop       {p1 - p0:8.3f} s")
-print(f"sparkforensics analyze (CLI) {s1 - s0:8.3f} s")
-print(f"ratio python/analyze         {(p1 - p0) / (s1 - s0):8.2f}x")
-PY
+}
+
+measure() {
+  local title="$1" plain="$2" zstd="$3"
+  echo
+  echo "== $title: $(basename "$plain"), $(du -h "$plain" | cut -f1) plain, $(du -h "$zstd" | cut -f1) zstd"
+  "$bench" "$plain" --zstd "$zstd" --repeat "$repeat"
+  compare_cli "$plain" "$zstd"
+}
+
+if [[ $large -eq 1 ]]; then
+  generate large --preset large
+  measure "generated large log (stages of 110,000 tasks)" "$(ls "$out"/large/plain/*)" "$(ls "$out"/large/zstd/*)"
+fi
+
+generate benchmark --preset benchmark --scale 11
+measure "generated benchmark log" "$(ls "$out"/benchmark/plain/*)" "$(ls "$out"/benchmark/zstd/*)"
+
+# The two largest real logs of the corpus, by uncompressed size (36.6 and 35.5 MB; the corpus's
+# biggest file, codecs/application_1603128018386_7846.lz4, is the first of them in lz4).
+real="$corpus/NVIDIA__spark-rapids-tools/core/src/test/resources/spark-events-profiling"
+if [[ -d "$real" ]]; then
+  for name in tasks_executors_fail_compressed_eventlog gpu_oom_eventlog; do
+    mkdir -p "$out/corpus"
+    [[ -f "$out/corpus/$name" ]] || zstd -q -dc "$real/$name.zstd" > "$out/corpus/$name"
+    measure "corpus log" "$out/corpus/$name" "$real/$name.zstd"
+  done
+else
+  echo
+  echo "== corpus logs skipped: $corpus not found (set SF_CORPUS_DIR)"
+fi

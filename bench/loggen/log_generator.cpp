@@ -43,6 +43,18 @@ GeneratorConfig GeneratorConfig::benchmark(int scale) {
   return config;
 }
 
+GeneratorConfig GeneratorConfig::large(int scale, int big_stage_tasks) {
+  GeneratorConfig config;
+  config.seed = 20240615;
+  config.executors = 64;
+  config.cores_per_executor = 4;
+  config.executors_per_host = 2;
+  config.tasks_per_stage = 400;
+  config.big_action_tasks_per_stage = std::max(1, big_stage_tasks);
+  config.scale = std::max(1, scale);
+  return config;
+}
+
 namespace {
 
 int64_t cluster_start_ms(const GeneratorConfig& config) {
@@ -250,7 +262,14 @@ void Generator::run_action(int action_index, int cycle) {
   const int kind = action_index % kActionKinds;
   const ActionTemplate& t = action_template(kind);
   const ActionFeatures f = features_for(config_, action_index);
-  ActionShape shape = plan_action(config_, kind, f, prng_, ids_, cached_);
+  ActionShape shape;
+  if (action_index == 0 && config_.big_action_tasks_per_stage > 0) {
+    GeneratorConfig big = config_;
+    big.tasks_per_stage = config_.big_action_tasks_per_stage;
+    shape = plan_action(big, kind, f, prng_, ids_, cached_);
+  } else {
+    shape = plan_action(config_, kind, f, prng_, ids_, cached_);
+  }
   const auto logical_count = static_cast<int32_t>(shape.stages.size());
   int32_t first_reader = logical_count - 1;
   for (const LogicalStage& stage : shape.stages) {

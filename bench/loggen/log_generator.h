@@ -64,6 +64,9 @@ struct GeneratorConfig {
   // Repeats the whole action sequence this many times with fresh ids: the benchmark knob
   // (scale 1 of demo() is ~18 MB; ~115 gives 2 GB). Times and ids keep increasing.
   int scale = 1;
+  // The first action of every repetition (an SQL ingest) runs stages of this many tasks instead
+  // of tasks_per_stage: the big stages of a large log. 0: like the others.
+  int big_action_tasks_per_stage = 0;
 
   // Features. Each one places its scenario on a few actions (see README.md for where).
   bool failed_tasks = true;    // attempts failing with ExceptionFailure, then succeeding on retry
@@ -99,6 +102,10 @@ struct GeneratorConfig {
   static GeneratorConfig small();
   // demo() repeated `scale` times: ~18 MB of log per unit of scale.
   static GeneratorConfig benchmark(int scale);
+  // The large-log benchmark: demo()'s eight actions on a 64-executor cluster, stages of 400 tasks,
+  // except the first action's three stages of `big_stage_tasks` (110,000 by default): ~2.2 GB of
+  // log (~340,000 task attempts, 30 stages, 25 jobs) per unit of scale.
+  static GeneratorConfig large(int scale, int big_stage_tasks = 110000);
 };
 
 // ---------------------------------------------------------------------------------------------

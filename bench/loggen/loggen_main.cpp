@@ -1,6 +1,6 @@
 // sf-loggen: writes a generated Spark event log (see log_generator.h and README.md).
 //
-//   sf-loggen --preset demo|small|benchmark [--seed N] [--scale K]
+//   sf-loggen --preset demo|small|benchmark|large [--seed N] [--scale K] [--tasks-per-stage N] [--big-stage-tasks N]
 //             [--codec none|zstd|lz4|snappy|lzf|gzip] [--layout file|rolling] --out DIR
 //             [--unfinished] [--cut-last-line]
 //
@@ -32,8 +32,17 @@ int main(int argc, char** argv) {
   const std::map<std::string, sf::io::Codec> codecs = {
       {"none", sf::io::Codec::kNone},     {"zstd", sf::io::Codec::kZstd}, {"lz4", sf::io::Codec::kLz4},
       {"snappy", sf::io::Codec::kSnappy}, {"lzf", sf::io::Codec::kLzf},   {"gzip", sf::io::Codec::kGzip}};
-  app.add_option("--preset", preset, "demo (a realistic ETL run), small (unit-test size) or benchmark")
-      ->check(CLI::IsMember({"demo", "small", "benchmark"}));
+  int tasks_per_stage = 0;
+  app.add_option("--preset", preset,
+                 "demo (a realistic ETL run), small (unit-test size), benchmark (demo repeated) or large "
+                 "(with stages of 110,000 tasks, ~2.2 GB per unit of scale)")
+      ->check(CLI::IsMember({"demo", "small", "benchmark", "large"}));
+  app.add_option("--tasks-per-stage", tasks_per_stage, "tasks in each stage (default: the preset's)")
+      ->check(CLI::PositiveNumber);
+  int big_stage_tasks = 0;
+  app.add_option("--big-stage-tasks", big_stage_tasks,
+                 "tasks in each stage of the first action of every repetition (the large preset's big stages)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "PRNG seed (default: the preset's)");
   app.add_option("--scale", scale, "repeat the application's actions this many times (~18 MB of log each)")
       ->check(CLI::PositiveNumber);
@@ -51,9 +60,12 @@ int main(int argc, char** argv) {
   try {
     lg::GeneratorConfig config = preset == "small"       ? lg::GeneratorConfig::small()
                                  : preset == "benchmark" ? lg::GeneratorConfig::benchmark(scale > 0 ? scale : 1)
+                                 : preset == "large"     ? lg::GeneratorConfig::large(scale > 0 ? scale : 1)
                                                          : lg::GeneratorConfig::demo();
     if (seed != 0) config.seed = seed;
     if (scale > 0) config.scale = scale;
+    if (tasks_per_stage > 0) config.tasks_per_stage = tasks_per_stage;
+    if (big_stage_tasks > 0) config.big_action_tasks_per_stage = big_stage_tasks;
     config.finished = !unfinished;
     config.cut_last_line = cut_last_line;
 

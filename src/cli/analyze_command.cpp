@@ -41,6 +41,7 @@ struct AnalyzeOptions {
   uint64_t max_decompression_ratio = io::DecompressLimits{}.max_ratio;
   size_t top_stages = 10;
   unsigned jobs = 0;  // 0: as many as cores, at most 2
+  unsigned threads = 0;  // decoding threads per log; 0: the loader's default
 };
 
 bool write_output(const std::string& path, const std::string& text) {
@@ -69,12 +70,18 @@ void warn_about_partial_load(const model::AppModel& model) {
   }
 }
 
-int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {
-  const std::string& path = options.log_paths.front();
-  ProgressLine progress(path, !options.no_progress && !options.quiet);
+model::LoadOptions load_options_for(const AnalyzeOptions& options, unsigned threads) {
   model::LoadOptions load_options;
   load_options.max_line_bytes = options.max_line_bytes;
   load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
+  load_options.threads = threads;
+  return load_options;
+}
+
+int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {
+  const std::string& path = options.log_paths.front();
+  ProgressLine progress(path, !options.no_progress && !options.quiet);
+  model::LoadOptions load_options = load_options_for(options, options.threads);
   load_options.on_progress = [&progress](const model::LoadProgress& p) { progress.update(p); };
   auto loaded = model::load_event_log(path, load_options);
   progress.clear();
@@ -144,11 +151,8 @@ int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions&
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < paths.size(); i = next++) {
-      model::LoadOptions load_options;
-      load_options.max_line_bytes = options.max_line_bytes;
-      load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
-  load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
-      auto loaded = model::load_event_log(paths[i], load_options);
+      // Logs already load side by side: one thread each unless asked.
+      auto loaded = model::load_event_log(paths[i], load_options_for(options, options.threads != 0 ? options.threads : 1));
       if (!loaded) {
         lines[i] = paths[i] + ": error: " + loaded.error().message();
         failed[i] = true;
@@ -203,6 +207,8 @@ void register_analyze(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", options->config_path,
                   "JSON file overriding detector thresholds: {\"thresholds\": {\"skew.maxToMedianRatio\": 4}}");
   cmd->add_option("--jobs,-j", options->jobs, "Logs analyzed at once when given several (default: cores, at most 2)");
+  cmd->add_option("--threads", options->threads,
+                  "Threads decoding one log (default: cores, at most 2; with several logs, 1 each)");
   cmd->add_flag("--no-progress", options->no_progress, "Do not show a progress line on stderr");
   cmd->add_flag("--quiet,-q", options->quiet, "No progress line and no warnings on stderr");
   cmd->add_option("--max-line-bytes", options->max_line_bytes,

@@ -11,6 +11,7 @@ namespace sf::eventlog {
 namespace od = simdjson::ondemand;
 using json::for_each_element;
 using json::for_each_field;
+using json::for_each_known_field;
 using json::read_bool;
 using json::read_int;
 using json::read_optional_int;
@@ -151,8 +152,6 @@ constexpr auto kTaskMetricKeys = metric_keys({
 
 // The nested groups of "Task Metrics", after the scalar metrics above.
 enum MetricGroup : size_t { kShuffleReadGroup, kShuffleWriteGroup, kInputGroup, kOutputGroup, kGroupCount };
-constexpr json::KeyTable<kGroupCount> kMetricGroupKeys{
-    {"Shuffle Read Metrics", "Shuffle Write Metrics", "Input Metrics", "Output Metrics"}};
 
 constexpr auto kShuffleReadKeys = metric_keys({
     {"Remote Blocks Fetched", TaskMetric::kShuffleRemoteBlocksFetched},
@@ -216,7 +215,7 @@ bool is_null(od::value& value) {
 template <size_t N>
 error_code read_metric_object(od::value& value, model::TaskMetricValues& metrics, const MetricKeys<N>& keys) {
   if (is_null(value)) return SUCCESS;
-  return json::for_each_known_field(value, keys.table, [&](size_t index, od::value& v) -> error_code {
+  return for_each_known_field(value, keys.table, [&](size_t index, od::value& v) -> error_code {
     return read_int(v, metrics[model::index_of(keys.slots[index])]);
   });
 }
@@ -225,23 +224,43 @@ error_code read_shuffle_read_metrics(od::value& value, model::TaskMetricValues& 
   if (is_null(value)) return SUCCESS;
   size_t hint = 0;
   size_t push_hint = 0;
-  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+  od::object object;
+  if (auto error = value.get_object().get(object)) return error;
+  for (auto field_result : object) {
+    od::field field;
+    if (auto error = std::move(field_result).get(field)) return error;
+    const od::raw_json_string key = field.key();
+    od::value v = field.value();
     const size_t index = kShuffleReadKeys.table.find(key, hint);
-    if (index < kShuffleReadKeys.slots.size()) return read_int(v, metrics[model::index_of(kShuffleReadKeys.slots[index])]);
-    if (kPushGroupKeys.find(key, push_hint) < 2) return read_metric_object(v, metrics, kPushReadKeys);
-    return SUCCESS;
-  });
+    error_code error = SUCCESS;
+    if (index < kShuffleReadKeys.slots.size()) {
+      error = read_int(v, metrics[model::index_of(kShuffleReadKeys.slots[index])]);
+    } else if (kPushGroupKeys.find(key, push_hint) < kPushGroupKeys.keys.size()) {
+      error = read_metric_object(v, metrics, kPushReadKeys);
+    }
+    if (error) return error;
+  }
+  return SUCCESS;
 }
+
+// The keys of "Task Metrics": its scalar metrics, then its nested groups, in one table so the
+// hinted lookup follows Spark's order through both.
+constexpr size_t kTaskMetricScalarCount = kTaskMetricKeys.slots.size();
+constexpr auto kTaskMetricsFieldKeys = [] {
+  constexpr std::array<std::string_view, kGroupCount> kGroupKeys{"Shuffle Read Metrics", "Shuffle Write Metrics",
+                                                                 "Input Metrics", "Output Metrics"};
+  json::KeyTable<kTaskMetricScalarCount + kGroupCount> table{};
+  for (size_t i = 0; i < kTaskMetricScalarCount; ++i) table.keys[i] = kTaskMetricKeys.table.keys[i];
+  for (size_t i = 0; i < kGroupCount; ++i) table.keys[kTaskMetricScalarCount + i] = kGroupKeys[i];
+  return table;
+}();
 
 error_code read_task_metrics(od::value& value, model::TaskMetricValues& metrics, bool& present) {
   if (is_null(value)) return SUCCESS;
   present = true;
-  size_t hint = 0;
-  size_t group_hint = 0;
-  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    const size_t index = kTaskMetricKeys.table.find(key, hint);
-    if (index < kTaskMetricKeys.slots.size()) return read_int(v, metrics[model::index_of(kTaskMetricKeys.slots[index])]);
-    switch (kMetricGroupKeys.find(key, group_hint)) {
+  return for_each_known_field(value, kTaskMetricsFieldKeys, [&](size_t index, od::value& v) -> error_code {
+    if (index < kTaskMetricScalarCount) return read_int(v, metrics[model::index_of(kTaskMetricKeys.slots[index])]);
+    switch (index - kTaskMetricScalarCount) {
       case kShuffleReadGroup: return read_shuffle_read_metrics(v, metrics);
       case kShuffleWriteGroup: return read_metric_object(v, metrics, kShuffleWriteKeys);
       case kInputGroup: return read_metric_object(v, metrics, kInputKeys);
@@ -254,18 +273,20 @@ error_code read_task_metrics(od::value& value, model::TaskMetricValues& metrics,
 error_code read_executor_metrics(od::value& value, model::ExecutorMetricPeaks& peaks) {
   if (is_null(value)) return SUCCESS;
   peaks.present = true;
-  return json::for_each_known_field(value, kExecutorMetricKeys, [&](size_t index, od::value& v) -> error_code {
+  return for_each_known_field(value, kExecutorMetricKeys, [&](size_t index, od::value& v) -> error_code {
     return read_int(v, peaks.values[index]);
   });
 }
 
 // The IDs of an accumulables array ("Accumulables" of Task Info, "Accumulator Updates"). "ID"
-// comes first in Spark's accumulable objects; the rest of each object is skipped unread.
+// comes first in Spark's accumulable objects, so find_field (which looks forward from the
+// current field) finds it at once; the rest of each object is skipped unread. An object without
+// "ID" is not an accumulable the model can use and is skipped.
 error_code read_accumulator_ids(od::value& value, std::vector<int64_t>& ids) {
   return for_each_element(value, [&](od::value& element) -> error_code {
     od::value id_value;
     auto error = element.find_field("ID").get(id_value);
-    if (error == simdjson::NO_SUCH_FIELD) return SUCCESS;  // not an accumulable we can use
+    if (error == simdjson::NO_SUCH_FIELD) return SUCCESS;
     if (error) return error;
     int64_t id = 0;
     if (auto e = read_int(id_value, id)) return e;
@@ -390,7 +411,7 @@ constexpr json::KeyTable<14> kTaskInfoKeys{{"Task ID", "Index", "Attempt", "Part
                                              "Failed", "Killed", "Accumulables"}};
 
 error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>* accumulator_ids) {
-  return json::for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
+  return for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
     switch (index) {
       case 0: return read_int(v, info.task_id);
       case 1: return read_int(v, info.index);
@@ -416,8 +437,6 @@ error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>
   });
 }
 
-constexpr json::KeyTable<7> kTaskEndKeys{{"Stage ID", "Stage Attempt ID", "Task Type", "Task End Reason", "Task Info",
-                                          "Task Executor Metrics", "Task Metrics"}};
 
 TaskEndReason parse_reason(std::string_view reason) {
   if (reason == "Success") return TaskEndReason::kSuccess;
@@ -431,21 +450,26 @@ TaskEndReason parse_reason(std::string_view reason) {
   return TaskEndReason::kUnknownReason;
 }
 
+constexpr json::KeyTable<8> kTaskEndReasonKeys{{
+    "Reason", "Class Name", "Kill Reason", "Loss Reason", "Accumulator Updates", "Job ID", "Partition ID",
+    "Attempt Number"}};
+
 error_code read_task_end_reason(od::value& value, TaskEnd& event) {
-  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    if (key == "Reason") {
-      if (auto e = read_string_view(v, event.reason_text)) return e;
-      event.reason = parse_reason(event.reason_text);
-      return SUCCESS;
+  return for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
+    switch (index) {
+      case 0:
+        if (auto e = read_string_view(v, event.reason_text)) return e;
+        event.reason = parse_reason(event.reason_text);
+        return SUCCESS;
+      case 1: return read_string_view(v, event.exception_class);
+      case 2: return read_string_view(v, event.kill_reason);
+      case 3: return read_string_view(v, event.loss_reason);
+      case 4: return read_accumulator_ids(v, event.accumulator_ids);
+      case 5: return read_int(v, event.commit_denied_job);
+      case 6: return read_int(v, event.commit_denied_partition);
+      case 7: return read_int(v, event.commit_denied_attempt);
+      default: return SUCCESS;
     }
-    if (key == "Class Name") return read_string_view(v, event.exception_class);
-    if (key == "Kill Reason") return read_string_view(v, event.kill_reason);
-    if (key == "Loss Reason") return read_string_view(v, event.loss_reason);
-    if (key == "Accumulator Updates") return read_accumulator_ids(v, event.accumulator_ids);
-    if (key == "Job ID") return read_int(v, event.commit_denied_job);
-    if (key == "Partition ID") return read_int(v, event.commit_denied_partition);
-    if (key == "Attempt Number") return read_int(v, event.commit_denied_attempt);
-    return SUCCESS;
   });
 }
 
@@ -548,18 +572,114 @@ bool at_end(od::document& doc) {
   return doc.current_location().get(location) != SUCCESS;
 }
 
+// ------------------------------------------------------------------------------------------
+// Task events: nearly every line of a log, so read by key table rather than by key comparisons.
+// "Event" is entry 0 of each table, so the hinted lookup starts in step; it was read already.
+
+constexpr json::KeyTable<8> kTaskEndKeys{{
+    "Event", "Stage ID", "Stage Attempt ID", "Task Type", "Task End Reason", "Task Info", "Task Executor Metrics",
+    "Task Metrics"}};
+
+error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has_stage) {
+  switch (index) {
+    case 1:
+      has_stage = true;
+      return read_int(v, e.stage_id);
+    case 2: return read_int(v, e.stage_attempt_id);
+    case 3: return read_string_view(v, e.task_type);
+    case 4: return read_task_end_reason(v, e);
+    case 5: return read_task_info(v, e.info, &e.accumulator_ids);
+    case 6: return read_executor_metrics(v, e.executor_metrics);
+    case 7: return read_task_metrics(v, e.metrics, e.has_metrics);
+    default: return SUCCESS;  // "Event", read already
+  }
+}
+
+constexpr json::KeyTable<4> kTaskStartKeys{{"Event", "Stage ID", "Stage Attempt ID", "Task Info"}};
+
+error_code read_task_start_field(size_t index, od::value& v, TaskStart& e, bool& has_stage) {
+  switch (index) {
+    case 1:
+      has_stage = true;
+      return read_int(v, e.stage_id);
+    case 2: return read_int(v, e.stage_attempt_id);
+    case 3: return read_task_info(v, e.info, nullptr);
+    default: return SUCCESS;
+  }
+}
+
+void reset(TaskEnd& e) {
+  std::vector<int64_t> ids = std::move(e.accumulator_ids);  // keep its capacity
+  ids.clear();
+  e = TaskEnd{};
+  e.accumulator_ids = std::move(ids);
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------------------------------
 // The decoder
 
 struct Decoder::Impl {
+  explicit Impl(const DecoderOptions& o) : options(o) {}
+
+  const DecoderOptions options;
   od::parser parser;
   // Reused across lines so the hot events allocate nothing once warmed up.
   TaskEnd task_end;
   TaskStart task_start;
 
+  // The accumulator ids last handed over per stage attempt, for omit_repeated_accumulator_ids:
+  // a few entries, least recently used replaced (stages that run at once are few).
+  struct HandedIds {
+    int64_t stage_id = -1;
+    int32_t attempt_id = -1;
+    uint64_t last_use = 0;
+    std::vector<int64_t> ids;
+  };
+  std::array<HandedIds, 8> handed_ids;
+  uint64_t handed_clock = 0;
+
+  // Empties `e.accumulator_ids` when they repeat what was last handed over for its stage attempt.
+  void omit_repeated_ids(TaskEnd& e) {
+    if (e.accumulator_ids.empty()) return;
+    HandedIds* victim = &handed_ids[0];
+    ++handed_clock;
+    for (HandedIds& entry : handed_ids) {
+      if (entry.stage_id == e.stage_id && entry.attempt_id == e.stage_attempt_id) {
+        entry.last_use = handed_clock;
+        if (entry.ids == e.accumulator_ids) {
+          e.accumulator_ids.clear();
+        } else {
+          entry.ids = e.accumulator_ids;
+        }
+        return;
+      }
+      if (entry.last_use < victim->last_use) victim = &entry;
+    }
+    victim->stage_id = e.stage_id;
+    victim->attempt_id = e.stage_attempt_id;
+    victim->last_use = handed_clock;
+    victim->ids = e.accumulator_ids;
+  }
+
   error_code decode_event(EventKind kind, od::document& doc, EventHandler& handler);
+  error_code decode_task_end(od::document& doc, EventHandler& handler);
+  error_code decode_task_start(od::document& doc, EventHandler& handler);
+  void emit(TaskEnd& e, EventHandler& handler) {
+    if (options.omit_repeated_accumulator_ids) omit_repeated_ids(e);
+    handler.on(e);
+  }
+
+  // The fields of a task event's object by table index, then a check that the line ends there.
+  template <size_t N, class F>
+  error_code decode_known_fields(od::document& doc, const json::KeyTable<N>& table, F&& on_field) {
+    od::object object;
+    if (auto error = doc.get_object().get(object)) return error;
+    if (auto error = json::for_each_known_field(object, table, on_field)) return error;
+    if (!at_end(doc)) return simdjson::TRAILING_CONTENT;
+    return SUCCESS;
+  }
 
   template <class Event, class F>
   error_code decode_fields(od::document& doc, Event& event, F&& on_field) {
@@ -585,7 +705,7 @@ struct Decoder::Impl {
   }
 };
 
-Decoder::Decoder() : impl_(std::make_unique<Impl>()) {}
+Decoder::Decoder(const DecoderOptions& options) : impl_(std::make_unique<Impl>(options)) {}
 Decoder::~Decoder() = default;
 
 namespace {
@@ -619,16 +739,34 @@ std::string describe(error_code error) {
   }
 }
 
+constexpr std::string_view kTaskEndPrefix = R"({"Event":"SparkListenerTaskEnd")";
+constexpr std::string_view kTaskStartPrefix = R"({"Event":"SparkListenerTaskStart")";
+
+DecodeResult finish_decode(error_code error) {
+  if (error) return {DecodeOutcome::kMalformed, describe(error)};
+  return {DecodeOutcome::kEvent, {}};
+}
+
 }  // namespace
 
 DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
   line = trim(line);
   if (line.empty()) return {DecodeOutcome::kBlank, {}};
 
+  // Spark writes "Event" first. The task events, nearly every line of a log, are recognized from
+  // the line's first bytes and decoded in one pass, without looking "Event" up and rewinding;
+  // what the prefix says is exactly what finding "Event" would say (its closing quote follows a
+  // letter, so it is not escaped). Whether the line is valid JSON is still simdjson's to say.
+  const bool task_end = line.starts_with(kTaskEndPrefix);
+  const bool task_start = !task_end && line.starts_with(kTaskStartPrefix);
+
   od::document doc;
   if (auto error = impl_->parser.iterate(line.data(), line.size(), line.size() + kLinePadding).get(doc)) {
     return {DecodeOutcome::kMalformed, describe(error)};
   }
+  if (task_end) return finish_decode(impl_->decode_task_end(doc, handler));
+  if (task_start) return finish_decode(impl_->decode_task_start(doc, handler));
+
   std::string_view event_name;
   if (auto error = doc.find_field_unordered("Event").get_string().get(event_name)) {
     return {DecodeOutcome::kMalformed,
@@ -647,60 +785,42 @@ DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
     return {DecodeOutcome::kUnknownEvent, {}};
   }
   doc.rewind();
-  if (auto error = impl_->decode_event(kind, doc, handler)) {
-    return {DecodeOutcome::kMalformed, describe(error)};
-  }
-  return {DecodeOutcome::kEvent, {}};
+  return finish_decode(impl_->decode_event(kind, doc, handler));
+}
+
+error_code Decoder::Impl::decode_task_end(od::document& doc, EventHandler& handler) {
+  TaskEnd& e = task_end;
+  reset(e);
+  bool has_stage = false;
+  auto error = decode_known_fields(doc, kTaskEndKeys, [&](size_t index, od::value& v) -> error_code {
+    return read_task_end_field(index, v, e, has_stage);
+  });
+  if (error) return error;
+  if (!has_stage) return simdjson::NO_SUCH_FIELD;
+  emit(e, handler);
+  return SUCCESS;
+}
+
+error_code Decoder::Impl::decode_task_start(od::document& doc, EventHandler& handler) {
+  TaskStart& e = task_start;
+  e = TaskStart{};
+  bool has_stage = false;
+  auto error = decode_known_fields(doc, kTaskStartKeys, [&](size_t index, od::value& v) -> error_code {
+    return read_task_start_field(index, v, e, has_stage);
+  });
+  if (error) return error;
+  if (!has_stage) return simdjson::NO_SUCH_FIELD;
+  handler.on(e);
+  return SUCCESS;
 }
 
 error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventHandler& handler) {
   using V = od::value;
   switch (kind) {
-    case EventKind::kTaskEnd: {
-      TaskEnd& e = task_end;
-      std::vector<int64_t> ids = std::move(e.accumulator_ids);  // keep its capacity
-      ids.clear();
-      e = TaskEnd{};
-      e.accumulator_ids = std::move(ids);
-      bool has_stage = false;
-      size_t hint = 0;
-      auto error = decode_fields(doc, e, [&](std::string_view key, V& v, TaskEnd& ev) -> error_code {
-        switch (kTaskEndKeys.find(key, hint)) {
-          case 0:
-            has_stage = true;
-            return read_int(v, ev.stage_id);
-          case 1: return read_int(v, ev.stage_attempt_id);
-          case 2: return read_string_view(v, ev.task_type);
-          case 3: return read_task_end_reason(v, ev);
-          case 4: return read_task_info(v, ev.info, &ev.accumulator_ids);
-          case 5: return read_executor_metrics(v, ev.executor_metrics);
-          case 6: return read_task_metrics(v, ev.metrics, ev.has_metrics);
-          default: return SUCCESS;
-        }
-      });
-      if (error) return error;
-      if (!has_stage) return simdjson::NO_SUCH_FIELD;
-      handler.on(e);
-      return SUCCESS;
-    }
-    case EventKind::kTaskStart: {
-      TaskStart& e = task_start;
-      e = TaskStart{};
-      bool has_stage = false;
-      auto error = decode_fields(doc, e, [&](std::string_view key, V& v, TaskStart& ev) -> error_code {
-        if (key == "Stage ID") {
-          has_stage = true;
-          return read_int(v, ev.stage_id);
-        }
-        if (key == "Stage Attempt ID") return read_int(v, ev.stage_attempt_id);
-        if (key == "Task Info") return read_task_info(v, ev.info, nullptr);
-        return SUCCESS;
-      });
-      if (error) return error;
-      if (!has_stage) return simdjson::NO_SUCH_FIELD;
-      handler.on(e);
-      return SUCCESS;
-    }
+    case EventKind::kTaskEnd:
+      return decode_task_end(doc, handler);
+    case EventKind::kTaskStart:
+      return decode_task_start(doc, handler);
     case EventKind::kLogStart:
       return decode_and_emit<LogStart>(doc, handler, [](std::string_view key, V& v, LogStart& e) -> error_code {
         if (key == "Spark Version") return read_string(v, e.spark_version);

@@ -33,9 +33,17 @@ struct DecodeResult {
   std::string error;  // for kMalformed: what was wrong
 };
 
+struct DecoderOptions {
+  // Leaves TaskEnd::accumulator_ids empty when this decoder has already handed over the same ids,
+  // in the same order, for the same stage attempt (tasks of a stage repeat them): for a handler
+  // that only takes their union per stage attempt, as the model builder does, this changes
+  // nothing and saves a set insertion per id.
+  bool omit_repeated_accumulator_ids = false;
+};
+
 class Decoder {
  public:
-  Decoder();
+  explicit Decoder(const DecoderOptions& options = {});
   ~Decoder();
   Decoder(const Decoder&) = delete;
   Decoder& operator=(const Decoder&) = delete;

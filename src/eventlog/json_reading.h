@@ -50,17 +50,20 @@ error_code for_each_field(od::value& value, F&& f) {
 
 // A fixed set of keys, looked up with a hint: Spark writes an object's keys in the same order
 // every time, so the next key is almost always the one after the last match and a lookup is
-// one comparison. The hint lives with the caller (one per object being read), so tables can be
-// shared between threads.
+// one comparison. Keys are compared raw, with simdjson's raw_json_string::unsafe_is_equal (a
+// memcmp and a check for the closing quote, no unescaping): the table's keys hold no quote or
+// backslash, so a key written with escapes matches nothing, which is what an unknown key is.
+// The hint lives with the caller (one per object being read), so tables can be shared between
+// threads.
 template <size_t N>
 struct KeyTable {
   std::array<std::string_view, N> keys;
 
   // The index of `key`, or N when it is not in the table.
-  size_t find(std::string_view key, size_t& hint) const {
-    if (hint < N && keys[hint] == key) return hint++;
+  size_t find(od::raw_json_string key, size_t& hint) const {
+    if (hint < N && key.unsafe_is_equal(keys[hint])) [[likely]] return hint++;
     for (size_t i = 0; i < N; ++i) {
-      if (keys[i] == key) {
+      if (key.unsafe_is_equal(keys[i])) {
         hint = i + 1;
         return i;
       }
@@ -69,14 +72,28 @@ struct KeyTable {
   }
 };
 
-// Calls f(index, value) for every field of an object whose key is in `table`.
+// Calls f(index, value) for every field of an object whose key is in `table`, in document
+// order; the other fields are skipped unread. f returns an error_code; the first error stops
+// the loop. Takes the object itself so a document's top-level object can be read the same way.
+template <size_t N, class F>
+error_code for_each_known_field(od::object& object, const KeyTable<N>& table, F&& f) {
+  size_t hint = 0;
+  for (auto field_result : object) {
+    od::field field;
+    if (auto error = std::move(field_result).get(field)) return error;
+    const size_t index = table.find(field.key(), hint);
+    if (index < N) {
+      if (auto error = f(index, field.value())) return error;
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
 template <size_t N, class F>
 error_code for_each_known_field(od::value& value, const KeyTable<N>& table, F&& f) {
-  size_t hint = 0;
-  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    const size_t index = table.find(key, hint);
-    return index < N ? f(index, v) : simdjson::SUCCESS;
-  });
+  od::object object;
+  if (auto error = value.get_object().get(object)) return error;
+  return for_each_known_field(object, table, std::forward<F>(f));
 }
 
 // Calls f(element) for every element of an array.
@@ -94,7 +111,7 @@ error_code for_each_element(od::value& value, F&& f) {
 
 // An integer written as a JSON integer, a JSON float with an integral value, or a numeric
 // string ("12", as SQL metric updates are written). null reads as 0.
-inline error_code read_int_slow(od::value& value, int64_t& out) {
+[[gnu::noinline]] inline error_code read_int_slow(od::value& value, int64_t& out) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   switch (type) {
@@ -130,16 +147,16 @@ inline error_code read_int_slow(od::value& value, int64_t& out) {
 // An integer written as a JSON integer, a JSON float with an integral value, or a numeric
 // string ("12", as SQL metric updates are written). null reads as 0. A failed conversion does
 // not consume the value, so the common case (a plain integer) is tried first.
-inline error_code read_int(od::value& value, int64_t& out) {
+[[gnu::always_inline]] inline error_code read_int(od::value& value, int64_t& out) {
   auto result = value.get_int64();
-  if (result.error() == simdjson::SUCCESS) {
+  if (result.error() == simdjson::SUCCESS) [[likely]] {
     out = result.value_unsafe();
     return simdjson::SUCCESS;
   }
   return read_int_slow(value, out);
 }
 
-inline error_code read_int(od::value& value, int32_t& out) {
+[[gnu::always_inline]] inline error_code read_int(od::value& value, int32_t& out) {
   int64_t wide = 0;
   if (auto error = read_int(value, wide)) return error;
   if (wide < INT32_MIN || wide > INT32_MAX) return simdjson::NUMBER_OUT_OF_RANGE;
@@ -189,8 +206,23 @@ inline error_code read_bool(od::value& value, bool& out) {
   return value.get_bool().get(out);
 }
 
-// A string view into the parser's buffer: valid until the next line is parsed. null reads as "".
+// A string as a view, valid until the next line is parsed: into the line itself when the string
+// has no escapes (nearly always: no copy), else into the parser's buffer, unescaped. null reads
+// as "".
 inline error_code read_string_view(od::value& value, std::string_view& out) {
+  const std::string_view token = value.raw_json_token();  // peeks; does not consume
+  if (!token.empty() && token.front() == '"') {
+    const char* begin = token.data() + 1;
+    const char* p = begin;
+    const char* const end = token.data() + token.size();
+    while (p < end && *p != '"' && *p != '\\') ++p;
+    if (p < end && *p == '"') {
+      od::raw_json_string raw;
+      if (auto error = value.get_raw_json_string().get(raw)) return error;
+      out = std::string_view(begin, static_cast<size_t>(p - begin));
+      return simdjson::SUCCESS;
+    }
+  }
   bool is_null = false;
   if (auto error = value.is_null().get(is_null)) return error;
   if (is_null) {

@@ -1,91 +1,22 @@
 #include "model/load.h"
 
-#include "eventlog/decoder.h"
-#include "io/line_reader.h"
+#include <algorithm>
+#include <memory>
+#include <thread>
+
+#include "io/line_batches.h"
 #include "io/log_source.h"
 #include "model/model_builder.h"
+#include "model/part_reader.h"
 
 namespace sf::model {
 
 namespace {
 
-static_assert(io::LineReader::kPaddingBytes >= eventlog::kLinePadding,
-              "lines must carry the padding the decoder reads ahead into");
-
-void record_malformed(Diagnostics& diagnostics, const std::string& part, const io::Line& line, std::string reason) {
-  ++diagnostics.malformed_lines;
-  if (diagnostics.malformed.size() < Diagnostics::kMaxMalformedKept) {
-    diagnostics.malformed.push_back(MalformedLine{part, line.number, line.byte_offset, std::move(reason)});
-  }
+unsigned default_threads() {
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return std::clamp(hardware, 1u, 2u);
 }
-
-class PartReader {
- public:
-  PartReader(ModelBuilder& builder, eventlog::Decoder& decoder, const LoadOptions& options, bool in_progress)
-      : builder_(builder), decoder_(decoder), options_(options), in_progress_(in_progress) {}
-
-  // Reads every line of one part. Returns false when the load was cancelled.
-  bool read(io::ByteStream& stream, SourcePart& part, const std::function<void(uint64_t)>& on_bytes) {
-    Diagnostics& diagnostics = builder_.diagnostics();
-    io::LineReader reader(stream, options_.max_line_bytes);
-    uint64_t next_progress = options_.progress_interval_bytes;
-    while (auto line = reader.next()) {
-      ++part.lines;
-      ++diagnostics.lines_read;
-      if ((part.lines & 4095) == 0 && options_.cancel != nullptr && options_.cancel->load()) return false;
-      if (stream.source_bytes_consumed() >= next_progress) {
-        on_bytes(stream.source_bytes_consumed());
-        next_progress = stream.source_bytes_consumed() + options_.progress_interval_bytes;
-      }
-      if (line->too_long) {
-        record_malformed(diagnostics, part.name, *line,
-                         "line of " + std::to_string(line->length) + " bytes is longer than the limit of " +
-                             std::to_string(options_.max_line_bytes) + " bytes (--max-line-bytes)");
-        continue;
-      }
-      auto result = decoder_.decode(line->text, builder_);
-      switch (result.outcome) {
-        case eventlog::DecodeOutcome::kEvent:
-        case eventlog::DecodeOutcome::kUnknownEvent:
-          ++diagnostics.events_decoded;
-          break;
-        case eventlog::DecodeOutcome::kBlank:
-          ++diagnostics.blank_lines;
-          break;
-        case eventlog::DecodeOutcome::kMalformed:
-          if (!line->terminated) {
-            // The log ends mid-line: what an in-progress or cut log looks like. Reported, but
-            // not counted as a malformed line.
-            diagnostics.truncated_last_line = true;
-            diagnostics.notes.push_back(part.name + ": the last line (" + std::to_string(line->number) +
-                                        ") is cut short (" + std::to_string(line->length) +
-                                        " bytes without a newline) and was not read");
-          } else {
-            record_malformed(diagnostics, part.name, *line, std::move(result.error));
-          }
-          break;
-      }
-    }
-    part.uncompressed_bytes = reader.bytes_consumed();
-    if (!reader.error().ok()) {
-      if (in_progress_ && io::is_truncated_stream(reader.error())) {
-        // A compressed log still being written ends inside its last block: expected, not damage.
-        diagnostics.truncated_last_line = true;
-        diagnostics.notes.push_back(reader.error().message() + " (the application was still running)");
-      } else {
-        diagnostics.read_error = reader.error().message();
-      }
-    }
-    on_bytes(stream.source_bytes_consumed());
-    return true;
-  }
-
- private:
-  ModelBuilder& builder_;
-  eventlog::Decoder& decoder_;
-  const LoadOptions& options_;
-  bool in_progress_;
-};
 
 }  // namespace
 
@@ -94,7 +25,6 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
   if (!input) return fail(input.error());
 
   ModelBuilder builder;
-  eventlog::Decoder decoder;
   Diagnostics& diagnostics = builder.diagnostics();
   diagnostics.notes = input->warnings;
 
@@ -105,7 +35,14 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
 
   LoadProgress progress;
   progress.source_bytes_total = input->total_stored_bytes();
-  PartReader reader(builder, decoder, options, input->in_progress);
+  PartReadOptions part_options;
+  part_options.threads = options.threads == 0 ? default_threads() : options.threads;
+  part_options.max_line_bytes = options.max_line_bytes;
+  part_options.omit_repeated_accumulator_ids = options.omit_repeated_accumulator_ids;
+  part_options.in_progress = input->in_progress;
+  part_options.progress_interval_bytes = options.progress_interval_bytes;
+  part_options.cancel = options.cancel;
+  const size_t batch_bytes = options.batch_bytes == 0 ? io::LineBatcher::kDefaultBatchBytes : options.batch_bytes;
 
   for (size_t i = 0; i < input->parts.size(); ++i) {
     const io::LogPart& part = input->parts[i];
@@ -127,7 +64,16 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
       progress.lines = diagnostics.lines_read;
       if (options.on_progress) options.on_progress(progress);
     };
-    if (!reader.read(*opened->stream, source_part, on_bytes)) {
+    // A plain file is read through a mapping (no copy); anything else as the opened stream.
+    std::unique_ptr<io::MappedFile> mapped;
+    if (opened->codec == io::Codec::kNone && input->layout != io::LogLayout::kStdin && part.zip_entry.empty() &&
+        !part.path.empty() && options.map_plain_files) {
+      if (auto file = io::MappedFile::open(part.path)) mapped = std::move(*file);
+    }
+    std::unique_ptr<io::LineBatcher> batcher =
+        mapped != nullptr ? std::make_unique<io::LineBatcher>(*mapped, options.max_line_bytes, batch_bytes)
+                          : std::make_unique<io::LineBatcher>(*opened->stream, options.max_line_bytes, batch_bytes);
+    if (!read_part(*batcher, builder, source_part, part_options, on_bytes)) {
       return fail(Status::Cancelled(path + ": loading was cancelled"));
     }
     if (input->layout == io::LogLayout::kStdin) source_part.stored_bytes = opened->stream->source_bytes_consumed();

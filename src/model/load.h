@@ -37,6 +37,21 @@ struct LoadOptions {
   io::DecompressLimits decompress_limits;
   // Set to true from another thread to stop the load; it returns a Cancelled status.
   const std::atomic<bool>* cancel = nullptr;
+
+  // Threads that decode. 0: the default, the hardware's concurrency but at most 2 (more rarely
+  // pays: folding into the model stays on one thread). 1: read, decode and fold on the calling
+  // thread only. N >= 2: one more thread reads (and decompresses) batches of lines, N threads
+  // decode them (N - 1 of their own and the calling thread), and the calling thread folds them
+  // in log order. The model is the same, byte for byte, whatever the count; on_progress is still
+  // called from the calling thread.
+  unsigned threads = 0;
+
+  // Tuning and test knobs; the defaults are what the benchmarks measured best.
+  size_t batch_bytes = 0;       // lines per batch, in bytes (0: 1 MiB)
+  bool map_plain_files = true;  // read uncompressed files through a memory mapping
+  // Task accumulator ids repeated within a stage attempt are not handed to the builder again
+  // (it only takes their union per stage attempt); tests turn this off to check that.
+  bool omit_repeated_accumulator_ids = true;
 };
 
 Result<AppModel> load_event_log(const std::string& path, const LoadOptions& options = {});

@@ -115,6 +115,9 @@ std::string failure_key(const ev::TaskEnd& e) {
   return key;
 }
 
+// The most task values a stage attempt's distribution reserves room for up front.
+constexpr int32_t kMaxReservedTasks = 1 << 20;
+
 template <class T>
 void sort_unique(std::vector<T>& values) {
   std::sort(values.begin(), values.end());
@@ -625,6 +628,11 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     if (stage.distribution_final) {
       s.orphan("successful task after its stage completed (in sums, not in quantiles)");
     } else {
+      // The attempt's task count, known from its submission, sizes the columns once (bounded,
+      // so a log claiming absurd counts cannot reserve absurd memory).
+      if (stage.distribution.size() == 0) {
+        stage.distribution.reserve(static_cast<size_t>(std::clamp(out.num_tasks, 0, kMaxReservedTasks)));
+      }
       stage.distribution.add(metrics);
     }
   } else if (killed) {

@@ -53,6 +53,10 @@ void TaskDistribution::add(const TaskMetricValues& task_metrics) {
   }
 }
 
+void TaskDistribution::reserve(size_t tasks) {
+  for (auto& column : columns_) column.reserve(tasks);
+}
+
 std::array<Quantiles, kQuantileMetricCount> TaskDistribution::finish() {
   std::array<Quantiles, kQuantileMetricCount> result{};
   for (size_t i = 0; i < kQuantileMetricCount; ++i) {

@@ -24,6 +24,8 @@ Quantiles compute_quantiles(std::vector<int64_t>& values);
 class TaskDistribution {
  public:
   void add(const TaskMetricValues& task_metrics);
+  // Room for `tasks` values per metric, so the columns do not grow (and copy) task by task.
+  void reserve(size_t tasks);
   size_t size() const { return columns_[0].size(); }
   // Computes every metric's quantiles and releases the memory held for them.
   std::array<Quantiles, kQuantileMetricCount> finish();
