@@ -40,5 +40,10 @@ test: build
 bench: build
 	@bench/run.sh $(BUILD_DIR)
 
+# The execution alignment benchmark of `compare` (bench/compare.sh).
+.PHONY: bench-compare
+bench-compare: build
+	@bench/compare.sh $(BUILD_DIR)
+
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log
