@@ -110,9 +110,10 @@ int main(int argc, char** argv) {
   print("1,000 x 1,000 (full table)", full_1k);
   print("1,000 x 1,000 (band forced)", band_1k);
   print("10,000 x 10,000 (band)", band_10k);
-  std::printf("growth 1k -> 10k executions (band): %.1fx time, %.1fx cells "
-              "(linear would be 10x, a full table 100x)\n",
-              band_10k.seconds / band_1k.seconds, static_cast<double>(band_10k.cells) / static_cast<double>(band_1k.cells));
+  std::printf(
+      "growth 1k -> 10k executions (band): %.1fx time, %.1fx cells "
+      "(linear would be 10x, a full table 100x)\n",
+      band_10k.seconds / band_1k.seconds, static_cast<double>(band_10k.cells) / static_cast<double>(band_1k.cells));
   std::printf("10k x 10k banded takes %.1fx the time of the 1k x 1k full table (100x as many execution pairs)\n",
               band_10k.seconds / full_1k.seconds);
   return 0;

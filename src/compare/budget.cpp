@@ -79,7 +79,8 @@ Result<Budget> parse_budget(std::string_view text) {
     return budget;
   }
   const auto factor = unit_factor(definition->unit, suffix);
-  if (!factor) return bad("unknown unit '" + std::string(suffix) + "' for a metric in " + std::string(definition->unit));
+  if (!factor)
+    return bad("unknown unit '" + std::string(suffix) + "' for a metric in " + std::string(definition->unit));
   budget.kind = sign ? Budget::Kind::kIncrease : Budget::Kind::kCeiling;
   budget.limit = sign_factor * number * *factor;
   return budget;
@@ -101,9 +102,15 @@ std::vector<BudgetResult> evaluate_budgets(const std::vector<Budget>& budgets, c
     }
     result.candidate = delta->candidate;
     switch (budget.kind) {
-      case Budget::Kind::kRelative: result.allowed = *delta->baseline * (1 + budget.limit); break;
-      case Budget::Kind::kIncrease: result.allowed = *delta->baseline + budget.limit; break;
-      case Budget::Kind::kCeiling: result.allowed = budget.limit; break;
+      case Budget::Kind::kRelative:
+        result.allowed = *delta->baseline * (1 + budget.limit);
+        break;
+      case Budget::Kind::kIncrease:
+        result.allowed = *delta->baseline + budget.limit;
+        break;
+      case Budget::Kind::kCeiling:
+        result.allowed = budget.limit;
+        break;
     }
     result.exceeded = *result.candidate > *result.allowed;
     results.push_back(std::move(result));

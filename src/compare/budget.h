@@ -22,18 +22,18 @@ namespace sf::compare {
 
 struct Budget {
   enum class Kind { kRelative, kIncrease, kCeiling };
-  std::string text;    // as given
+  std::string text;  // as given
   std::string metric;
   Kind kind = Kind::kCeiling;
-  double limit = 0;    // a fraction for kRelative (0.05), else in the metric's unit
+  double limit = 0;  // a fraction for kRelative (0.05), else in the metric's unit
 };
 
 struct BudgetResult {
   Budget budget;
-  std::optional<double> allowed;   // the most the candidate may be
+  std::optional<double> allowed;  // the most the candidate may be
   std::optional<double> candidate;
   bool exceeded = false;
-  std::string unchecked_reason;    // "" when checked
+  std::string unchecked_reason;  // "" when checked
 };
 
 // An InvalidArgument naming the budget when it is malformed or names an unknown metric.

@@ -43,7 +43,8 @@ IdentityMatching match_stage_identities(const model::AppModel& base, const model
   }
   std::sort(result.collision_identities.begin(), result.collision_identities.end());
   const size_t total = result.base_stages + result.cand_stages;
-  result.matched_coverage = total == 0 ? 1.0 : 2.0 * static_cast<double>(result.matched_pairs) / static_cast<double>(total);
+  result.matched_coverage =
+      total == 0 ? 1.0 : 2.0 * static_cast<double>(result.matched_pairs) / static_cast<double>(total);
   return result;
 }
 

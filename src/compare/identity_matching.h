@@ -17,7 +17,7 @@ struct IdentityMatching {
   size_t matched_pairs = 0;
   size_t base_stages = 0;
   size_t cand_stages = 0;
-  double matched_coverage = 0;                  // 2 * pairs / (base + cand stages); 1 when both have none
+  double matched_coverage = 0;                    // 2 * pairs / (base + cand stages); 1 when both have none
   std::vector<std::string> collision_identities;  // sorted
 };
 

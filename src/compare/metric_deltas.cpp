@@ -21,8 +21,12 @@ int64_t task_attempts(const model::AppModel& model) {
   return total;
 }
 
-MetricValue of(double value) { return {value, ""}; }
-MetricValue missing(std::string reason) { return {std::nullopt, std::move(reason)}; }
+MetricValue of(double value) {
+  return {value, ""};
+}
+MetricValue missing(std::string reason) {
+  return {std::nullopt, std::move(reason)};
+}
 
 // Nearest-rank 95th percentile over stage attempts of longest / median task duration.
 MetricValue skew_p95(const model::AppModel& model) {
@@ -33,7 +37,8 @@ MetricValue skew_p95(const model::AppModel& model) {
   }
   if (ratios.empty()) return missing("no stage has two successful tasks with a non-zero median duration");
   std::sort(ratios.begin(), ratios.end());
-  const auto rank = std::min(ratios.size() - 1, static_cast<size_t>(std::floor(0.95 * static_cast<double>(ratios.size()))));
+  const auto rank =
+      std::min(ratios.size() - 1, static_cast<size_t>(std::floor(0.95 * static_cast<double>(ratios.size()))));
   return of(ratios[rank]);
 }
 
@@ -41,10 +46,14 @@ MetricValue skew_p95(const model::AppModel& model) {
 
 std::string_view to_string(Direction direction) {
   switch (direction) {
-    case Direction::kImprovement: return "improvement";
-    case Direction::kRegression: return "regression";
-    case Direction::kUnchanged: return "unchanged";
-    case Direction::kUnavailable: return "unavailable";
+    case Direction::kImprovement:
+      return "improvement";
+    case Direction::kRegression:
+      return "regression";
+    case Direction::kUnchanged:
+      return "unchanged";
+    case Direction::kUnavailable:
+      return "unavailable";
   }
   return "unavailable";
 }
@@ -147,7 +156,9 @@ std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const mo
     }
     d.delta = *c.value - *b.value;
     if (*b.value != 0) d.relative_change = *d.delta / *b.value;
-    d.direction = *d.delta < 0 ? Direction::kImprovement : *d.delta > 0 ? Direction::kRegression : Direction::kUnchanged;
+    d.direction = *d.delta < 0   ? Direction::kImprovement
+                  : *d.delta > 0 ? Direction::kRegression
+                                 : Direction::kUnchanged;
     deltas.push_back(std::move(d));
   }
   return deltas;

@@ -44,7 +44,7 @@ struct MetricDelta {
   std::optional<double> delta;            // candidate - baseline
   std::optional<double> relative_change;  // delta / baseline; nullopt when baseline is 0
   Direction direction = Direction::kUnavailable;
-  std::string unavailable_reason;         // "" when both sides have the metric
+  std::string unavailable_reason;  // "" when both sides have the metric
 };
 
 // The metric `name` of a run (one of metric_definitions()).

@@ -1,10 +1,10 @@
 #include "compare/plan_fingerprint.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "analysis/plan_text.h"
 #include "compare/normalize.h"
@@ -13,7 +13,9 @@ namespace sf::compare {
 
 namespace {
 
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; }
+bool is_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
+}
 
 // The digests of the forest that the kept nodes under `node_id` (itself included) form.
 void forest_digests(const model::PlanTree& plan, int32_t node_id, const std::set<int32_t>& kept,
@@ -120,7 +122,8 @@ std::vector<std::string> plan_structure_tokens(const model::PlanTree& plan) {
 bool is_delta_log_read(const model::PlanNode& node) {
   if (!analysis::is_source_scan(node)) return false;
   auto mentions_log = [](std::string_view text) {
-    return text.find("DeltaLogFileIndex") != std::string_view::npos || text.find("_delta_log") != std::string_view::npos;
+    return text.find("DeltaLogFileIndex") != std::string_view::npos ||
+           text.find("_delta_log") != std::string_view::npos;
   };
   if (mentions_log(node.node_name) || mentions_log(node.simple_string)) return true;
   const std::string* location = analysis::metadata_value(node, "Location");

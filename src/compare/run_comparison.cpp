@@ -1,8 +1,8 @@
 #include "compare/run_comparison.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "compare/identity_matching.h"
 
@@ -11,8 +11,8 @@ namespace sf::compare {
 namespace {
 
 RunDescription describe(const model::AppModel& model, std::string label) {
-  return {std::move(label), model.source.path, model.app.id, model.app.name, model.app.spark_version,
-          model.app.duration_ms()};
+  return {std::move(label), model.source.path,       model.app.id,
+          model.app.name,   model.app.spark_version, model.app.duration_ms()};
 }
 
 std::vector<StageSide> sides_of(const RunIndex& run) {
@@ -32,9 +32,12 @@ const StageRecord* find_stage(const RunIndex& run, int64_t stage_id) {
 
 std::string_view to_string(ComparisonConfidence confidence) {
   switch (confidence) {
-    case ComparisonConfidence::kOk: return "ok";
-    case ComparisonConfidence::kLow: return "low";
-    case ComparisonConfidence::kInsufficient: return "insufficient";
+    case ComparisonConfidence::kOk:
+      return "ok";
+    case ComparisonConfidence::kLow:
+      return "low";
+    case ComparisonConfidence::kInsufficient:
+      return "insufficient";
   }
   return "insufficient";
 }
@@ -50,7 +53,8 @@ std::string confidence_banner(ComparisonConfidence confidence, std::optional<dou
     // Rounded down, so a coverage just under the threshold never reads as 90%.
     const auto percent = static_cast<int>(std::floor(*runtime_coverage * 100));
     banner = fmt::format(
-        "Only {}% of executor run time is in matched stages, so per-stage rows mostly compare unrelated work.", percent);
+        "Only {}% of executor run time is in matched stages, so per-stage rows mostly compare unrelated work.",
+        percent);
   }
   if (names_differ) {
     if (!banner.empty()) banner += " ";
@@ -60,7 +64,8 @@ std::string confidence_banner(ComparisonConfidence confidence, std::optional<dou
   return banner;
 }
 
-Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& candidate, const CompareOptions& options) {
+Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& candidate,
+                        const CompareOptions& options) {
   Comparison c;
   c.baseline = describe(baseline, options.base_label);
   c.candidate = describe(candidate, options.cand_label);

@@ -32,7 +32,7 @@ enum class ComparisonConfidence { kOk, kLow, kInsufficient };
 std::string_view to_string(ComparisonConfidence confidence);  // ok, low, insufficient
 
 struct RunDescription {
-  std::string label;         // "baseline", "candidate", or what the caller names them
+  std::string label;  // "baseline", "candidate", or what the caller names them
   std::string path;
   std::string app_id;
   std::string app_name;
@@ -73,20 +73,20 @@ struct Comparison {
   RunDescription baseline;
   RunDescription candidate;
   ComparisonConfidence confidence = ComparisonConfidence::kInsufficient;
-  std::string banner;                        // "" when ok
+  std::string banner;  // "" when ok
   std::optional<double> runtime_coverage;
-  double matched_coverage = 0;               // count-based; decides nothing
+  double matched_coverage = 0;  // count-based; decides nothing
   std::vector<std::string> collision_identities;
   std::vector<MetricDelta> metric_deltas;
   FindingsDelta findings;
   StageAlignment alignment;
-  std::vector<StageDelta> stage_deltas;      // one per stage pair, by baseline stage id
-  std::vector<SkewDelta> skew_deltas;        // paired stages with a skew on both sides
-  std::vector<StageSide> base_stages;        // every stage that ran, by id
+  std::vector<StageDelta> stage_deltas;  // one per stage pair, by baseline stage id
+  std::vector<SkewDelta> skew_deltas;    // paired stages with a skew on both sides
+  std::vector<StageSide> base_stages;    // every stage that ran, by id
   std::vector<StageSide> cand_stages;
   std::vector<std::string> normalize_patterns;
   bool replanned_counts_toward_coverage = true;
-  std::vector<BudgetResult> budgets;         // filled by evaluate_budgets when asked
+  std::vector<BudgetResult> budgets;  // filled by evaluate_budgets when asked
 };
 
 Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& candidate,

@@ -30,7 +30,8 @@ std::vector<int32_t> attributed_node_ids(const model::AppModel& model, int64_t s
 std::vector<const model::PlanNode*> nodes_of(const model::SqlExecution& sql, const std::vector<int32_t>& ids) {
   std::vector<const model::PlanNode*> nodes;
   for (int32_t id : ids) {
-    if (id >= 0 && static_cast<size_t>(id) < sql.plan.nodes.size()) nodes.push_back(&sql.plan.nodes[static_cast<size_t>(id)]);
+    if (id >= 0 && static_cast<size_t>(id) < sql.plan.nodes.size())
+      nodes.push_back(&sql.plan.nodes[static_cast<size_t>(id)]);
   }
   return nodes;
 }
@@ -92,7 +93,8 @@ bool is_framework_frame(std::string_view frame) {
   static constexpr std::string_view kPrefixes[] = {
       "org.apache.spark.", "scala.", "java.", "javax.", "sun.", "jdk.", "py4j.", "java.base/", "com.databricks.",
   };
-  return std::any_of(std::begin(kPrefixes), std::end(kPrefixes), [&](std::string_view p) { return frame.starts_with(p); });
+  return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+                     [&](std::string_view p) { return frame.starts_with(p); });
 }
 
 }  // namespace
@@ -161,8 +163,10 @@ RunIndex index_run(const model::AppModel& model, const ComparisonNormalizer& nor
 
     const model::SqlExecution* sql = latest.sql_execution_id ? model.sql_execution(*latest.sql_execution_id) : nullptr;
     if (sql != nullptr) stage.execution_id = sql->execution_id;
-    const std::vector<int32_t> node_ids = sql ? attributed_node_ids(model, stage.stage_id, sql->execution_id) : std::vector<int32_t>{};
-    const std::vector<const model::PlanNode*> nodes = sql ? nodes_of(*sql, node_ids) : std::vector<const model::PlanNode*>{};
+    const std::vector<int32_t> node_ids =
+        sql ? attributed_node_ids(model, stage.stage_id, sql->execution_id) : std::vector<int32_t>{};
+    const std::vector<const model::PlanNode*> nodes =
+        sql ? nodes_of(*sql, node_ids) : std::vector<const model::PlanNode*>{};
     stage.has_plan_nodes = !nodes.empty();
     stage.exact_key = exact_key_of(latest, sql, nodes, normalize);
     if (sql != nullptr) stage.structural_key = structural_forest_key(sql->plan, node_ids);

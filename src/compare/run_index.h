@@ -22,8 +22,8 @@ namespace sf::compare {
 struct StageTotals {
   int64_t executor_run_time_ms = 0;
   int64_t executor_cpu_time_ms = 0;
-  int64_t task_time_ms = 0;            // sum of task attempt durations
-  int64_t duration_ms = 0;             // wall-clock of the latest attempt
+  int64_t task_time_ms = 0;  // sum of task attempt durations
+  int64_t duration_ms = 0;   // wall-clock of the latest attempt
   int64_t jvm_gc_time_ms = 0;
   int64_t input_bytes = 0;
   int64_t output_bytes = 0;
@@ -31,9 +31,9 @@ struct StageTotals {
   int64_t shuffle_write_bytes = 0;
   int64_t memory_spill_bytes = 0;
   int64_t disk_spill_bytes = 0;
-  int64_t tasks = 0;                   // attempts that ended or are running
+  int64_t tasks = 0;  // attempts that ended or are running
   int64_t failed_tasks = 0;
-  std::optional<double> task_skew;     // longest / median successful task duration
+  std::optional<double> task_skew;  // longest / median successful task duration
 
   StageTotals& operator+=(const StageTotals& other);
 };
@@ -41,11 +41,11 @@ struct StageTotals {
 struct StageRecord {
   int64_t stage_id = 0;
   int32_t attempts = 0;
-  std::string name;                    // as Spark printed it (latest attempt)
-  std::optional<int64_t> execution_id; // nullopt: outside any SQL execution
-  std::string exact_key;               // normalized name | fingerprint of what it ran
-  std::string structural_key;          // "" when no plan node was attributed to it
-  std::vector<std::string> tokens;     // name and normalized node (or call-site) text
+  std::string name;                     // as Spark printed it (latest attempt)
+  std::optional<int64_t> execution_id;  // nullopt: outside any SQL execution
+  std::string exact_key;                // normalized name | fingerprint of what it ran
+  std::string structural_key;           // "" when no plan node was attributed to it
+  std::vector<std::string> tokens;      // name and normalized node (or call-site) text
   bool has_plan_nodes = false;
   bool delta_bookkeeping = false;
   StageTotals totals;
@@ -58,11 +58,11 @@ struct ExecutionRecord {
 };
 
 struct RunIndex {
-  std::vector<StageRecord> stages;      // every stage that ran, by stage id
+  std::vector<StageRecord> stages;          // every stage that ran, by stage id
   std::vector<ExecutionRecord> executions;  // SQL executions with a stage, by id
-  ExecutionRecord outside;              // stages outside any SQL execution
-  std::vector<size_t> bookkeeping;      // Delta bookkeeping stages (not in any execution above)
-  int64_t total_run_time_ms = 0;        // executor run time of every non-bookkeeping stage
+  ExecutionRecord outside;                  // stages outside any SQL execution
+  std::vector<size_t> bookkeeping;          // Delta bookkeeping stages (not in any execution above)
+  int64_t total_run_time_ms = 0;            // executor run time of every non-bookkeeping stage
 };
 
 // User-code frames of a long call site: framework frames (Spark, Scala, Java, py4j) dropped,

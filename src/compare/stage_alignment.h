@@ -72,15 +72,15 @@ struct ExecutionAlignment {
 };
 
 struct StageAlignment {
-  std::vector<StagePair> pairs;              // by baseline stage id
-  std::vector<int64_t> unmatched_base;       // sorted
+  std::vector<StagePair> pairs;         // by baseline stage id
+  std::vector<int64_t> unmatched_base;  // sorted
   std::vector<int64_t> unmatched_cand;
-  std::vector<ReplannedGroup> replanned;     // by baseline execution id
-  std::vector<int64_t> bookkeeping_base;     // Delta bookkeeping stages, sorted
+  std::vector<ReplannedGroup> replanned;  // by baseline execution id
+  std::vector<int64_t> bookkeeping_base;  // Delta bookkeeping stages, sorted
   std::vector<int64_t> bookkeeping_cand;
-  int64_t paired_run_time_ms = 0;            // both sides
-  int64_t replanned_run_time_ms = 0;         // both sides
-  int64_t total_run_time_ms = 0;             // both sides, bookkeeping excluded
+  int64_t paired_run_time_ms = 0;     // both sides
+  int64_t replanned_run_time_ms = 0;  // both sides
+  int64_t total_run_time_ms = 0;      // both sides, bookkeeping excluded
   std::optional<double> runtime_coverage;
   ExecutionAlignment executions;
 };

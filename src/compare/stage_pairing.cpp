@@ -76,10 +76,13 @@ void pair_by_similarity(Side& base, Side& cand, std::vector<IndexPair>& out) {
 
 std::string_view to_string(PairMethod method) {
   switch (method) {
-    case PairMethod::kExact: return "exact";
-    case PairMethod::kStructural: return "structural";
+    case PairMethod::kExact:
+      return "exact";
+    case PairMethod::kStructural:
+      return "structural";
     case PairMethod::kAligned:
-    case PairMethod::kPositional: return "aligned";
+    case PairMethod::kPositional:
+      return "aligned";
   }
   return "aligned";
 }
@@ -87,9 +90,12 @@ std::string_view to_string(PairMethod method) {
 std::string_view pair_quality(PairMethod method, double score) {
   switch (method) {
     case PairMethod::kExact:
-    case PairMethod::kStructural: return "high";
-    case PairMethod::kAligned: return score >= 0.8 ? "medium" : "low";
-    case PairMethod::kPositional: return "low";
+    case PairMethod::kStructural:
+      return "high";
+    case PairMethod::kAligned:
+      return score >= 0.8 ? "medium" : "low";
+    case PairMethod::kPositional:
+      return "low";
   }
   return "low";
 }
@@ -98,13 +104,16 @@ std::vector<IndexPair> pair_stages_within(const RunIndex& base_run, const std::v
                                           const RunIndex& cand_run, const std::vector<size_t>& cand_stages) {
   std::vector<IndexPair> pairs;
   Side base(base_run, base_stages), cand(cand_run, cand_stages);
-  pair_by_key(base, cand, PairMethod::kExact, [](const StageRecord& s) { return s.exact_key; }, pairs);
-  pair_by_key(base, cand, PairMethod::kStructural, [](const StageRecord& s) { return s.structural_key; }, pairs);
+  pair_by_key(
+      base, cand, PairMethod::kExact, [](const StageRecord& s) { return s.exact_key; }, pairs);
+  pair_by_key(
+      base, cand, PairMethod::kStructural, [](const StageRecord& s) { return s.structural_key; }, pairs);
   pair_by_similarity(base, cand, pairs);
   // Plan-less stages of one name, by position; the pair_by_key walk is exactly that.
   const size_t before = pairs.size();
-  pair_by_key(base, cand, PairMethod::kPositional,
-              [](const StageRecord& s) { return s.has_plan_nodes ? std::string() : normalize_stage_name(s.name); }, pairs);
+  pair_by_key(
+      base, cand, PairMethod::kPositional,
+      [](const StageRecord& s) { return s.has_plan_nodes ? std::string() : normalize_stage_name(s.name); }, pairs);
   for (size_t k = before; k < pairs.size(); ++k) pairs[k].score = kPositionalScore;
   return pairs;
 }

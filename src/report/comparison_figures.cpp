@@ -1,10 +1,10 @@
 #include "report/comparison_figures.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "common/units.h"
 
@@ -40,8 +40,9 @@ std::string change_figure(const compare::MetricDelta& d) {
 }
 
 std::string pair_method_figure(const compare::StagePair& pair) {
-  const std::string method = pair.method == compare::PairMethod::kPositional ? "aligned by position"
-                                                                             : std::string(compare::to_string(pair.method));
+  const std::string method = pair.method == compare::PairMethod::kPositional
+                                 ? "aligned by position"
+                                 : std::string(compare::to_string(pair.method));
   return fmt::format("{} {:.2f}", method, pair.score);
 }
 

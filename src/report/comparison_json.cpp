@@ -1,7 +1,6 @@
 #include "report/comparison_json.h"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "analysis/finding.h"
@@ -14,9 +13,13 @@ using json = nlohmann::ordered_json;
 using namespace sf::compare;
 
 // Ratios and scores rounded to 6 decimals, so the document does not carry float noise.
-double rounded(double value) { return std::round(value * 1e6) / 1e6; }
+double rounded(double value) {
+  return std::round(value * 1e6) / 1e6;
+}
 
-json optional_number(const std::optional<double>& value) { return value ? json(rounded(*value)) : json(nullptr); }
+json optional_number(const std::optional<double>& value) {
+  return value ? json(rounded(*value)) : json(nullptr);
+}
 
 template <class T>
 json optional_integer(const std::optional<T>& value) {
@@ -24,9 +27,12 @@ json optional_integer(const std::optional<T>& value) {
 }
 
 json run_json(const RunDescription& run) {
-  return {{"label", run.label},     {"path", run.path},
-          {"appId", run.app_id},    {"appName", run.app_name},
-          {"sparkVersion", run.spark_version}, {"durationMs", optional_integer(run.duration_ms)}};
+  return {{"label", run.label},
+          {"path", run.path},
+          {"appId", run.app_id},
+          {"appName", run.app_name},
+          {"sparkVersion", run.spark_version},
+          {"durationMs", optional_integer(run.duration_ms)}};
 }
 
 json totals_json(const StageTotals& t) {
@@ -47,7 +53,9 @@ json totals_json(const StageTotals& t) {
 }
 
 json stage_side_json(const StageSide& side) {
-  return {{"stageId", side.stage_id}, {"name", side.name}, {"executionId", optional_integer(side.execution_id)},
+  return {{"stageId", side.stage_id},
+          {"name", side.name},
+          {"executionId", optional_integer(side.execution_id)},
           {"totals", totals_json(side.totals)}};
 }
 
@@ -65,7 +73,9 @@ json metric_json(const MetricDelta& d) {
 json categories_json(const std::vector<FindingCategory>& categories) {
   json out = json::array();
   for (const auto& c : categories) {
-    out.push_back({{"rule", c.rule}, {"band", analysis::to_string(c.band)}, {"baseline", c.baseline},
+    out.push_back({{"rule", c.rule},
+                   {"band", analysis::to_string(c.band)},
+                   {"baseline", c.baseline},
                    {"candidate", c.candidate}});
   }
   return out;
@@ -83,7 +93,7 @@ json pair_json(const StagePair& p) {
 }
 
 json budget_json(const BudgetResult& r) {
-  std::string kind = r.budget.kind == Budget::Kind::kRelative ? "relative"
+  std::string kind = r.budget.kind == Budget::Kind::kRelative   ? "relative"
                      : r.budget.kind == Budget::Kind::kIncrease ? "increase"
                                                                 : "ceiling";
   return {{"budget", r.budget.text},

@@ -1,8 +1,8 @@
 #include "report/comparison_markdown.h"
 
-#include <cstdlib>
-
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include "analysis/finding.h"
 #include "common/units.h"
@@ -48,9 +48,9 @@ void category_list(std::string& out, std::string_view title, const std::vector<F
 std::string comparison_markdown(const Comparison& c, size_t top_stages) {
   std::string out;
   out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", cell(c.baseline.label), cell(c.candidate.label));
-  out += fmt::format("`{}` \"{}\" → `{}` \"{}\" · confidence **{}** · runtime coverage {}\n\n",
-                     c.baseline.app_id, cell(c.baseline.app_name), c.candidate.app_id, cell(c.candidate.app_name),
-                     to_string(c.confidence), c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
+  out += fmt::format("`{}` \"{}\" → `{}` \"{}\" · confidence **{}** · runtime coverage {}\n\n", c.baseline.app_id,
+                     cell(c.baseline.app_name), c.candidate.app_id, cell(c.candidate.app_name), to_string(c.confidence),
+                     c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
   if (!c.banner.empty()) out += fmt::format("> ⚠️ {}\n\n", cell(c.banner));
 
   if (!c.budgets.empty()) {
@@ -83,7 +83,8 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
   for (const auto* d : largest_stage_changes(c, top_stages)) {
     out += fmt::format("| {} → {} | {} | {} → {} | {}{} | {} |\n", d->base.stage_id, d->cand.stage_id,
                        pair_method_figure(d->pair), units::format_duration_ms(d->base.totals.executor_run_time_ms),
-                       units::format_duration_ms(d->cand.totals.executor_run_time_ms), d->run_time_delta_ms < 0 ? "-" : "+",
+                       units::format_duration_ms(d->cand.totals.executor_run_time_ms),
+                       d->run_time_delta_ms < 0 ? "-" : "+",
                        units::format_duration_ms(std::llabs(d->run_time_delta_ms)), cell(d->base.name));
   }
   out += "\n</details>\n";

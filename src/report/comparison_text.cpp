@@ -1,9 +1,9 @@
 #include "report/comparison_text.h"
 
-#include <cstdlib>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <cstdlib>
 
 #include "analysis/finding.h"
 #include "common/units.h"
@@ -37,13 +37,15 @@ std::string comparison_text(const Comparison& c, const ComparisonTextOptions& op
   if (!c.banner.empty()) out += fmt::format("WARNING: {}\n", c.banner);
   out += fmt::format("\n{}\n{}\n", run_line(c.baseline), run_line(c.candidate));
   const auto& a = c.alignment;
-  out += fmt::format("Runtime coverage: {} of executor run time in paired{} stages; {} by stage count\n",
-                     c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a",
-                     c.replanned_counts_toward_coverage ? " or replanned" : "", units::format_percent(c.matched_coverage));
+  out +=
+      fmt::format("Runtime coverage: {} of executor run time in paired{} stages; {} by stage count\n",
+                  c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a",
+                  c.replanned_counts_toward_coverage ? " or replanned" : "", units::format_percent(c.matched_coverage));
   out += fmt::format("Executions: {}\n", execution_alignment_figure(a.executions));
-  out += fmt::format("Stages: {}; unmatched {} / {}; {} replanned group(s); {} / {} Delta bookkeeping stage(s) set aside\n",
-                     pair_counts_figure(a), a.unmatched_base.size(), a.unmatched_cand.size(), a.replanned.size(),
-                     a.bookkeeping_base.size(), a.bookkeeping_cand.size());
+  out += fmt::format(
+      "Stages: {}; unmatched {} / {}; {} replanned group(s); {} / {} Delta bookkeeping stage(s) set aside\n",
+      pair_counts_figure(a), a.unmatched_base.size(), a.unmatched_cand.size(), a.replanned.size(),
+      a.bookkeeping_base.size(), a.bookkeeping_cand.size());
 
   out += "\nMetric deltas (baseline -> candidate; lower is better)\n";
   for (const auto& d : c.metric_deltas) {
@@ -64,7 +66,8 @@ std::string comparison_text(const Comparison& c, const ComparisonTextOptions& op
   for (const auto* d : changes) {
     out += fmt::format("  stage {} -> {}  {:<24} {:>10} -> {:<10} {}{}  {}\n", d->base.stage_id, d->cand.stage_id,
                        pair_method_figure(d->pair), units::format_duration_ms(d->base.totals.executor_run_time_ms),
-                       units::format_duration_ms(d->cand.totals.executor_run_time_ms), d->run_time_delta_ms < 0 ? "-" : "+",
+                       units::format_duration_ms(d->cand.totals.executor_run_time_ms),
+                       d->run_time_delta_ms < 0 ? "-" : "+",
                        units::format_duration_ms(std::llabs(d->run_time_delta_ms)), d->base.name);
   }
   for (const auto& g : a.replanned) {

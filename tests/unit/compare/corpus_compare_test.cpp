@@ -20,11 +20,14 @@ struct LogPair {
   std::string_view cand;
 };
 
-void PrintTo(const LogPair& pair, std::ostream* out) { *out << pair.base << " vs " << pair.cand; }
+void PrintTo(const LogPair& pair, std::ostream* out) {
+  *out << pair.base << " vs " << pair.cand;
+}
 
 std::string test_name(std::string_view path) {
   std::string name;
-  for (char c : path.substr(path.size() > 40 ? path.size() - 40 : 0)) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : path.substr(path.size() > 40 ? path.size() - 40 : 0))
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }
 
@@ -46,8 +49,12 @@ const model::AppModel* load_corpus_log(const std::filesystem::path& path) {
 constexpr std::string_view kQual = "NVIDIA__spark-rapids-tools/core/src/test/resources/spark-events-qualification/";
 constexpr std::string_view kProf = "NVIDIA__spark-rapids-tools/core/src/test/resources/spark-events-profiling/";
 
-std::string q(std::string_view rest) { return std::string(kQual) + std::string(rest); }
-std::string p(std::string_view rest) { return std::string(kProf) + std::string(rest); }
+std::string q(std::string_view rest) {
+  return std::string(kQual) + std::string(rest);
+}
+std::string p(std::string_view rest) {
+  return std::string(kProf) + std::string(rest);
+}
 
 // The same bytes of events, re-encoded or re-packaged.
 const std::vector<LogPair>& same_log_pairs() {
@@ -102,15 +109,19 @@ TEST_P(SameLog, ComparesAsItself) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, SameLog, ::testing::ValuesIn(same_log_pairs()),
-                         [](const auto& param_info) { return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand); });
+INSTANTIATE_TEST_SUITE_P(Corpus, SameLog, ::testing::ValuesIn(same_log_pairs()), [](const auto& param_info) {
+  return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand);
+});
 
 // Different runs (attempts, copies with other ids, a log and its damaged copy) of one application.
 const std::vector<LogPair>& same_application_pairs() {
   static const std::vector<std::string> storage = {
-      q("multiple_attempts/attempt_1_eventlog.zstd"), q("multiple_attempts/attempt_2_eventlog.zstd"),
-      q("multiple_attempts/attempt_3_eventlog.zstd"), q("multiple_attempts/attempt_4_eventlog.zstd"),
-      p("rp_sql_eventlog.zstd"),                      p("malformed_json_eventlog.zstd"),
+      q("multiple_attempts/attempt_1_eventlog.zstd"),
+      q("multiple_attempts/attempt_2_eventlog.zstd"),
+      q("multiple_attempts/attempt_3_eventlog.zstd"),
+      q("multiple_attempts/attempt_4_eventlog.zstd"),
+      p("rp_sql_eventlog.zstd"),
+      p("malformed_json_eventlog.zstd"),
   };
   static const std::vector<LogPair> pairs = {
       {storage[0], storage[1]},
@@ -148,7 +159,9 @@ TEST_P(SameApplication, AlignsMostOfItsWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SameApplication, ::testing::ValuesIn(same_application_pairs()),
-                         [](const auto& param_info) { return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand); });
+                         [](const auto& param_info) {
+                           return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand);
+                         });
 
 // Applications that have nothing to do with each other, several of them with the same generic
 // name ("Spark shell"): the comparison must never claim ok confidence.
@@ -192,8 +205,9 @@ TEST_P(Unrelated, NeverClaimsOkConfidence) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, Unrelated, ::testing::ValuesIn(unrelated_pairs()),
-                         [](const auto& param_info) { return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand); });
+INSTANTIATE_TEST_SUITE_P(Corpus, Unrelated, ::testing::ValuesIn(unrelated_pairs()), [](const auto& param_info) {
+  return std::to_string(param_info.index) + "_" + test_name(param_info.param.cand);
+});
 
 }  // namespace
 }  // namespace sf::compare

@@ -1,8 +1,8 @@
 // The comparison normalizer rewrites only what differs between two runs of one job, and the
 // caller's patterns see the text as Spark printed it.
-#include <gtest/gtest.h>
-
 #include "compare/normalize.h"
+
+#include <gtest/gtest.h>
 
 namespace sf::compare {
 namespace {
@@ -69,7 +69,8 @@ TEST(ComparisonNormalizer, UserPatternsApplyFirstToTheRawText) {
   // "id#4" only exists before expression ids are removed.
   EXPECT_EQ(normalizer->normalize("x id#4 y"), "x " + std::string(kUserPatternToken) + " y");
   EXPECT_EQ(normalizer->patterns().size(), 2u);
-  EXPECT_NE(ComparisonNormalizer().normalize("/out/variant_a/daily"), ComparisonNormalizer().normalize("/out/variant_b/daily"));
+  EXPECT_NE(ComparisonNormalizer().normalize("/out/variant_a/daily"),
+            ComparisonNormalizer().normalize("/out/variant_b/daily"));
 }
 
 TEST(ComparisonNormalizer, AnInvalidPatternIsAnErrorNamingIt) {
@@ -86,7 +87,8 @@ TEST(StageNames, DigitsAndHexIdsCollapse) {
 }
 
 TEST(TextTokens, AreLowercaseSortedAndDistinct) {
-  EXPECT_EQ(text_tokens("Scan parquet sales, SCAN x#1"), (std::vector<std::string>{"1", "parquet", "sales", "scan", "x"}));
+  EXPECT_EQ(text_tokens("Scan parquet sales, SCAN x#1"),
+            (std::vector<std::string>{"1", "parquet", "sales", "scan", "x"}));
 }
 
 }  // namespace

@@ -72,7 +72,8 @@ RunBuilder& RunBuilder::query(const Query& query) {
   job.job_id = next_job_++;
   job.submit_ms = now_ms_;
   job.sql_execution_id = sql.execution_id;
-  for (size_t i = 0; i < query.stages.size(); ++i) job.stages.push_back(stage_spec(query.stages[i], query.call_site, stage_acc[i]));
+  for (size_t i = 0; i < query.stages.size(); ++i)
+    job.stages.push_back(stage_spec(query.stages[i], query.call_site, stage_acc[i]));
   job.end_ms = now_ms_;
   sql.end_ms = now_ms_;
   now_ms_ += 10;
@@ -118,12 +119,16 @@ model::AppModel RunBuilder::load() const {
 
 QueryNode scan_chain(const std::string& table, const std::string& column, int stage) {
   QueryNode scan{"Scan parquet " + table,
-                 "FileScan parquet " + table + "[" + column + "#1,amount#2] Batched: true, Location: InMemoryFileIndex(1 paths)[s3://lake/" + table + "]",
+                 "FileScan parquet " + table + "[" + column +
+                     "#1,amount#2] Batched: true, Location: InMemoryFileIndex(1 paths)[s3://lake/" + table + "]",
                  stage,
                  {}};
   QueryNode filter{"Filter", "Filter isnotnull(" + column + "#1)", stage, {scan}};
   QueryNode codegen{"WholeStageCodegen (1)", "", -1, {filter}};
-  return {"Exchange", "Exchange hashpartitioning(" + column + "#1, 200), ENSURE_REQUIREMENTS, [plan_id=7]", stage, {codegen}};
+  return {"Exchange",
+          "Exchange hashpartitioning(" + column + "#1, 200), ENSURE_REQUIREMENTS, [plan_id=7]",
+          stage,
+          {codegen}};
 }
 
 }  // namespace sf::compare::testing

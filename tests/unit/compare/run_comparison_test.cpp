@@ -1,10 +1,11 @@
 // compare_runs(): confidence, banner, metric deltas, findings delta, budgets and the document.
+#include "compare/run_comparison.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "compare/budget.h"
-#include "compare/run_comparison.h"
 #include "report/comparison_json.h"
 #include "report/comparison_markdown.h"
 #include "report/comparison_text.h"
@@ -21,9 +22,12 @@ using testing::scan_chain;
 
 Query aggregation(const std::string& table, const std::string& description, int64_t run_ms = 1000,
                   int64_t spill_bytes = 0) {
-  QueryNode agg{"HashAggregate", "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])", 1,
+  QueryNode agg{"HashAggregate",
+                "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])",
+                1,
                 {scan_chain(table, "customer_id", 0)}};
-  return {description, {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
+  return {description,
+          {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
           {{"count at Job.scala:20", run_ms, 4, "", spill_bytes}, {"count at Job.scala:20", run_ms / 2, 2}}};
 }
 
@@ -82,7 +86,8 @@ TEST(CompareRuns, MetricDeltasCarryDirectionAndRelativeChange) {
   EXPECT_FALSE(spill.relative_change.has_value());  // no relative change from 0
   EXPECT_EQ(spill.direction, Direction::kRegression);
   // And the other way round it is an improvement.
-  const Comparison back = compare_runs(typical_run("app-b", 2000, 1 << 20).load(), typical_run("app-a", 1000, 0).load());
+  const Comparison back =
+      compare_runs(typical_run("app-b", 2000, 1 << 20).load(), typical_run("app-a", 1000, 0).load());
   EXPECT_EQ(metric(back, "spill").direction, Direction::kImprovement);
   // The pairing is still complete: the same job, slower.
   EXPECT_EQ(c.confidence, ComparisonConfidence::kOk);
@@ -108,8 +113,9 @@ TEST(CompareRuns, LowCoverageMakesConfidenceLowWithTheSpecBanner) {
   EXPECT_LT(*c.runtime_coverage, 0.9);
   EXPECT_EQ(c.confidence, ComparisonConfidence::kLow);
   const int percent = static_cast<int>(*c.runtime_coverage * 100);
-  EXPECT_EQ(c.banner, "Only " + std::to_string(percent) +
-                          "% of executor run time is in matched stages, so per-stage rows mostly compare unrelated work.");
+  EXPECT_EQ(c.banner,
+            "Only " + std::to_string(percent) +
+                "% of executor run time is in matched stages, so per-stage rows mostly compare unrelated work.");
 }
 
 TEST(CompareRuns, NoRunTimeAtAllIsInsufficient) {
@@ -140,9 +146,11 @@ analysis::Finding finding(std::string type, std::string rule, analysis::ImpactBa
 
 TEST(FindingsDelta, TalliesByRuleAndBand) {
   using analysis::ImpactBand;
-  const std::vector<analysis::Finding> base = {finding("skew", "max", ImpactBand::kHigh), finding("skew", "max", ImpactBand::kHigh),
+  const std::vector<analysis::Finding> base = {finding("skew", "max", ImpactBand::kHigh),
+                                               finding("skew", "max", ImpactBand::kHigh),
                                                finding("spill", "", ImpactBand::kLow)};
-  const std::vector<analysis::Finding> cand = {finding("skew", "max", ImpactBand::kHigh), finding("gc", "", ImpactBand::kMedium),
+  const std::vector<analysis::Finding> cand = {finding("skew", "max", ImpactBand::kHigh),
+                                               finding("gc", "", ImpactBand::kMedium),
                                                finding("spill", "", ImpactBand::kMedium)};
   const FindingsDelta d = findings_delta(base, cand);
   ASSERT_EQ(d.introduced.size(), 2u);
@@ -195,10 +203,10 @@ TEST(Budgets, MistakesAreErrorsNamingTheBudget) {
 TEST(Budgets, EvaluateAgainstTheDeltas) {
   const std::vector<MetricDelta> deltas = {delta_of("wallClock", 1000, 1040), delta_of("spill", 0, 10),
                                            delta_of("gcTime", 100, 111), delta_of("executorCpuTime", std::nullopt, 5)};
-  const auto results = evaluate_budgets({*parse_budget("wallClock=+5%"), *parse_budget("wallClock=+3%"), *parse_budget("spill=0"),
-                                         *parse_budget("gcTime=+10%"), *parse_budget("executorCpuTime=+1%"),
-                                         *parse_budget("spill=+10%")},
-                                        deltas);
+  const auto results = evaluate_budgets(
+      {*parse_budget("wallClock=+5%"), *parse_budget("wallClock=+3%"), *parse_budget("spill=0"),
+       *parse_budget("gcTime=+10%"), *parse_budget("executorCpuTime=+1%"), *parse_budget("spill=+10%")},
+      deltas);
   ASSERT_EQ(results.size(), 6u);
   EXPECT_FALSE(results[0].exceeded);
   EXPECT_DOUBLE_EQ(*results[0].allowed, 1050);
@@ -207,7 +215,7 @@ TEST(Budgets, EvaluateAgainstTheDeltas) {
   EXPECT_TRUE(results[3].exceeded);
   EXPECT_FALSE(results[4].exceeded);  // cannot be checked, so not exceeded, and says why
   EXPECT_FALSE(results[4].unchecked_reason.empty());
-  EXPECT_TRUE(results[5].exceeded);   // any increase over a baseline of 0 exceeds a relative budget
+  EXPECT_TRUE(results[5].exceeded);  // any increase over a baseline of 0 exceeds a relative budget
   EXPECT_TRUE(any_exceeded(results));
   EXPECT_FALSE(any_exceeded({results[0], results[4]}));
 }

@@ -1,11 +1,11 @@
 // The order-preserving weighted alignment: its optimum, its tie-break, its band, and
 // properties over random sequences.
+#include "compare/sequence_alignment.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
-
-#include "compare/sequence_alignment.h"
 
 namespace sf::compare {
 namespace {
@@ -19,7 +19,8 @@ std::vector<int64_t> ids_from(int64_t first, size_t n, int64_t step = 1) {
 // Similarity 1 for equal labels, 0 otherwise.
 SequenceAlignment align_labels(const std::vector<int>& a, const std::vector<int>& b, const std::vector<int64_t>& a_ids,
                                const std::vector<int64_t>& b_ids, const SequenceAlignmentOptions& options = {}) {
-  return align_sequences(a_ids, b_ids, [&](size_t i, size_t j) { return a[i] == b[j] ? 1.0 : 0.0; }, options);
+  return align_sequences(
+      a_ids, b_ids, [&](size_t i, size_t j) { return a[i] == b[j] ? 1.0 : 0.0; }, options);
 }
 
 std::vector<std::pair<size_t, size_t>> index_pairs(const SequenceAlignment& alignment) {
@@ -42,9 +43,7 @@ TEST(SequenceAlignment, FindsTheHeaviestOrderPreservingPairs) {
 }
 
 TEST(SequenceAlignment, PairsBelowTheMinimumNeverMatch) {
-  auto at = [](double score) {
-    return align_sequences({0}, {1}, [score](size_t, size_t) { return score; });
-  };
+  auto at = [](double score) { return align_sequences({0}, {1}, [score](size_t, size_t) { return score; }); };
   EXPECT_TRUE(at(0.549).pairs.empty());
   ASSERT_EQ(at(0.55).pairs.size(), 1u);
   EXPECT_DOUBLE_EQ(at(0.55).pairs[0].score, 0.55);
@@ -115,9 +114,15 @@ RandomPair random_pair(std::mt19937& rng, size_t n, int alphabet, int edits) {
   for (int e = 0; e < edits && !pair.cand.empty(); ++e) {
     std::uniform_int_distribution<size_t> at(0, pair.cand.size() - 1);
     switch (rng() % 3) {
-      case 0: pair.cand.erase(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng))); break;
-      case 1: pair.cand.insert(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)), label(rng)); break;
-      default: pair.cand[at(rng)] = label(rng); break;
+      case 0:
+        pair.cand.erase(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)));
+        break;
+      case 1:
+        pair.cand.insert(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)), label(rng));
+        break;
+      default:
+        pair.cand[at(rng)] = label(rng);
+        break;
     }
   }
   return pair;
@@ -132,12 +137,15 @@ double graded(int x, int y) {
 TEST(SequenceAlignmentProperties, SwappingTheRunsMirrorsTheAlignment) {
   std::mt19937 rng(20240101);
   for (int round = 0; round < 300; ++round) {
-    const RandomPair p = random_pair(rng, 5 + rng() % 40, 2 + static_cast<int>(rng() % 6), static_cast<int>(rng() % 12));
+    const RandomPair p =
+        random_pair(rng, 5 + rng() % 40, 2 + static_cast<int>(rng() % 6), static_cast<int>(rng() % 12));
     // Baseline ids even and candidate ids odd: the tie-break never compares equal ids, which is
     // the one case (exact ties of crossing alignments) the mirror property does not cover.
     const auto base_ids = ids_from(0, p.base.size(), 2), cand_ids = ids_from(1, p.cand.size(), 2);
-    const auto forward = align_sequences(base_ids, cand_ids, [&](size_t i, size_t j) { return graded(p.base[i], p.cand[j]); });
-    const auto backward = align_sequences(cand_ids, base_ids, [&](size_t i, size_t j) { return graded(p.cand[i], p.base[j]); });
+    const auto forward =
+        align_sequences(base_ids, cand_ids, [&](size_t i, size_t j) { return graded(p.base[i], p.cand[j]); });
+    const auto backward =
+        align_sequences(cand_ids, base_ids, [&](size_t i, size_t j) { return graded(p.cand[i], p.base[j]); });
     ASSERT_EQ(mirrored(backward), index_pairs(forward)) << "round " << round;
   }
 }

@@ -1,10 +1,11 @@
 // The spec's cases, built as whole runs: loops, self-joins, re-plans, removed queries,
 // reordered grouping sets, PySpark call sites, Delta bookkeeping and renamed directories.
+#include "compare/stage_alignment.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "compare/stage_alignment.h"
 #include "unit/compare/run_builder.h"
 
 namespace sf::compare {
@@ -18,9 +19,12 @@ using testing::scan_chain;
 
 // A two-stage aggregation of `table`: a scan stage and a final aggregate stage.
 Query aggregation(const std::string& table, const std::string& description) {
-  QueryNode final_agg{"HashAggregate", "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])", 1,
+  QueryNode final_agg{"HashAggregate",
+                      "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])",
+                      1,
                       {scan_chain(table, "customer_id", 0)}};
-  return {description, {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {final_agg}},
+  return {description,
+          {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {final_agg}},
           {{"count at Job.scala:20", 1000, 2}, {"count at Job.scala:20", 500, 2}}};
 }
 
@@ -29,7 +33,9 @@ size_t count_method(const StageAlignment& a, PairMethod method) {
       std::count_if(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.method == method; }));
 }
 
-bool contains(const std::vector<int64_t>& ids, int64_t id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
+bool contains(const std::vector<int64_t>& ids, int64_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
 
 TEST(StageAlignment, SelfComparisonPairsEveryStageExactly) {
   RunBuilder run("app-self");
@@ -99,20 +105,27 @@ TEST(StageAlignment, ASelfJoinSubtreeRunThreeTimesAgainstTwoPairsTwo) {
 
 TEST(StageAlignment, ABroadcastJoinThatRemovesAnExchangeLandsInReplanned) {
   auto sort_merge = [] {
-    QueryNode join{"SortMergeJoin", "SortMergeJoin [customer_id#1], [customer_id#5], Inner", 2,
+    QueryNode join{"SortMergeJoin",
+                   "SortMergeJoin [customer_id#1], [customer_id#5], Inner",
+                   2,
                    {scan_chain("orders", "customer_id", 0), scan_chain("customers", "customer_id", 1)}};
     QueryNode agg{"HashAggregate", "HashAggregate(keys=[region#6], functions=[sum(amount#2)])", 2, {join}};
-    return Query{"orders by region", {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
-                 {{"save at Job.scala:40", 2000, 4}, {"save at Job.scala:40", 300, 2}, {"save at Job.scala:40", 900, 2}}};
+    return Query{
+        "orders by region",
+        {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
+        {{"save at Job.scala:40", 2000, 4}, {"save at Job.scala:40", 300, 2}, {"save at Job.scala:40", 900, 2}}};
   };
   auto broadcast = [] {
-    QueryNode small{"BroadcastExchange", "BroadcastExchange HashedRelationBroadcastMode(List(customer_id#5))", 0,
+    QueryNode small{"BroadcastExchange",
+                    "BroadcastExchange HashedRelationBroadcastMode(List(customer_id#5))",
+                    0,
                     {{"Scan parquet customers", "FileScan parquet customers[customer_id#5,region#6]", 0, {}}}};
     QueryNode big{"Scan parquet orders", "FileScan parquet orders[customer_id#1,amount#2]", 1, {}};
-    QueryNode join{"BroadcastHashJoin", "BroadcastHashJoin [customer_id#1], [customer_id#5], Inner, BuildRight", 1,
-                   {big, small}};
+    QueryNode join{
+        "BroadcastHashJoin", "BroadcastHashJoin [customer_id#1], [customer_id#5], Inner, BuildRight", 1, {big, small}};
     QueryNode agg{"HashAggregate", "HashAggregate(keys=[region#6], functions=[sum(amount#2)])", 1, {join}};
-    return Query{"orders by region", {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
+    return Query{"orders by region",
+                 {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
                  {{"save at Job.scala:40", 250, 2}, {"save at Job.scala:40", 1800, 4}}};
   };
   RunBuilder base("app-bhj-a"), cand("app-bhj-b");
@@ -129,11 +142,13 @@ TEST(StageAlignment, ABroadcastJoinThatRemovesAnExchangeLandsInReplanned) {
   // left over, and every stage of the execution is either paired or in the group, not unmatched.
   EXPECT_GE(g.base_stage_ids.size(), 1u);
   for (int64_t id : {2, 3, 4}) {
-    const bool paired = std::any_of(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.base_stage_id == id; });
+    const bool paired =
+        std::any_of(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.base_stage_id == id; });
     EXPECT_NE(paired, contains(g.base_stage_ids, id)) << "stage " << id;
   }
   for (int64_t id : {2, 3}) {
-    const bool paired = std::any_of(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.cand_stage_id == id; });
+    const bool paired =
+        std::any_of(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.cand_stage_id == id; });
     EXPECT_NE(paired, contains(g.cand_stage_ids, id)) << "candidate stage " << id;
   }
   EXPECT_TRUE(a.unmatched_base.empty());
@@ -154,12 +169,17 @@ TEST(StageAlignment, ABroadcastJoinThatRemovesAnExchangeLandsInReplanned) {
 TEST(StageAlignment, EqualStageCountsLeaveLeftoversUnmatchedNotReplanned) {
   // The same query with a different filter constant: the stage text differs, the structure
   // does not... but a different table in the scan changes the text too much to align.
-  QueryNode agg_a{"HashAggregate", "HashAggregate(keys=[k#1], functions=[max(v#2)])", 0,
+  QueryNode agg_a{"HashAggregate",
+                  "HashAggregate(keys=[k#1], functions=[max(v#2)])",
+                  0,
                   {{"Scan csv alpha", "FileScan csv alpha[k#1,v#2]", 0, {}}}};
-  QueryNode agg_b{"Sort", "Sort [z#9 ASC NULLS FIRST]", 0, {{"Scan json omega", "FileScan json omega[z#9,w#8]", 0, {}}}};
+  QueryNode agg_b{
+      "Sort", "Sort [z#9 ASC NULLS FIRST]", 0, {{"Scan json omega", "FileScan json omega[z#9,w#8]", 0, {}}}};
   RunBuilder base("app-eq-a"), cand("app-eq-b");
-  base.query(aggregation("sales", "same")).query({"changed", {"AdaptiveSparkPlan", "", -1, {agg_a}}, {{"stage a", 100, 1}}});
-  cand.query(aggregation("sales", "same")).query({"changed", {"AdaptiveSparkPlan", "", -1, {agg_b}}, {{"stage b", 100, 1}}});
+  base.query(aggregation("sales", "same"))
+      .query({"changed", {"AdaptiveSparkPlan", "", -1, {agg_a}}, {{"stage a", 100, 1}}});
+  cand.query(aggregation("sales", "same"))
+      .query({"changed", {"AdaptiveSparkPlan", "", -1, {agg_b}}, {{"stage b", 100, 1}}});
   const StageAlignment a = align_stages(base.load(), cand.load());
   EXPECT_TRUE(a.replanned.empty());
   EXPECT_EQ(a.pairs.size(), 2u);
@@ -192,8 +212,10 @@ TEST(StageAlignment, AGroupingSetInADifferentColumnOrderPairsStructurally) {
     return Query{"cube", {"AdaptiveSparkPlan", "", -1, {e}}, {{"cube at Job.scala:60", 700, 2}}};
   };
   RunBuilder base("app-gs-a"), cand("app-gs-b");
-  base.query(grouping("Expand [[region#1, product#2, 0], [region#1, null, 1]], [region#3, product#4, spark_grouping_id#5]"));
-  cand.query(grouping("Expand [[product#2, region#1, 0], [null, region#1, 1]], [product#4, region#3, spark_grouping_id#5]"));
+  base.query(
+      grouping("Expand [[region#1, product#2, 0], [region#1, null, 1]], [region#3, product#4, spark_grouping_id#5]"));
+  cand.query(
+      grouping("Expand [[product#2, region#1, 0], [null, region#1, 1]], [product#4, region#3, spark_grouping_id#5]"));
   const StageAlignment a = align_stages(base.load(), cand.load());
   ASSERT_EQ(a.pairs.size(), 1u);
   EXPECT_EQ(a.pairs[0].method, PairMethod::kStructural);
@@ -217,7 +239,9 @@ TEST(StageAlignment, PySparkGenericCallSitesDropOutOfTheExecutionScore) {
     return q;
   };
   RunBuilder base("app-py-a"), cand("app-py-b");
-  base.query(pyspark(aggregation("orders", ""))).query(pyspark(aggregation("clicks", ""))).query(pyspark(aggregation("users", "")));
+  base.query(pyspark(aggregation("orders", "")))
+      .query(pyspark(aggregation("clicks", "")))
+      .query(pyspark(aggregation("users", "")));
   cand.query(pyspark(aggregation("orders", ""))).query(pyspark(aggregation("users", "")));
   const StageAlignment a = align_stages(base.load(), cand.load());
   ASSERT_TRUE(a.executions.accepted);
@@ -232,10 +256,13 @@ TEST(StageAlignment, PySparkGenericCallSitesDropOutOfTheExecutionScore) {
 
 TEST(StageAlignment, DeltaBookkeepingStagesAreSetAside) {
   auto delta_log = [](int files) {
-    QueryNode scan{"Scan json", "FileScan json [add#1,remove#2] Location: DeltaLogFileIndex(" + std::to_string(files) +
-                                    " paths)[s3://lake/sales/_delta_log/00000000000000000012.json]",
-                   0, {}};
-    return Query{"Delta: compute snapshot", {"AdaptiveSparkPlan", "", -1, {scan}}, {{"state at Snapshot.scala:80", 50, 1}}};
+    QueryNode scan{"Scan json",
+                   "FileScan json [add#1,remove#2] Location: DeltaLogFileIndex(" + std::to_string(files) +
+                       " paths)[s3://lake/sales/_delta_log/00000000000000000012.json]",
+                   0,
+                   {}};
+    return Query{
+        "Delta: compute snapshot", {"AdaptiveSparkPlan", "", -1, {scan}}, {{"state at Snapshot.scala:80", 50, 1}}};
   };
   RunBuilder base("app-delta-a"), cand("app-delta-b");
   base.query(delta_log(4)).query(aggregation("sales", "report")).query(delta_log(5));
@@ -259,13 +286,16 @@ TEST(StageAlignment, DeltaBookkeepingStagesAreSetAside) {
 TEST(StageAlignment, RenamedOutputDirectoriesPairOnlyWithNormalizePath) {
   auto write = [](const std::string& dir) {
     QueryNode cmd{"Execute InsertIntoHadoopFsRelationCommand",
-                  "Execute InsertIntoHadoopFsRelationCommand s3://out/" + dir + "/daily, false, Parquet, Append", 0,
+                  "Execute InsertIntoHadoopFsRelationCommand s3://out/" + dir + "/daily, false, Parquet, Append",
+                  0,
                   {scan_chain("sales", "region", 0)}};
     return Query{"write daily", {"AdaptiveSparkPlan", "", -1, {cmd}}, {{"parquet at Job.scala:70", 900, 2}}};
   };
   RunBuilder base("app-dir-a"), cand("app-dir-b");
-  base.query(write("nightlyBaselineOut")).rdd_job({{"save /w/nightlyBaselineOut", 400, 2, "org.apache.spark.rdd.RDD.save(RDD.scala:1)"}});
-  cand.query(write("nightlyCandidateOut")).rdd_job({{"save /w/nightlyCandidateOut", 400, 2, "org.apache.spark.rdd.RDD.save(RDD.scala:1)"}});
+  base.query(write("nightlyBaselineOut"))
+      .rdd_job({{"save /w/nightlyBaselineOut", 400, 2, "org.apache.spark.rdd.RDD.save(RDD.scala:1)"}});
+  cand.query(write("nightlyCandidateOut"))
+      .rdd_job({{"save /w/nightlyCandidateOut", 400, 2, "org.apache.spark.rdd.RDD.save(RDD.scala:1)"}});
   const auto b = base.load(), c = cand.load();
 
   const StageAlignment plain = align_stages(b, c);
@@ -287,7 +317,10 @@ TEST(StageAlignment, UnrelatedRunsPairNoStage) {
   RunBuilder base("app-x"), cand("app-y");
   base.query(aggregation("orders", "load orders")).query(aggregation("clicks", "sessionize"));
   QueryNode sort{"Sort", "Sort [t#4 ASC NULLS FIRST]", 0, {{"Scan csv logs", "FileScan csv logs[t#4,msg#5]", 0, {}}}};
-  cand.query({"export logs", {"AdaptiveSparkPlan", "", -1, {sort}}, {{"collect at Other.scala:5", 100, 1, "com.other.Main$.main(Main.scala:5)"}}, "com.other.Main$.main(Main.scala:5)"});
+  cand.query({"export logs",
+              {"AdaptiveSparkPlan", "", -1, {sort}},
+              {{"collect at Other.scala:5", 100, 1, "com.other.Main$.main(Main.scala:5)"}},
+              "com.other.Main$.main(Main.scala:5)"});
   const StageAlignment a = align_stages(base.load(), cand.load());
   EXPECT_FALSE(a.executions.accepted);
   EXPECT_TRUE(a.pairs.empty());
@@ -297,8 +330,13 @@ TEST(StageAlignment, UnrelatedRunsPairNoStage) {
 
 TEST(StageAlignment, AStagePairsAtMostOnce) {
   RunBuilder base("app-once-a"), cand("app-once-b");
-  base.query(self_union(3)).query(aggregation("a", "x")).query(aggregation("a", "x")).rdd_job({{"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}});
-  cand.query(self_union(2)).query(aggregation("a", "x")).rdd_job({{"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}});
+  base.query(self_union(3))
+      .query(aggregation("a", "x"))
+      .query(aggregation("a", "x"))
+      .rdd_job({{"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}});
+  cand.query(self_union(2))
+      .query(aggregation("a", "x"))
+      .rdd_job({{"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}, {"count at J.scala:1", 10, 1}});
   const StageAlignment a = align_stages(base.load(), cand.load());
   std::vector<int64_t> bases, cands;
   for (const auto& p : a.pairs) {
