@@ -353,7 +353,18 @@ TEST(StageAlignment, AStagePairsAtMostOnce) {
     for (int64_t id : g.cand_stage_ids) EXPECT_FALSE(contains(cands, id));
   }
   for (int64_t id : a.unmatched_base) EXPECT_FALSE(contains(bases, id));
-  // The pseudo-executions: two RDD stages against three of one name pair two, by position.
+  for (int64_t id : a.unmatched_cand) EXPECT_FALSE(contains(cands, id));
+  size_t base_replanned = 0, cand_replanned = 0;
+  for (const auto& g : a.replanned) {
+    base_replanned += g.base_stage_ids.size();
+    cand_replanned += g.cand_stage_ids.size();
+  }
+  // 4 + 2 + 2 + 2 stages in the baseline, 3 + 2 + 3 in the candidate, none lost.
+  EXPECT_EQ(bases.size() + base_replanned + a.unmatched_base.size(), 10u);
+  EXPECT_EQ(cands.size() + cand_replanned + a.unmatched_cand.size(), 8u);
+  // The pseudo-executions: two RDD stages against three with one name and call site pair two
+  // (one exact key, in stage-id order); the third is unmatched, as outside executions nothing
+  // is re-planned.
   EXPECT_EQ(a.unmatched_cand.size(), 1u);
 }
 
