@@ -57,5 +57,10 @@ bench-large: build
 bench-quick: build
 	@bench/quick.sh $(BUILD_DIR)
 
+# compare alone: the execution alignment and two ~1 GB logs end to end (also the end of make bench).
+.PHONY: bench-compare
+bench-compare: build
+	@bench/compare.sh $(BUILD_DIR)
+
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

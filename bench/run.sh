@@ -114,3 +114,7 @@ else
   echo
   echo "== corpus logs skipped: $corpus not found (set SF_CORPUS_DIR)"
 fi
+
+echo
+echo "== compare: execution alignment and two ~1 GB logs end to end"
+"$here/compare.sh" "$build" "$repeat"

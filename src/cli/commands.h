@@ -13,5 +13,6 @@ inline constexpr int kExitUsage = 2;   // bad flags or arguments
 
 // Adds the subcommand to `app`; its callback stores the exit code in `exit_code`.
 void register_analyze(CLI::App& app, int& exit_code);
+void register_compare(CLI::App& app, int& exit_code);
 
 }  // namespace sf::cli

@@ -18,6 +18,7 @@ struct CommandEntry {
 
 constexpr CommandEntry kCommands[] = {
     {"analyze", &sf::cli::register_analyze},
+    {"compare", &sf::cli::register_compare},
 };
 
 }  // namespace

@@ -68,7 +68,7 @@ json stage_info(const StageSpec& stage, bool with_times, bool completed) {
   for (const auto& rdd : stage.rdds) rdds.push_back(rdd_json(rdd));
   info["RDD Info"] = rdds;
   info["Parent IDs"] = stage.parent_ids;
-  info["Details"] = "org.apache.spark.scenario." + stage_name(stage);
+  info["Details"] = stage.details.empty() ? "org.apache.spark.scenario." + stage_name(stage) : stage.details;
   if (with_times) info["Submission Time"] = stage.submit_ms;
   if (completed && stage.complete_ms) info["Completion Time"] = *stage.complete_ms;
   if (completed && stage.failure_reason) info["Failure Reason"] = *stage.failure_reason;
@@ -201,6 +201,11 @@ ScenarioLog& ScenarioLog::spark_version(std::string version) {
   return *this;
 }
 
+ScenarioLog& ScenarioLog::app_name(std::string name) {
+  app_name_ = std::move(name);
+  return *this;
+}
+
 ScenarioLog& ScenarioLog::property(std::string key, std::string value) {
   properties_.emplace_back(std::move(key), std::move(value));
   return *this;
@@ -268,7 +273,7 @@ std::string ScenarioLog::text() const {
        {"Metrics Properties", json::object()},
        {"Classpath Entries", json::object()}});
   add(start_ms_, kAppStart,
-      {{"Event", "SparkListenerApplicationStart"}, {"App Name", "scenario"}, {"App ID", app_id_},
+      {{"Event", "SparkListenerApplicationStart"}, {"App Name", app_name_}, {"App ID", app_id_},
        {"Timestamp", start_ms_}, {"User", "tester"}});
   for (const auto& e : executors_) {
     add(e.add_ms, kExecutorAdded,
@@ -293,7 +298,7 @@ std::string ScenarioLog::text() const {
     add(sql.start_ms, kSqlStart,
         {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart"},
          {"executionId", sql.execution_id}, {"rootExecutionId", sql.execution_id}, {"description", sql.description},
-         {"details", "scenario"}, {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
+         {"details", sql.details}, {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
          {"sparkPlanInfo", plan_json(sql.plan)}, {"time", sql.start_ms}, {"modifiedConfigs", modified}});
     for (const auto& update : sql.adaptive_plans) {
       add(sql.start_ms, kSqlUpdate,

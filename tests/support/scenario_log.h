@@ -62,6 +62,7 @@ struct StageSpec {
   int64_t stage_id = 0;
   int32_t attempt_id = 0;
   std::string name;                      // default: "stage <id>"
+  std::string details;                   // call site (stack trace); default: "org.apache.spark.scenario.<name>"
   int64_t submit_ms = 0;
   std::optional<int64_t> complete_ms;    // nullopt: never completes (cut log)
   std::optional<std::string> failure_reason;
@@ -101,6 +102,7 @@ struct PlanNodeSpec {
 struct SqlSpec {
   int64_t execution_id = 0;
   std::string description = "query";
+  std::string details = "scenario";      // the execution's call site
   int64_t start_ms = 0;
   std::optional<int64_t> end_ms;
   PlanNodeSpec plan;
@@ -114,6 +116,7 @@ class ScenarioLog {
   explicit ScenarioLog(std::string app_id = "app-scenario");
 
   ScenarioLog& spark_version(std::string version);
+  ScenarioLog& app_name(std::string name);  // default "scenario"
   ScenarioLog& property(std::string key, std::string value);
   // Application start; finished() adds the ApplicationEnd.
   ScenarioLog& start(int64_t ms);
@@ -142,6 +145,7 @@ class ScenarioLog {
   };
   std::string app_id_;
   std::string spark_version_ = "3.5.1";
+  std::string app_name_ = "scenario";
   std::vector<std::pair<std::string, std::string>> properties_;
   int64_t start_ms_ = 0;
   std::optional<int64_t> end_ms_;

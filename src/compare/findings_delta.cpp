@@ -1,0 +1,31 @@
+#include "compare/findings_delta.h"
+
+#include <map>
+#include <utility>
+
+namespace sf::compare {
+
+FindingsDelta findings_delta(const std::vector<analysis::Finding>& baseline,
+                             const std::vector<analysis::Finding>& candidate) {
+  std::map<std::pair<std::string, analysis::ImpactBand>, FindingCategory> tally;
+  auto count = [&](const std::vector<analysis::Finding>& findings, int FindingCategory::*side) {
+    for (const auto& f : findings) {
+      const std::string rule = f.rule.empty() ? f.type : f.type + "/" + f.rule;
+      FindingCategory& category = tally[{rule, f.band}];
+      category.rule = rule;
+      category.band = f.band;
+      ++(category.*side);
+    }
+  };
+  count(baseline, &FindingCategory::baseline);
+  count(candidate, &FindingCategory::candidate);
+  FindingsDelta delta;
+  for (const auto& [key, category] : tally) {
+    delta.categories.push_back(category);
+    if (category.candidate > category.baseline) delta.introduced.push_back(category);
+    if (category.baseline > category.candidate) delta.resolved.push_back(category);
+  }
+  return delta;
+}
+
+}  // namespace sf::compare

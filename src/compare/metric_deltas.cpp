@@ -1,0 +1,167 @@
+#include "compare/metric_deltas.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sf::compare {
+
+namespace {
+
+using model::TaskMetric;
+
+int64_t stage_sum(const model::AppModel& model, TaskMetric metric) {
+  int64_t total = 0;
+  for (const auto& stage : model.stages) total += stage.metric(metric);
+  return total;
+}
+
+int64_t task_attempts(const model::AppModel& model) {
+  int64_t total = 0;
+  for (const auto& s : model.stages) total += s.tasks_succeeded + s.tasks_failed + s.tasks_killed;
+  return total;
+}
+
+MetricValue of(double value) {
+  return {value, ""};
+}
+MetricValue missing(std::string reason) {
+  return {std::nullopt, std::move(reason)};
+}
+
+// Nearest-rank 95th percentile over stage attempts of longest / median task duration.
+MetricValue skew_p95(const model::AppModel& model) {
+  std::vector<double> ratios;
+  for (const auto& stage : model.stages) {
+    const auto& q = stage.quantile(model::QuantileMetric::kDurationMs);
+    if (q.count >= 2 && q.p50 > 0) ratios.push_back(static_cast<double>(q.max) / static_cast<double>(q.p50));
+  }
+  if (ratios.empty()) return missing("no stage has two successful tasks with a non-zero median duration");
+  std::sort(ratios.begin(), ratios.end());
+  const auto rank =
+      std::min(ratios.size() - 1, static_cast<size_t>(std::floor(0.95 * static_cast<double>(ratios.size()))));
+  return of(ratios[rank]);
+}
+
+}  // namespace
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::kImprovement:
+      return "improvement";
+    case Direction::kRegression:
+      return "regression";
+    case Direction::kUnchanged:
+      return "unchanged";
+    case Direction::kUnavailable:
+      return "unavailable";
+  }
+  return "unavailable";
+}
+
+const std::vector<MetricDefinition>& metric_definitions() {
+  static const std::vector<MetricDefinition> definitions = {
+      {"wallClock", "ms", "application duration (end - start)"},
+      {"executorRunTime", "ms", "executor run time of every task attempt"},
+      {"executorCpuTime", "ms", "executor CPU time of every task attempt"},
+      {"gcTime", "ms", "JVM GC time of every task attempt"},
+      {"spill", "bytes", "disk bytes spilled"},
+      {"memorySpill", "bytes", "memory bytes spilled (deserialized size of what was spilled)"},
+      {"shuffleRead", "bytes", "shuffle bytes read, local and remote"},
+      {"shuffleWrite", "bytes", "shuffle bytes written"},
+      {"inputBytes", "bytes", "bytes read from storage"},
+      {"outputBytes", "bytes", "bytes written to storage"},
+      {"taskSkewP95", "ratio", "95th percentile over stages of longest / median successful task duration"},
+      {"failedTaskRate", "ratio", "failed task attempts / all task attempts"},
+      {"taskAttempts", "count", "task attempts, every outcome"},
+      {"stages", "count", "stages that ran"},
+      {"executorCount", "count", "executors added (the driver not counted)"},
+      {"peakCores", "count", "most executor cores registered at once"},
+  };
+  return definitions;
+}
+
+const MetricDefinition* find_metric(std::string_view name) {
+  for (const auto& d : metric_definitions()) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+MetricValue run_metric(const model::AppModel& model, std::string_view name) {
+  if (name == "wallClock") {
+    const auto duration = model.app.duration_ms();
+    if (!duration) return missing("the log records no application start time");
+    return of(static_cast<double>(*duration));
+  }
+  if (name == "executorRunTime") return of(static_cast<double>(stage_sum(model, TaskMetric::kExecutorRunTimeMs)));
+  if (name == "executorCpuTime") {
+    const int64_t cpu_ns = stage_sum(model, TaskMetric::kExecutorCpuTimeNs);
+    if (cpu_ns == 0 && stage_sum(model, TaskMetric::kExecutorRunTimeMs) > 0) {
+      return missing("executor CPU time is not recorded (Spark before 2.1 does not log it)");
+    }
+    return of(static_cast<double>(cpu_ns / 1'000'000));
+  }
+  if (name == "gcTime") return of(static_cast<double>(stage_sum(model, TaskMetric::kJvmGcTimeMs)));
+  if (name == "spill") return of(static_cast<double>(stage_sum(model, TaskMetric::kDiskBytesSpilled)));
+  if (name == "memorySpill") return of(static_cast<double>(stage_sum(model, TaskMetric::kMemoryBytesSpilled)));
+  if (name == "shuffleRead") {
+    return of(static_cast<double>(stage_sum(model, TaskMetric::kShuffleLocalBytesRead) +
+                                  stage_sum(model, TaskMetric::kShuffleRemoteBytesRead)));
+  }
+  if (name == "shuffleWrite") return of(static_cast<double>(stage_sum(model, TaskMetric::kShuffleWriteBytes)));
+  if (name == "inputBytes") return of(static_cast<double>(stage_sum(model, TaskMetric::kInputBytes)));
+  if (name == "outputBytes") return of(static_cast<double>(stage_sum(model, TaskMetric::kOutputBytes)));
+  if (name == "taskSkewP95") return skew_p95(model);
+  if (name == "failedTaskRate") {
+    const int64_t attempts = task_attempts(model);
+    if (attempts == 0) return missing("no task attempt ended");
+    int64_t failed = 0;
+    for (const auto& s : model.stages) failed += s.tasks_failed;
+    return of(static_cast<double>(failed) / static_cast<double>(attempts));
+  }
+  if (name == "taskAttempts") return of(static_cast<double>(task_attempts(model)));
+  if (name == "stages") {
+    std::vector<int64_t> ids;
+    for (const auto& s : model.stages) {
+      if (s.tasks_started > 0 || s.status == model::StageStatus::kComplete || s.status == model::StageStatus::kFailed ||
+          s.status == model::StageStatus::kActive) {
+        ids.push_back(s.stage_id);
+      }
+    }
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return of(static_cast<double>(ids.size()));
+  }
+  if (name == "executorCount") {
+    return of(static_cast<double>(std::count_if(model.executors.begin(), model.executors.end(),
+                                                [](const model::Executor& e) { return !e.is_driver(); })));
+  }
+  if (name == "peakCores") return of(static_cast<double>(model.peak_concurrent_cores));
+  return missing("unknown metric");
+}
+
+std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const model::AppModel& candidate) {
+  std::vector<MetricDelta> deltas;
+  for (const auto& definition : metric_definitions()) {
+    MetricDelta d;
+    d.name = definition.name;
+    d.unit = definition.unit;
+    const MetricValue b = run_metric(baseline, definition.name);
+    const MetricValue c = run_metric(candidate, definition.name);
+    d.baseline = b.value;
+    d.candidate = c.value;
+    if (!b.value || !c.value) {
+      d.unavailable_reason = !b.value ? "baseline: " + b.unavailable_reason : "candidate: " + c.unavailable_reason;
+      deltas.push_back(std::move(d));
+      continue;
+    }
+    d.delta = *c.value - *b.value;
+    if (*b.value != 0) d.relative_change = *d.delta / *b.value;
+    d.direction = *d.delta < 0   ? Direction::kImprovement
+                  : *d.delta > 0 ? Direction::kRegression
+                                 : Direction::kUnchanged;
+    deltas.push_back(std::move(d));
+  }
+  return deltas;
+}
+
+}  // namespace sf::compare

@@ -1,0 +1,31 @@
+// Figures of a comparison written for people, shared by its text and Markdown renderers so
+// both say the same thing the same way. Private to src/report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/run_comparison.h"
+
+namespace sf::report {
+
+// A metric value in its unit: "1m 02s", "1.5 GiB", "0.031", "12".
+std::string metric_figure(std::string_view unit, std::optional<double> value);
+// A signed change in its unit with the relative change: "+4.0s (+6.5%)", "-1.0 GiB (-50.0%)".
+std::string change_figure(const compare::MetricDelta& delta);
+// "exact 1.00", "aligned 0.72", "aligned by position 0.50".
+std::string pair_method_figure(const compare::StagePair& pair);
+// "14 of 14 / 15 executions paired (banded)".
+std::string execution_alignment_figure(const compare::ExecutionAlignment& executions);
+// "pairs 12 (exact 10, structural 1, aligned 1, by position 0)".
+std::string pair_counts_figure(const compare::StageAlignment& alignment);
+// "ok", "EXCEEDED", "unchecked: <reason>" with the figures.
+std::string budget_figure(const compare::BudgetResult& result, std::string_view unit);
+
+// The `n` stage pairs whose executor run time changed most (by absolute change, then baseline
+// stage id).
+std::vector<const compare::StageDelta*> largest_stage_changes(const compare::Comparison& comparison, size_t n);
+
+}  // namespace sf::report

@@ -1,0 +1,94 @@
+#include "report/comparison_markdown.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "analysis/finding.h"
+#include "common/units.h"
+#include "report/comparison_figures.h"
+
+namespace sf::report {
+
+namespace {
+
+using namespace sf::compare;
+
+// A table cell: no line breaks, no unescaped pipes.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void category_list(std::string& out, std::string_view title, const std::vector<FindingCategory>& list) {
+  out += fmt::format("**{}:** ", title);
+  if (list.empty()) {
+    out += "none\n\n";
+    return;
+  }
+  std::string items;
+  for (const auto& c : list) {
+    if (!items.empty()) items += ", ";
+    items += fmt::format("`{}` ({}, {} → {})", c.rule, analysis::to_string(c.band), c.baseline, c.candidate);
+  }
+  out += items + "\n\n";
+}
+
+}  // namespace
+
+std::string comparison_markdown(const Comparison& c, size_t top_stages) {
+  std::string out;
+  out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", cell(c.baseline.label), cell(c.candidate.label));
+  out += fmt::format("`{}` \"{}\" → `{}` \"{}\" · confidence **{}** · runtime coverage {}\n\n", c.baseline.app_id,
+                     cell(c.baseline.app_name), c.candidate.app_id, cell(c.candidate.app_name), to_string(c.confidence),
+                     c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
+  if (!c.banner.empty()) out += fmt::format("> ⚠️ {}\n\n", cell(c.banner));
+
+  if (!c.budgets.empty()) {
+    out += "### Budgets\n\n| budget | result |\n|---|---|\n";
+    for (const auto& b : c.budgets) {
+      const MetricDefinition* def = find_metric(b.budget.metric);
+      out += fmt::format("| `{}` | {} |\n", cell(b.budget.text), cell(budget_figure(b, def ? def->unit : "count")));
+    }
+    out += "\n";
+  }
+
+  out += "### Metric deltas\n\n| metric | baseline | candidate | change | |\n|---|---:|---:|---:|---|\n";
+  for (const auto& d : c.metric_deltas) {
+    if (!d.unavailable_reason.empty()) {
+      out += fmt::format("| {} | | | | unavailable: {} |\n", d.name, cell(d.unavailable_reason));
+      continue;
+    }
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", d.name, metric_figure(d.unit, d.baseline),
+                       metric_figure(d.unit, d.candidate), change_figure(d), to_string(d.direction));
+  }
+  out += "\n### Findings\n\n";
+  category_list(out, "Introduced", c.findings.introduced);
+  category_list(out, "Resolved", c.findings.resolved);
+
+  const auto& a = c.alignment;
+  out += "<details><summary>Largest per-stage changes</summary>\n\n";
+  out += fmt::format("{}. {}; unmatched {} / {}; {} replanned group(s).\n\n", execution_alignment_figure(a.executions),
+                     pair_counts_figure(a), a.unmatched_base.size(), a.unmatched_cand.size(), a.replanned.size());
+  out += "| stages | pairing | run time | change | name |\n|---|---|---:|---:|---|\n";
+  for (const auto* d : largest_stage_changes(c, top_stages)) {
+    out += fmt::format("| {} → {} | {} | {} → {} | {}{} | {} |\n", d->base.stage_id, d->cand.stage_id,
+                       pair_method_figure(d->pair), units::format_duration_ms(d->base.totals.executor_run_time_ms),
+                       units::format_duration_ms(d->cand.totals.executor_run_time_ms),
+                       d->run_time_delta_ms < 0 ? "-" : "+",
+                       units::format_duration_ms(std::llabs(d->run_time_delta_ms)), cell(d->base.name));
+  }
+  out += "\n</details>\n";
+  return out;
+}
+
+}  // namespace sf::report
