@@ -18,6 +18,8 @@ struct CommandEntry {
 
 constexpr CommandEntry kCommands[] = {
     {"analyze", &sf::cli::register_analyze},
+    {"store", &sf::cli::register_store},
+    {"verdict", &sf::cli::register_verdict},
 };
 
 }  // namespace
