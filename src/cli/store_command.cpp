@@ -4,15 +4,15 @@
 // files in the documented schema (--result), and stores each in its own transaction. Bad input
 // (an unreadable log, an invalid result file, a malformed flag) is a usage error naming the file
 // and the problem, exit 2; a store that cannot be opened or written is exit 1.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/store_location.h"
@@ -52,7 +52,9 @@ int report_error(const std::string& message, int exit_code) {
   return exit_code;
 }
 
-int usage_error(const std::string& message) { return report_error(message, kExitUsage); }
+int usage_error(const std::string& message) {
+  return report_error(message, kExitUsage);
+}
 
 Result<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -74,24 +76,30 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
   if (!o.variant.empty()) c.parameters[std::string(history::kVariantRoleParameter)] = o.variant;
   std::string key, value;
   for (const std::string& p : o.params) {
-    if (!split_key_value(p, key, value)) return fail(Status::InvalidArgument(fmt::format("--param {}: expected KEY=VALUE", p)));
+    if (!split_key_value(p, key, value))
+      return fail(Status::InvalidArgument(fmt::format("--param {}: expected KEY=VALUE", p)));
     c.parameters[key] = value;
   }
   for (const std::string& e : o.env) {
-    if (!split_key_value(e, key, value)) return fail(Status::InvalidArgument(fmt::format("--env {}: expected KEY=VALUE", e)));
+    if (!split_key_value(e, key, value))
+      return fail(Status::InvalidArgument(fmt::format("--env {}: expected KEY=VALUE", e)));
     c.environment[key] = value;
   }
-  if ((o.round || o.slot) && o.run_key.empty()) return fail(Status::InvalidArgument("--round and --slot need --run-key"));
+  if ((o.round || o.slot) && o.run_key.empty())
+    return fail(Status::InvalidArgument("--round and --slot need --run-key"));
   c.procedure = {o.run_key, o.round, o.slot};
   if (!o.status.empty()) {
     c.status = history::parse_run_status(o.status);
-    if (!c.status) return fail(Status::InvalidArgument(fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
+    if (!c.status)
+      return fail(Status::InvalidArgument(
+          fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
   }
   return c;
 }
 
 int run_ingest(const IngestOptions& o) {
-  if (o.logs.empty() && o.result_files.empty()) return usage_error("store ingest: give event logs or --result FILE.json");
+  if (o.logs.empty() && o.result_files.empty())
+    return usage_error("store ingest: give event logs or --result FILE.json");
   auto context = context_from_flags(o);
   if (!context) return usage_error(context.error().message());
 
@@ -124,8 +132,8 @@ int run_ingest(const IngestOptions& o) {
       return kExitError;
     }
     if (!o.quiet) {
-      std::printf("%s %s (%zu quantities) from %s\n", outcome->already_present ? "already present" : "ingested", outcome->id.c_str(),
-                  document.quantities.size(), path.c_str());
+      std::printf("%s %s (%zu quantities) from %s\n", outcome->already_present ? "already present" : "ingested",
+                  outcome->id.c_str(), document.quantities.size(), path.c_str());
     }
   }
   return kExitOk;
@@ -147,17 +155,23 @@ int run_list(const std::string& location, const std::string& format) {
   if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& r : *results) {
-      list.push_back({{"order", r.order}, {"id", r.id}, {"subject", r.document.subject}, {"revision", r.document.revision.tree},
-                      {"runKey", r.document.procedure.run_key}, {"status", history::to_string(r.document.status)},
+      list.push_back({{"order", r.order},
+                      {"id", r.id},
+                      {"subject", r.document.subject},
+                      {"revision", r.document.revision.tree},
+                      {"runKey", r.document.procedure.run_key},
+                      {"status", history::to_string(r.document.status)},
                       {"quantities", r.document.quantities.size()}});
     }
     std::printf("%s\n", list.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%-6s %-34s %-24s %-14s %-16s %-9s %s\n", "ORDER", "ID", "SUBJECT", "REVISION", "PROCEDURE", "STATUS", "QUANTITIES");
+  std::printf("%-6s %-34s %-24s %-14s %-16s %-9s %s\n", "ORDER", "ID", "SUBJECT", "REVISION", "PROCEDURE", "STATUS",
+              "QUANTITIES");
   for (const auto& r : *results) {
-    std::printf("%-6lld %-34s %-24s %-14s %-16s %-9s %zu\n", static_cast<long long>(r.order), r.id.c_str(), r.document.subject.c_str(),
-                r.document.revision.tree.empty() ? "-" : r.document.revision.tree.c_str(), describe_procedure(r.document.procedure).c_str(),
+    std::printf("%-6lld %-34s %-24s %-14s %-16s %-9s %zu\n", static_cast<long long>(r.order), r.id.c_str(),
+                r.document.subject.c_str(), r.document.revision.tree.empty() ? "-" : r.document.revision.tree.c_str(),
+                describe_procedure(r.document.procedure).c_str(),
                 std::string(history::to_string(r.document.status)).c_str(), r.document.quantities.size());
   }
   return kExitOk;
@@ -209,13 +223,11 @@ void register_store(CLI::App& app, int& exit_code) {
       ->allow_extra_args(false);
   cmd->add_option("--subject", ingest->subject, "The job or benchmark measured (default: the application name)");
   cmd->add_option("--revision", ingest->revision, "The revision's tree id");
-  cmd->add_option("--parent", ingest->parents, "A parent tree id of --revision; repeatable")
-      ->allow_extra_args(false);
+  cmd->add_option("--parent", ingest->parents, "A parent tree id of --revision; repeatable")->allow_extra_args(false);
   cmd->add_option("--benchmark-tree", ingest->benchmark_tree, "The tree id of a separately recorded benchmark");
   cmd->add_flag("--dirty", ingest->dirty, "Built from uncommitted changes (comparisons are local-only)");
   cmd->add_option("--variant", ingest->variant, "The variant role (parameters.role), e.g. baseline or candidate");
-  cmd->add_option("--param", ingest->params, "A parameter KEY=VALUE; repeatable")
-      ->allow_extra_args(false);
+  cmd->add_option("--param", ingest->params, "A parameter KEY=VALUE; repeatable")->allow_extra_args(false);
   cmd->add_option("--env", ingest->env, "An environment fact KEY=VALUE (cluster, executorShape, ...); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--run-key", ingest->run_key, "The planned run this attempt belongs to");
@@ -238,7 +250,8 @@ void register_store(CLI::App& app, int& exit_code) {
   show_cmd->callback([show, &exit_code] { exit_code = run_show(show->first, show->second); });
 
   auto policy = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* policy_cmd = store->add_subcommand("policy", "Print the store's identity policy, or store its next version (--set)");
+  CLI::App* policy_cmd =
+      store->add_subcommand("policy", "Print the store's identity policy, or store its next version (--set)");
   add_store_option(*policy_cmd, policy->first);
   policy_cmd->add_option("--set", policy->second, "An identity-policy JSON file whose version is the current one + 1");
   policy_cmd->callback([policy, &exit_code] { exit_code = run_policy(policy->first, policy->second); });

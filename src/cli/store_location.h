@@ -2,9 +2,8 @@
 // ./sparkforensics-results.db (an SQLite file created on first use).
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace sf::cli {
 

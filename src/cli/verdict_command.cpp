@@ -5,14 +5,14 @@
 // otherwise) and prints the reviewer summary (text, Markdown) or the comparison document (JSON).
 // --fail-on regressed (and/or changed, indeterminate, missing) turns findings into exit code 1
 // for CI gates. Usage errors, an unknown id or run included, exit 2.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/store_location.h"
@@ -120,7 +120,8 @@ int run_verdict(const VerdictOptions& o, const std::string& default_method, Eval
   if (!results) return report_error(results.error().message(), kExitError);
   Result<ComparisonDocument> doc = evaluate(*results, *policy, *method);
   if (!doc) {
-    const bool usage = doc.error().code() == StatusCode::kNotFound || doc.error().code() == StatusCode::kInvalidArgument;
+    const bool usage =
+        doc.error().code() == StatusCode::kNotFound || doc.error().code() == StatusCode::kInvalidArgument;
     return report_error(doc.error().message(), usage ? kExitUsage : kExitError);
   }
   return finish(o, *doc);
@@ -132,16 +133,20 @@ void add_common(CLI::App& cmd, VerdictOptions& o) {
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();
   cmd.add_option("--output,-o", o.output, "Write to FILE instead of stdout");
-  cmd.add_option("--fail-on", o.fail_on, "Exit 1 when any evaluation is regressed (or changed, indeterminate, missing); repeatable")
+  cmd.add_option("--fail-on", o.fail_on,
+                 "Exit 1 when any evaluation is regressed (or changed, indeterminate, missing); repeatable")
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"regressed", "changed", "indeterminate", "missing"}));
-  cmd.add_option("--method-config", o.method_config, "JSON method configuration (docs/comparator.md); flags below override it");
-  cmd.add_option("--method", o.method, "dispersion-scaled or paired-ratio")->check(CLI::IsMember({"dispersion-scaled", "paired-ratio"}));
+  cmd.add_option("--method-config", o.method_config,
+                 "JSON method configuration (docs/comparator.md); flags below override it");
+  cmd.add_option("--method", o.method, "dispersion-scaled or paired-ratio")
+      ->check(CLI::IsMember({"dispersion-scaled", "paired-ratio"}));
   cmd.add_option("--k", o.k, "dispersion-scaled: indicated when |effect| > k x noise (default 3)");
   cmd.add_option("--window", o.window, "history: at most this many nearest reference points (default 20)");
   cmd.add_option("--min-points", o.min_points, "reference points (history) or paired rounds (run) needed (default 5)");
   cmd.add_option("--min-effect", o.min_effect, "paired-ratio: |ratio - 1| below this is no change (default 0.01)");
-  cmd.add_option("--provisional-noise", o.provisional_noise, "history: relative noise assumed for a short history (provisional)");
+  cmd.add_option("--provisional-noise", o.provisional_noise,
+                 "history: relative noise assumed for a short history (provisional)");
   cmd.add_option("--ordering", o.ordering, "ancestry-or-native (default), ancestry, or native")
       ->check(CLI::IsMember({"ancestry-or-native", "ancestry", "native"}));
   cmd.add_option("--duplicates", o.duplicates, "reject (default) or mean: several points of one revision")
@@ -151,27 +156,34 @@ void add_common(CLI::App& cmd, VerdictOptions& o) {
 }  // namespace
 
 void register_verdict(CLI::App& app, int& exit_code) {
-  CLI::App* verdict = app.add_subcommand("verdict", "Did performance change beyond noise? (history, run or batch comparison)");
+  CLI::App* verdict =
+      app.add_subcommand("verdict", "Did performance change beyond noise? (history, run or batch comparison)");
   verdict->require_subcommand(1);
 
   auto history_options = std::make_shared<VerdictOptions>();
-  CLI::App* history_cmd = verdict->add_subcommand("history", "Evaluate a target result against the preceding points of its series");
+  CLI::App* history_cmd =
+      verdict->add_subcommand("history", "Evaluate a target result against the preceding points of its series");
   add_common(*history_cmd, *history_options);
   history_cmd->add_option("--target", history_options->target, "The target result id (or a unique prefix)")->required();
-  history_cmd->add_option("--quantity", history_options->quantities, "Only these quantities; repeatable (default: all of the target's)")
+  history_cmd
+      ->add_option("--quantity", history_options->quantities,
+                   "Only these quantities; repeatable (default: all of the target's)")
       ->allow_extra_args(false);
   history_cmd->callback([history_options, &exit_code] {
     const VerdictOptions& o = *history_options;
-    exit_code = run_verdict(o, "dispersion-scaled", [&](const auto& results, const auto& policy, const auto& method) -> Result<ComparisonDocument> {
-      std::string target = o.target;
-      for (const auto& r : results) {  // a unique prefix names its result
-        if (r.id.starts_with(o.target) && r.id != target) {
-          if (target != o.target) return fail(Status::InvalidArgument(o.target + ": ambiguous id prefix"));
-          target = r.id;
-        }
-      }
-      return history::compare_history(results, policy, method, target, o.quantities);
-    });
+    exit_code =
+        run_verdict(o, "dispersion-scaled",
+                    [&](const auto& results, const auto& policy, const auto& method) -> Result<ComparisonDocument> {
+                      std::string target = o.target;
+                      for (const auto& r : results) {  // a unique prefix names its result
+                        if (r.id.starts_with(o.target) && r.id != target) {
+                          if (target != o.target)
+                            return fail(Status::InvalidArgument(o.target + ": ambiguous id prefix"));
+                          target = r.id;
+                        }
+                      }
+                      return history::compare_history(results, policy, method, target, o.quantities);
+                    });
   });
 
   auto run_options = std::make_shared<VerdictOptions>();
@@ -192,13 +204,16 @@ void register_verdict(CLI::App& app, int& exit_code) {
   });
 
   auto batch_options = std::make_shared<VerdictOptions>();
-  CLI::App* batch_cmd = verdict->add_subcommand("batch", "Evaluate every series of a target revision or run; report missing ones");
+  CLI::App* batch_cmd =
+      verdict->add_subcommand("batch", "Evaluate every series of a target revision or run; report missing ones");
   add_common(*batch_cmd, *batch_options);
   auto* revision = batch_cmd->add_option("--revision", batch_options->revision, "The target revision's tree id");
   auto* run_key = batch_cmd->add_option("--run-key", batch_options->run_key, "The target run");
   revision->excludes(run_key);
-  batch_cmd->add_option("--expect", batch_options->expected,
-                        "A series fingerprint the target must cover; repeatable (default: the series of the previous revision or run)")
+  batch_cmd
+      ->add_option("--expect", batch_options->expected,
+                   "A series fingerprint the target must cover; repeatable (default: the series of the previous "
+                   "revision or run)")
       ->allow_extra_args(false);
   batch_cmd->callback([batch_options, &exit_code] {
     const VerdictOptions& o = *batch_options;

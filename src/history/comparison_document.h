@@ -33,8 +33,8 @@ struct Exclusion {
 
 // A reset, accepted change point or continuity join that shaped the reference.
 struct BoundaryEvidence {
-  std::string kind;    // "reset", "accepted-change-point", "continuity"
-  std::string at;      // revision or result id; for continuity the mapping "path: from -> to"
+  std::string kind;  // "reset", "accepted-change-point", "continuity"
+  std::string at;    // revision or result id; for continuity the mapping "path: from -> to"
   std::string reason;
   int64_t points = 0;  // points cut (reset, change point) or joined (continuity)
 };
@@ -57,19 +57,19 @@ struct Evaluation {
   std::string direction;
   bool deterministic = false;
   std::string estimator;
-  std::string unit_key;                  // run mode: the comparison unit
-  std::optional<PointRef> target;        // history mode
+  std::string unit_key;            // run mode: the comparison unit
+  std::optional<PointRef> target;  // history mode
   // The reference and how it was formed.
-  std::string ordering;                  // "ancestry", "native", "unknown", or "paired-rounds"
-  std::vector<PointRef> reference;       // history: nearest first
-  std::vector<PairEvidence> pairs;       // run mode, by round
+  std::string ordering;             // "ancestry", "native", "unknown", or "paired-rounds"
+  std::vector<PointRef> reference;  // history: nearest first
+  std::vector<PairEvidence> pairs;  // run mode, by round
   std::vector<BoundaryEvidence> boundaries;
   std::vector<Exclusion> exclusions;
-  int64_t exclusions_not_listed = 0;     // beyond the listed ones (a long run of failed points)
+  int64_t exclusions_not_listed = 0;  // beyond the listed ones (a long run of failed points)
   std::vector<std::string> caveats;
   // The verdict and its numbers.
   MethodOutcome outcome;
-  std::string detail;                    // more about an indeterminate reason
+  std::string detail;  // more about an indeterminate reason
 };
 
 struct FailedInvariant {

@@ -1,37 +1,47 @@
 #include "history/comparison_method.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace sf::history {
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kImproved: return "improved";
-    case Verdict::kRegressed: return "regressed";
-    case Verdict::kChanged: return "changed";
-    case Verdict::kNoChangeDetected: return "no-change-detected";
-    case Verdict::kIndeterminate: return "indeterminate";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kRegressed:
+      return "regressed";
+    case Verdict::kChanged:
+      return "changed";
+    case Verdict::kNoChangeDetected:
+      return "no-change-detected";
+    case Verdict::kIndeterminate:
+      return "indeterminate";
   }
   return "indeterminate";
 }
 
 Verdict directed_verdict(double effect, Direction direction) {
   switch (direction) {
-    case Direction::kLowerIsBetter: return effect > 0 ? Verdict::kRegressed : Verdict::kImproved;
-    case Direction::kHigherIsBetter: return effect > 0 ? Verdict::kImproved : Verdict::kRegressed;
-    case Direction::kNone: return Verdict::kChanged;
+    case Direction::kLowerIsBetter:
+      return effect > 0 ? Verdict::kRegressed : Verdict::kImproved;
+    case Direction::kHigherIsBetter:
+      return effect > 0 ? Verdict::kImproved : Verdict::kRegressed;
+    case Direction::kNone:
+      return Verdict::kChanged;
   }
   return Verdict::kChanged;
 }
 
 Status validate(const MethodConfig& c) {
   if (c.name != kDispersionScaled && c.name != kPairedRatio) {
-    return Status::InvalidArgument(fmt::format("method: unknown \"{}\" (known: dispersion-scaled, paired-ratio)", c.name));
+    return Status::InvalidArgument(
+        fmt::format("method: unknown \"{}\" (known: dispersion-scaled, paired-ratio)", c.name));
   }
-  if (c.version != 1) return Status::InvalidArgument(fmt::format("version: {} {} is not defined (only 1)", c.name, c.version));
+  if (c.version != 1)
+    return Status::InvalidArgument(fmt::format("version: {} {} is not defined (only 1)", c.name, c.version));
   if (!(c.k > 0) || !std::isfinite(c.k)) return Status::InvalidArgument("k: must be a positive number");
   if (c.window < 1) return Status::InvalidArgument("window: must be at least 1");
   if (c.min_points < 2) return Status::InvalidArgument("minPoints: must be at least 2 (noise needs two values)");
@@ -42,9 +52,11 @@ Status validate(const MethodConfig& c) {
   if (c.ordering != "ancestry-or-native" && c.ordering != "ancestry" && c.ordering != "native") {
     return Status::InvalidArgument("ordering: expected ancestry-or-native, ancestry or native");
   }
-  if (c.duplicates != "reject" && c.duplicates != "mean") return Status::InvalidArgument("duplicates: expected reject or mean");
+  if (c.duplicates != "reject" && c.duplicates != "mean")
+    return Status::InvalidArgument("duplicates: expected reject or mean");
   for (const auto& status : c.reference_statuses) {
-    if (!parse_run_status(status)) return Status::InvalidArgument("referenceStatuses: unknown status \"" + status + "\"");
+    if (!parse_run_status(status))
+      return Status::InvalidArgument("referenceStatuses: unknown status \"" + status + "\"");
   }
   return {};
 }

@@ -30,16 +30,16 @@ inline constexpr std::string_view kPairedRatio = "paired-ratio";
 struct MethodConfig {
   std::string name = std::string(kDispersionScaled);
   int version = 1;
-  double k = 3.0;                  // dispersion-scaled: indicated when |effect| > k x noise
-  int64_t window = 20;             // history: at most this many nearest eligible reference points
-  int64_t min_points = 5;          // history: reference points needed to estimate noise;
-                                   // run mode: paired rounds needed
+  double k = 3.0;          // dispersion-scaled: indicated when |effect| > k x noise
+  int64_t window = 20;     // history: at most this many nearest eligible reference points
+  int64_t min_points = 5;  // history: reference points needed to estimate noise;
+                           // run mode: paired rounds needed
   // dispersion-scaled, history: relative noise assumed when there are fewer than min_points
   // (but at least one) reference points; the output marks the estimate provisional.
   std::optional<double> provisional_relative_noise;
-  double min_effect = 0.01;        // paired-ratio: |ratio - 1| below this is no change detected
-  std::string ordering = "ancestry-or-native";  // or "ancestry" (never fall back), or "native"
-  std::string duplicates = "reject";            // or "mean": a revision's points are averaged
+  double min_effect = 0.01;                              // paired-ratio: |ratio - 1| below this is no change detected
+  std::string ordering = "ancestry-or-native";           // or "ancestry" (never fall back), or "native"
+  std::string duplicates = "reject";                     // or "mean": a revision's points are averaged
   std::vector<std::string> reference_statuses = {"ok"};  // statuses a reference point may have
 };
 
@@ -60,15 +60,15 @@ struct Pair {
 struct MethodOutcome {
   std::optional<double> reference_estimate;
   std::optional<double> target_estimate;
-  std::string effect_measure;       // "relative", "absolute", "ratio"
+  std::string effect_measure;  // "relative", "absolute", "ratio"
   std::optional<double> effect;
-  std::optional<double> noise;      // on the effect's scale
+  std::optional<double> noise;  // on the effect's scale
   std::string noise_source;
   bool provisional = false;
-  std::optional<double> threshold;  // the |effect| an indicated change must exceed
-  std::optional<double> interval_low;   // paired-ratio: 95% interval of the ratio
+  std::optional<double> threshold;     // the |effect| an indicated change must exceed
+  std::optional<double> interval_low;  // paired-ratio: 95% interval of the ratio
   std::optional<double> interval_high;
-  int64_t evidence_count = 0;       // reference points or pairs used
+  int64_t evidence_count = 0;  // reference points or pairs used
   Verdict verdict = Verdict::kIndeterminate;
   std::string reason;
 };

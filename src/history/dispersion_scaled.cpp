@@ -1,9 +1,9 @@
 #include "history/dispersion_scaled.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "history/statistics.h"
 
@@ -19,7 +19,8 @@ void decide(MethodOutcome& out, Direction direction, const MethodConfig& config)
     out.reason = fmt::format("|effect| {:.6g} > k {:.6g} x noise {:.6g}", std::fabs(*out.effect), config.k, *out.noise);
   } else {
     out.verdict = Verdict::kNoChangeDetected;
-    out.reason = fmt::format("|effect| {:.6g} <= k {:.6g} x noise {:.6g}", std::fabs(*out.effect), config.k, *out.noise);
+    out.reason =
+        fmt::format("|effect| {:.6g} <= k {:.6g} x noise {:.6g}", std::fabs(*out.effect), config.k, *out.noise);
   }
 }
 
@@ -92,7 +93,8 @@ MethodOutcome dispersion_scaled_paired(const std::vector<Pair>& pairs, bool dete
     targets.push_back(p.target);
   }
   if (deterministic) {
-    const bool all_equal = std::all_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.target == p.baseline; });
+    const bool all_equal =
+        std::all_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.target == p.baseline; });
     MethodOutcome exact = exact_comparison(mean(targets), mean(baselines), out.evidence_count, direction);
     if (!all_equal && exact.verdict == Verdict::kNoChangeDetected) {
       exact.verdict = Verdict::kChanged;  // differing pairs whose means happen to agree
@@ -108,7 +110,8 @@ MethodOutcome dispersion_scaled_paired(const std::vector<Pair>& pairs, bool dete
   }
   const bool relative = std::none_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.baseline == 0; });
   std::vector<double> differences;
-  for (const Pair& p : pairs) differences.push_back(relative ? (p.target - p.baseline) / std::fabs(p.baseline) : p.target - p.baseline);
+  for (const Pair& p : pairs)
+    differences.push_back(relative ? (p.target - p.baseline) / std::fabs(p.baseline) : p.target - p.baseline);
   out.effect_measure = relative ? "relative" : "absolute";
   out.effect = mean(differences);
   out.noise = sample_standard_deviation(differences);

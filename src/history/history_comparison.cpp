@@ -1,10 +1,10 @@
 #include "history/history_comparison.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "history/history_evaluation.h"
 #include "history/history_reference.h"
@@ -25,7 +25,8 @@ ComparisonDocument empty_document(std::string mode, const IdentityPolicy& policy
 }
 
 bool in_target(const StoredResult& r, const BatchRequest& request) {
-  return request.revision.empty() ? r.document.procedure.run_key == request.run_key : r.document.revision.tree == request.revision;
+  return request.revision.empty() ? r.document.procedure.run_key == request.run_key
+                                  : r.document.revision.tree == request.revision;
 }
 
 // The results of the nearest preceding revision or run: what the target is expected to cover.
@@ -35,13 +36,15 @@ std::vector<const StoredResult*> preceding_group(const std::vector<StoredResult>
   for (const StoredResult* t : targets) first_target = std::min(first_target, t->order);
   std::vector<const StoredResult*> group;
   std::set<std::string> parents;
-  for (const StoredResult* t : targets) parents.insert(t->document.revision.parents.begin(), t->document.revision.parents.end());
+  for (const StoredResult* t : targets)
+    parents.insert(t->document.revision.parents.begin(), t->document.revision.parents.end());
   if (!request.revision.empty() && !parents.empty()) {
     const auto ancestors = RevisionGraph(results).ancestors(request.revision);
     int64_t nearest = -1;
     for (const StoredResult& r : results) {
       auto it = ancestors.find(r.document.revision.tree);
-      if (r.order < first_target && it != ancestors.end() && (nearest < 0 || it->second < nearest)) nearest = it->second;
+      if (r.order < first_target && it != ancestors.end() && (nearest < 0 || it->second < nearest))
+        nearest = it->second;
     }
     for (const StoredResult& r : results) {
       auto it = ancestors.find(r.document.revision.tree);
@@ -68,8 +71,10 @@ std::vector<const StoredResult*> preceding_group(const std::vector<StoredResult>
 Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
                                            const MethodConfig& method, const std::string& target_result_id,
                                            const std::vector<std::string>& quantities) {
-  auto target = std::find_if(results.begin(), results.end(), [&](const StoredResult& r) { return r.id == target_result_id; });
-  if (target == results.end()) return fail(Status::NotFound(fmt::format("no result {} in the store", target_result_id)));
+  auto target =
+      std::find_if(results.begin(), results.end(), [&](const StoredResult& r) { return r.id == target_result_id; });
+  if (target == results.end())
+    return fail(Status::NotFound(fmt::format("no result {} in the store", target_result_id)));
   std::vector<std::string> names = quantities;
   if (names.empty()) {
     for (const Quantity& q : target->document.quantities) names.push_back(q.name);
@@ -114,7 +119,8 @@ Result<ComparisonDocument> compare_batch(const std::vector<StoredResult>& result
       e.outcome.reason = "duplicate-points";
       std::string ids;
       for (const SeriesPoint& p : points) ids += (ids.empty() ? "" : ", ") + p.result_id;
-      e.detail = fmt::format("the target has {} results in this series ({}); none is picked implicitly", points.size(), ids);
+      e.detail =
+          fmt::format("the target has {} results in this series ({}); none is picked implicitly", points.size(), ids);
       doc.evaluations.push_back(std::move(e));
       continue;
     }
@@ -122,7 +128,8 @@ Result<ComparisonDocument> compare_batch(const std::vector<StoredResult>& result
     doc.evaluations.push_back(evaluate_history(points.front(), reference, method));
   }
   std::sort(doc.evaluations.begin(), doc.evaluations.end(), [](const Evaluation& a, const Evaluation& b) {
-    return a.series_label != b.series_label ? a.series_label < b.series_label : a.series_fingerprint < b.series_fingerprint;
+    return a.series_label != b.series_label ? a.series_label < b.series_label
+                                            : a.series_fingerprint < b.series_fingerprint;
   });
 
   // Expected series without a target result.
@@ -148,7 +155,8 @@ Result<ComparisonDocument> compare_batch(const std::vector<StoredResult>& result
     if (present.count(fingerprint) == 0) doc.missing.push_back(missing);
   }
   std::sort(doc.missing.begin(), doc.missing.end(), [](const MissingSeries& a, const MissingSeries& b) {
-    return a.series_label != b.series_label ? a.series_label < b.series_label : a.series_fingerprint < b.series_fingerprint;
+    return a.series_label != b.series_label ? a.series_label < b.series_label
+                                            : a.series_fingerprint < b.series_fingerprint;
   });
   return doc;
 }

@@ -1,10 +1,10 @@
 #include "history/history_evaluation.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "history/dispersion_scaled.h"
 #include "history/statistics.h"
@@ -27,7 +27,8 @@ Evaluation describe(const SeriesPoint& target, const HistoryReference& reference
   e.ordering = reference.ordering;
   for (size_t i = 0; i < reference.points.size(); ++i) {
     const bool ancestry = reference.ordering == "ancestry" && i < reference.distances.size();
-    e.reference.push_back(point_ref(reference.points[i], ancestry ? std::optional<int64_t>(reference.distances[i]) : std::nullopt));
+    e.reference.push_back(
+        point_ref(reference.points[i], ancestry ? std::optional<int64_t>(reference.distances[i]) : std::nullopt));
   }
   e.boundaries = reference.boundaries;
   e.exclusions = reference.exclusions;
@@ -49,7 +50,8 @@ std::vector<std::string> caveats(const SeriesPoint& target, const std::vector<Se
   if (target.document == nullptr) return out;
   if (!target.document->revision.clean) out.push_back("target built from uncommitted changes (local-only)");
   std::map<std::string, std::map<std::string, int64_t>> differing;  // path -> reference value -> count
-  auto compare = [&](const std::string& path, const std::optional<std::string>& target_value, const std::optional<std::string>& value) {
+  auto compare = [&](const std::string& path, const std::optional<std::string>& target_value,
+                     const std::optional<std::string>& value) {
     if (target.identity.count(path) != 0 || value == target_value) return;
     differing[path][value.value_or("(unset)")] += 1;
   };
@@ -60,11 +62,13 @@ std::vector<std::string> caveats(const SeriesPoint& target, const std::vector<Se
       for (const auto& [key, value] : doc->environment) paths.insert("environment." + key);
       for (const auto& [key, value] : doc->parameters) paths.insert("parameters." + key);
     }
-    for (const std::string& path : paths) compare(path, coordinate_value(*target.document, path), coordinate_value(*p.document, path));
+    for (const std::string& path : paths)
+      compare(path, coordinate_value(*target.document, path), coordinate_value(*p.document, path));
   }
   for (const auto& [path, values] : differing) {
     std::string listed;
-    for (const auto& [value, count] : values) listed += fmt::format("{}{} ({} point{})", listed.empty() ? "" : ", ", value, count, count == 1 ? "" : "s");
+    for (const auto& [value, count] : values)
+      listed += fmt::format("{}{} ({} point{})", listed.empty() ? "" : ", ", value, count, count == 1 ? "" : "s");
     out.push_back(fmt::format("{} differs: target {}, reference {}", path,
                               coordinate_value(*target.document, path).value_or("(unset)"), listed));
   }
@@ -74,8 +78,8 @@ std::vector<std::string> caveats(const SeriesPoint& target, const std::vector<Se
 }  // namespace
 
 PointRef point_ref(const SeriesPoint& point, std::optional<int64_t> ancestry_distance) {
-  return {point.result_id, point.revision, point.value, std::string(to_string(point.status)), point.native_order,
-          ancestry_distance, point.continuity};
+  return {point.result_id,    point.revision,    point.value,     std::string(to_string(point.status)),
+          point.native_order, ancestry_distance, point.continuity};
 }
 
 Evaluation evaluate_history(const SeriesPoint& target, const HistoryReference& reference, const MethodConfig& method) {
@@ -86,11 +90,13 @@ Evaluation evaluate_history(const SeriesPoint& target, const HistoryReference& r
                                       : fmt::format("target has no value for {}", target.quantity));
   }
   if (method.name != kDispersionScaled) {
-    return indeterminate(std::move(e), "method-not-applicable", fmt::format("{} compares paired rounds of one run, not history", method.name));
+    return indeterminate(std::move(e), "method-not-applicable",
+                         fmt::format("{} compares paired rounds of one run, not history", method.name));
   }
   if (reference.ordering != "ancestry" && reference.ordering != "native") {
-    return indeterminate(std::move(e), "ordering-unknown",
-                         "the target records no ancestry and the configured ordering does not allow the store's native order");
+    return indeterminate(
+        std::move(e), "ordering-unknown",
+        "the target records no ancestry and the configured ordering does not allow the store's native order");
   }
 
   const std::set<std::string> ancestors(reference.ancestors.begin(), reference.ancestors.end());
@@ -98,17 +104,24 @@ Evaluation evaluate_history(const SeriesPoint& target, const HistoryReference& r
   std::vector<SeriesPoint> eligible;
   for (const SeriesPoint& p : reference.points) {
     if (p.fingerprint != target.fingerprint) {
-      return indeterminate(std::move(e), "series-mismatch", fmt::format("{} is in series {}, the target in {}", p.result_id, p.fingerprint, target.fingerprint));
+      return indeterminate(
+          std::move(e), "series-mismatch",
+          fmt::format("{} is in series {}, the target in {}", p.result_id, p.fingerprint, target.fingerprint));
     }
     if (p.estimator != target.estimator) {
-      return indeterminate(std::move(e), "estimator-mismatch", fmt::format("{} uses {}, the target {}", p.result_id, p.estimator, target.estimator));
+      return indeterminate(std::move(e), "estimator-mismatch",
+                           fmt::format("{} uses {}, the target {}", p.result_id, p.estimator, target.estimator));
     }
     if (p.policy_schema != target.policy_schema) {
-      return indeterminate(std::move(e), "policy-mismatch", fmt::format("{} uses {}, the target {}", p.result_id, p.policy_schema, target.policy_schema));
+      return indeterminate(
+          std::move(e), "policy-mismatch",
+          fmt::format("{} uses {}, the target {}", p.result_id, p.policy_schema, target.policy_schema));
     }
-    const bool precedes = p.native_order < target.native_order && (reference.ordering == "native" || ancestors.count(p.revision) != 0);
+    const bool precedes =
+        p.native_order < target.native_order && (reference.ordering == "native" || ancestors.count(p.revision) != 0);
     if (!precedes) {
-      return indeterminate(std::move(e), "not-preceding", fmt::format("{} does not precede the target in {} order", p.result_id, reference.ordering));
+      return indeterminate(std::move(e), "not-preceding",
+                           fmt::format("{} does not precede the target in {} order", p.result_id, reference.ordering));
     }
     if (allowed.count(std::string(to_string(p.status))) == 0 || !p.value) {
       e.exclusions.push_back({p.result_id, p.value ? fmt::format("status-{}", to_string(p.status)) : "no-value"});
@@ -130,9 +143,11 @@ Evaluation evaluate_history(const SeriesPoint& target, const HistoryReference& r
   for (const std::string& key : revision_order) {
     const auto& group = by_revision[key];
     if (group.size() > 1 && method.duplicates == "reject") {
-      return indeterminate(std::move(e), "duplicate-points", fmt::format("revision {} contributes {} eligible points", key, group.size()));
+      return indeterminate(std::move(e), "duplicate-points",
+                           fmt::format("revision {} contributes {} eligible points", key, group.size()));
     }
-    if (group.size() > 1) e.caveats.push_back(fmt::format("revision {}: {} points combined by their mean", key, group.size()));
+    if (group.size() > 1)
+      e.caveats.push_back(fmt::format("revision {}: {} points combined by their mean", key, group.size()));
     values.push_back(mean(group));
   }
 
@@ -140,7 +155,8 @@ Evaluation evaluate_history(const SeriesPoint& target, const HistoryReference& r
   if (e.outcome.verdict == Verdict::kIndeterminate) {
     e.detail = e.outcome.reason == "no-reference"
                    ? "no eligible preceding point in this series"
-                   : fmt::format("{} reference point(s), the method needs {} and no provisional rule applies", values.size(), method.min_points);
+                   : fmt::format("{} reference point(s), the method needs {} and no provisional rule applies",
+                                 values.size(), method.min_points);
   }
   return e;
 }

@@ -1,11 +1,11 @@
 #include "history/history_reference.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "history/revision_graph.h"
 
@@ -22,15 +22,17 @@ bool boundary_applies(const HistoryBoundary& boundary, const SeriesPoint& target
   if (!boundary.quantity.empty() && boundary.quantity != target.quantity) return false;
   for (const auto& [path, value] : boundary.match) {
     auto in_identity = target.identity.find(path);
-    const std::optional<std::string> actual =
-        in_identity != target.identity.end() ? std::optional<std::string>(in_identity->second) : coordinate_value(*target.document, path);
+    const std::optional<std::string> actual = in_identity != target.identity.end()
+                                                  ? std::optional<std::string>(in_identity->second)
+                                                  : coordinate_value(*target.document, path);
     if (actual != value) return false;
   }
   return true;
 }
 
 // The revision a boundary starts at: its atRevision, or the revision of its atResult.
-std::optional<std::string> boundary_revision(const HistoryBoundary& boundary, const std::vector<StoredResult>& results) {
+std::optional<std::string> boundary_revision(const HistoryBoundary& boundary,
+                                             const std::vector<StoredResult>& results) {
   if (!boundary.at_revision.empty()) return boundary.at_revision;
   for (const StoredResult& r : results) {
     if (r.id == boundary.at_result) return r.document.revision.tree;
@@ -40,7 +42,8 @@ std::optional<std::string> boundary_revision(const HistoryBoundary& boundary, co
 
 // The native-order position a boundary starts at, among the series' points and the target.
 std::optional<int64_t> boundary_position(const HistoryBoundary& boundary, const SeriesPoint& target,
-                                         const std::vector<Candidate>& members, const std::vector<StoredResult>& results) {
+                                         const std::vector<Candidate>& members,
+                                         const std::vector<StoredResult>& results) {
   if (!boundary.at_result.empty()) {
     for (const StoredResult& r : results) {
       if (r.id == boundary.at_result) return r.order;
@@ -50,7 +53,8 @@ std::optional<int64_t> boundary_position(const HistoryBoundary& boundary, const 
   std::optional<int64_t> position;
   if (target.revision == boundary.at_revision) position = target.native_order;
   for (const Candidate& c : members) {
-    if (c.point.revision == boundary.at_revision && (!position || c.point.native_order < *position)) position = c.point.native_order;
+    if (c.point.revision == boundary.at_revision && (!position || c.point.native_order < *position))
+      position = c.point.native_order;
   }
   return position;
 }
@@ -94,7 +98,8 @@ void record_continuity(const SeriesPoint& target, HistoryReference& out) {
   for (const SeriesPoint& p : out.points) {
     for (const std::string& mapping : p.continuity) joined[mapping] += 1;
   }
-  for (const auto& [mapping, count] : joined) out.boundaries.push_back({"continuity", mapping, "identity-policy continuity mapping", count});
+  for (const auto& [mapping, count] : joined)
+    out.boundaries.push_back({"continuity", mapping, "identity-policy continuity mapping", count});
 }
 
 }  // namespace
@@ -147,8 +152,10 @@ HistoryReference select_history_reference(const SeriesPoint& target, const std::
   for (size_t i = 0; i < candidates.size() && out.points.size() < window; ++i) {
     const SeriesPoint& point = candidates[i].point;
     std::string reason = cut_reason[i];
-    if (reason.empty() && !target.revision.empty() && point.revision == target.revision) reason = "same-revision-as-target";
-    if (reason.empty() && allowed.count(std::string(to_string(point.status))) == 0) reason = fmt::format("status-{}", to_string(point.status));
+    if (reason.empty() && !target.revision.empty() && point.revision == target.revision)
+      reason = "same-revision-as-target";
+    if (reason.empty() && allowed.count(std::string(to_string(point.status))) == 0)
+      reason = fmt::format("status-{}", to_string(point.status));
     if (reason.empty() && !point.value) reason = "no-value";
     if (reason.empty()) {
       out.points.push_back(point);

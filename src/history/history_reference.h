@@ -19,10 +19,10 @@
 namespace sf::history {
 
 struct HistoryReference {
-  std::string ordering;                 // "ancestry", "native" or "unknown"
-  std::vector<std::string> ancestors;   // ancestry: every ancestor tree of the target, sorted
-  std::vector<SeriesPoint> points;      // nearest first
-  std::vector<int64_t> distances;       // ancestry distance per point; 0 in native order
+  std::string ordering;                // "ancestry", "native" or "unknown"
+  std::vector<std::string> ancestors;  // ancestry: every ancestor tree of the target, sorted
+  std::vector<SeriesPoint> points;     // nearest first
+  std::vector<int64_t> distances;      // ancestry distance per point; 0 in native order
   std::vector<BoundaryEvidence> boundaries;
   std::vector<Exclusion> exclusions;
   int64_t exclusions_not_listed = 0;

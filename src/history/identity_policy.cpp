@@ -1,8 +1,8 @@
 #include "history/identity_policy.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace sf::history {
@@ -145,7 +145,9 @@ std::optional<std::string> identity_value(const ResultDocument& result, std::str
 
 }  // namespace
 
-std::string IdentityPolicy::schema_label() const { return std::string(kIdentityPolicySchema); }
+std::string IdentityPolicy::schema_label() const {
+  return std::string(kIdentityPolicySchema);
+}
 
 Result<IdentityPolicy> parse_identity_policy(std::string_view text, std::string_view source) {
   json root = json::parse(text, nullptr, false);

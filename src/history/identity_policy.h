@@ -34,18 +34,18 @@ struct ContinuityMapping {
 
 // A cut in a series' history: a distribution reset or an accepted change point.
 struct HistoryBoundary {
-  std::string kind;            // "reset" or "accepted-change-point"
-  Coordinates match;           // coordinates a series must have to be affected; empty: every series
-  std::string quantity;        // "" for every quantity
-  std::string at_revision;     // the first revision of the new regime, or
-  std::string at_result;       // the first result of the new regime
+  std::string kind;         // "reset" or "accepted-change-point"
+  Coordinates match;        // coordinates a series must have to be affected; empty: every series
+  std::string quantity;     // "" for every quantity
+  std::string at_revision;  // the first revision of the new regime, or
+  std::string at_result;    // the first result of the new regime
   std::string reason;
 };
 
 struct IdentityPolicy {
-  int64_t version = 0;  // 0: the built-in default, never stored
-  bool all_parameters = true;             // every parameter is part of the identity, or
-  std::vector<std::string> parameters;    // only these (sorted)
+  int64_t version = 0;                  // 0: the built-in default, never stored
+  bool all_parameters = true;           // every parameter is part of the identity, or
+  std::vector<std::string> parameters;  // only these (sorted)
   std::vector<std::string> environment = {"cluster", "executorShape", "sparkVersion"};  // sorted
   std::vector<ContinuityMapping> continuity;
   std::vector<HistoryBoundary> boundaries;

@@ -1,9 +1,9 @@
 #include "history/paired_ratio.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "history/dispersion_scaled.h"
 #include "history/statistics.h"
@@ -50,8 +50,10 @@ MethodOutcome paired_ratio(const std::vector<Pair>& pairs, bool deterministic, D
                              *out.interval_low, *out.interval_high, std::fabs(ratio - 1), config.min_effect);
   } else {
     out.verdict = Verdict::kNoChangeDetected;
-    out.reason = excludes_one ? fmt::format("|ratio - 1| {:.6g} < minimum effect {:.6g}", std::fabs(ratio - 1), config.min_effect)
-                              : fmt::format("95% interval [{:.6g}, {:.6g}] includes 1", *out.interval_low, *out.interval_high);
+    out.reason =
+        excludes_one
+            ? fmt::format("|ratio - 1| {:.6g} < minimum effect {:.6g}", std::fabs(ratio - 1), config.min_effect)
+            : fmt::format("95% interval [{:.6g}, {:.6g}] includes 1", *out.interval_low, *out.interval_high);
   }
   return out;
 }

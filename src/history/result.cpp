@@ -12,17 +12,23 @@ const Quantity* ResultDocument::quantity(std::string_view name) const {
 
 std::string_view to_string(RunStatus status) {
   switch (status) {
-    case RunStatus::kOk: return "ok";
-    case RunStatus::kPartial: return "partial";
-    case RunStatus::kCensored: return "censored";
-    case RunStatus::kError: return "error";
-    case RunStatus::kSkipped: return "skipped";
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kPartial:
+      return "partial";
+    case RunStatus::kCensored:
+      return "censored";
+    case RunStatus::kError:
+      return "error";
+    case RunStatus::kSkipped:
+      return "skipped";
   }
   return "error";
 }
 
 std::optional<RunStatus> parse_run_status(std::string_view text) {
-  for (RunStatus s : {RunStatus::kOk, RunStatus::kPartial, RunStatus::kCensored, RunStatus::kError, RunStatus::kSkipped}) {
+  for (RunStatus s :
+       {RunStatus::kOk, RunStatus::kPartial, RunStatus::kCensored, RunStatus::kError, RunStatus::kSkipped}) {
     if (to_string(s) == text) return s;
   }
   return std::nullopt;
@@ -30,9 +36,12 @@ std::optional<RunStatus> parse_run_status(std::string_view text) {
 
 std::string_view to_string(Direction direction) {
   switch (direction) {
-    case Direction::kLowerIsBetter: return "lower";
-    case Direction::kHigherIsBetter: return "higher";
-    case Direction::kNone: return "none";
+    case Direction::kLowerIsBetter:
+      return "lower";
+    case Direction::kHigherIsBetter:
+      return "higher";
+    case Direction::kNone:
+      return "none";
   }
   return "none";
 }

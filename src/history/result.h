@@ -31,11 +31,11 @@ enum class RunStatus {
 enum class Direction { kLowerIsBetter, kHigherIsBetter, kNone };
 
 struct Quantity {
-  std::string name;           // unique within a result, e.g. "appWallClockMs"
-  double value = 0;           // finite
-  std::string unit;           // "ms", "bytes", "count", "core-hours", ...
+  std::string name;  // unique within a result, e.g. "appWallClockMs"
+  double value = 0;  // finite
+  std::string unit;  // "ms", "bytes", "count", "core-hours", ...
   Direction direction = Direction::kLowerIsBetter;
-  bool deterministic = false; // the same input always gives the same value (compared exactly)
+  bool deterministic = false;  // the same input always gives the same value (compared exactly)
 };
 
 // Where the measured code came from. Ancestry (parents) lets history follow a revision graph
@@ -48,7 +48,7 @@ struct Revision {
 };
 
 struct Procedure {
-  std::string run_key;         // the run this attempt belongs to ("" outside a planned run)
+  std::string run_key;           // the run this attempt belongs to ("" outside a planned run)
   std::optional<int64_t> round;  // attempts of one round are paired across sides
   std::optional<int64_t> slot;   // execution position within the run, increasing in time
 };
@@ -56,13 +56,13 @@ struct Procedure {
 using Coordinates = std::map<std::string, std::string>;  // sorted, so output is deterministic
 
 struct ResultDocument {
-  std::string subject;          // the job or benchmark measured
+  std::string subject;  // the job or benchmark measured
   Revision revision;
-  Coordinates parameters;       // "role" is the variant role (baseline, candidate, ...)
-  Coordinates environment;      // cluster, sparkVersion, executorShape, ...
+  Coordinates parameters;   // "role" is the variant role (baseline, candidate, ...)
+  Coordinates environment;  // cluster, sparkVersion, executorShape, ...
   Procedure procedure;
   RunStatus status = RunStatus::kOk;
-  std::string origin;           // where the numbers came from, for a reader (not identity)
+  std::string origin;                // where the numbers came from, for a reader (not identity)
   std::vector<Quantity> quantities;  // sorted by name, names unique
 
   const Quantity* quantity(std::string_view name) const;

@@ -1,12 +1,12 @@
 #include "history/result_json.h"
 
+#include <fmt/format.h>
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cmath>
-#include <set>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <xxhash.h>
+#include <set>
 
 namespace sf::history {
 
@@ -28,7 +28,9 @@ class FieldReader {
     return {};
   }
 
-  std::string where(std::string_view key) const { return path_.empty() ? std::string(key) : path_ + "." + std::string(key); }
+  std::string where(std::string_view key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  }
   const json* find(std::string_view key) const {
     auto it = object_.find(key);
     return it == object_.end() ? nullptr : &*it;
@@ -152,7 +154,8 @@ Status read_document(const json& root, ResultDocument& out) {
   }
   std::string schema;
   if (Status s = read_string(reader, "schema", true, schema); !s.ok()) return s;
-  if (schema != kResultSchema) return Status::InvalidArgument(fmt::format("schema: expected \"{}\", got \"{}\"", kResultSchema, schema));
+  if (schema != kResultSchema)
+    return Status::InvalidArgument(fmt::format("schema: expected \"{}\", got \"{}\"", kResultSchema, schema));
   if (Status s = read_string(reader, "subject", true, out.subject); !s.ok()) return s;
   if (out.subject.empty()) return Status::InvalidArgument("subject: empty");
   if (Status s = read_revision(reader, out.revision); !s.ok()) return s;
@@ -177,7 +180,8 @@ Status read_document(const json& root, ResultDocument& out) {
     }
     out.quantities.push_back(std::move(quantity));
   }
-  std::sort(out.quantities.begin(), out.quantities.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
+  std::sort(out.quantities.begin(), out.quantities.end(),
+            [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
   return {};
 }
 

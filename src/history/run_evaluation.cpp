@@ -1,10 +1,10 @@
 #include "history/run_evaluation.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "history/dispersion_scaled.h"
 #include "history/paired_ratio.h"
@@ -31,7 +31,9 @@ std::string unit_key(const Coordinates& identity) {
   return key.empty() ? "(all)" : key;
 }
 
-bool is_failed(RunStatus s) { return s == RunStatus::kPartial || s == RunStatus::kCensored || s == RunStatus::kError; }
+bool is_failed(RunStatus s) {
+  return s == RunStatus::kPartial || s == RunStatus::kCensored || s == RunStatus::kError;
+}
 
 // Unit invariants: both sides, equal counts, one attempt per side per round, rounds contiguous
 // in slot order (what "sides alternate by procedure.slot" means for ABAB and ABBA plans alike).
@@ -41,17 +43,20 @@ std::vector<FailedInvariant> unit_invariants(const Unit& unit) {
   for (const Attempt& a : unit.attempts) (a.baseline_side ? baseline_count : target_count) += 1;
   if (baseline_count == 0 || target_count == 0) {
     failed.push_back({"sides-differ-only-in-varying-coordinate", unit.key,
-                      fmt::format("only the {} side has results with these coordinates", baseline_count == 0 ? "target" : "baseline")});
+                      fmt::format("only the {} side has results with these coordinates",
+                                  baseline_count == 0 ? "target" : "baseline")});
     return failed;
   }
   if (baseline_count != target_count) {
-    failed.push_back({"equal-attempt-counts", unit.key, fmt::format("baseline {} attempts, target {}", baseline_count, target_count)});
+    failed.push_back({"equal-attempt-counts", unit.key,
+                      fmt::format("baseline {} attempts, target {}", baseline_count, target_count)});
   }
   std::vector<const Attempt*> ordered;
   for (const Attempt& a : unit.attempts) {
     const Procedure& p = a.result->document.procedure;
     if (!p.round || !p.slot) {
-      failed.push_back({"interleaved", unit.key, fmt::format("{} records no procedure.round or procedure.slot", a.result->id)});
+      failed.push_back(
+          {"interleaved", unit.key, fmt::format("{} records no procedure.round or procedure.slot", a.result->id)});
       return failed;
     }
     ordered.push_back(&a);
@@ -72,8 +77,10 @@ std::vector<FailedInvariant> unit_invariants(const Unit& unit) {
     (ordered[i]->baseline_side ? counts.first : counts.second) += 1;
     if (current_round != p.round) {
       if (closed_rounds.count(*p.round) != 0) {
-        failed.push_back({"interleaved", unit.key,
-                          fmt::format("round {} is split by other rounds in slot order (the sides were not run alternately)", *p.round)});
+        failed.push_back(
+            {"interleaved", unit.key,
+             fmt::format("round {} is split by other rounds in slot order (the sides were not run alternately)",
+                         *p.round)});
         return failed;
       }
       if (current_round) closed_rounds.insert(*current_round);
@@ -83,7 +90,8 @@ std::vector<FailedInvariant> unit_invariants(const Unit& unit) {
   for (const auto& [round, counts] : per_round) {
     if (counts.first != 1 || counts.second != 1) {
       failed.push_back({"interleaved", unit.key,
-                        fmt::format("round {} has {} baseline and {} target attempts (one each expected)", round, counts.first, counts.second)});
+                        fmt::format("round {} has {} baseline and {} target attempts (one each expected)", round,
+                                    counts.first, counts.second)});
       break;
     }
   }
@@ -95,24 +103,28 @@ std::vector<FailedInvariant> run_invariants(const std::string& profile, const st
   std::vector<FailedInvariant> failed;
   if (profile == "revisions") {
     std::set<std::string> baseline_trees, target_trees;
-    for (const Attempt& a : attempts) (a.baseline_side ? baseline_trees : target_trees).insert(a.result->document.revision.tree);
+    for (const Attempt& a : attempts)
+      (a.baseline_side ? baseline_trees : target_trees).insert(a.result->document.revision.tree);
     if (baseline_trees.size() != 1 || target_trees.size() != 1 || baseline_trees == target_trees) {
       failed.push_back({"one-tree-per-side", "",
-                        fmt::format("baseline has {} tree id(s), target {}; they must be one each and differ", baseline_trees.size(), target_trees.size())});
+                        fmt::format("baseline has {} tree id(s), target {}; they must be one each and differ",
+                                    baseline_trees.size(), target_trees.size())});
     }
   }
   if (profile == "revisions" || profile == "variants") {
     std::set<std::string> benchmark_trees;
     for (const Attempt& a : attempts) benchmark_trees.insert(a.result->document.revision.benchmark_tree);
     if (benchmark_trees.size() > 1) {
-      failed.push_back({"one-benchmark-tree", "", fmt::format("{} different benchmark trees across sides and rounds", benchmark_trees.size())});
+      failed.push_back({"one-benchmark-tree", "",
+                        fmt::format("{} different benchmark trees across sides and rounds", benchmark_trees.size())});
     }
   }
   return failed;
 }
 
 // Identity facts outside the varying coordinate that differ between the sides of a unit.
-std::vector<std::string> unmatched_differences(const Unit& unit, const IdentityPolicy& policy, const std::string& coordinate) {
+std::vector<std::string> unmatched_differences(const Unit& unit, const IdentityPolicy& policy,
+                                               const std::string& coordinate) {
   std::map<std::string, std::set<std::string>> baseline_values, target_values;
   for (const Attempt& a : unit.attempts) {
     const ResultDocument& d = a.result->document;
@@ -125,7 +137,8 @@ std::vector<std::string> unmatched_differences(const Unit& unit, const IdentityP
   for (const auto& [path, values] : target_values) paths.insert(path);
   for (const std::string& path : paths) {
     if (path == coordinate || in_identity(policy, path)) continue;
-    if (baseline_values[path] != target_values[path]) out.push_back(fmt::format("{} differs between the sides ({})", path, unit.key));
+    if (baseline_values[path] != target_values[path])
+      out.push_back(fmt::format("{} differs between the sides ({})", path, unit.key));
   }
   return out;
 }
@@ -152,8 +165,10 @@ std::vector<Evaluation> evaluate_unit(const Unit& unit, const std::string& profi
       const RunStatus s = r->document.status;
       if (s == RunStatus::kSkipped) dropped = fmt::format("pair-dropped: round {} {} skipped", round, r->id);
       if (is_failed(s)) {
-        if (profile == "variants" && side_failed.empty()) side_failed = fmt::format("round {}: {} has status {}", round, r->id, to_string(s));
-        if (dropped.empty()) dropped = fmt::format("pair-dropped: round {} {} has status {}", round, r->id, to_string(s));
+        if (profile == "variants" && side_failed.empty())
+          side_failed = fmt::format("round {}: {} has status {}", round, r->id, to_string(s));
+        if (dropped.empty())
+          dropped = fmt::format("pair-dropped: round {} {} has status {}", round, r->id, to_string(s));
       }
     }
     if (dropped.empty()) {
@@ -199,7 +214,8 @@ std::vector<Evaluation> evaluate_unit(const Unit& unit, const std::string& profi
       const Quantity* b = sides.first->document.quantity(name);
       const Quantity* t = sides.second->document.quantity(name);
       if (b == nullptr || t == nullptr) {
-        e.exclusions.push_back({(b == nullptr ? sides.first : sides.second)->id, fmt::format("quantity-missing: round {}", round)});
+        e.exclusions.push_back(
+            {(b == nullptr ? sides.first : sides.second)->id, fmt::format("quantity-missing: round {}", round)});
         continue;
       }
       pairs.push_back({round, b->value, t->value});
@@ -230,7 +246,8 @@ Result<ComparisonDocument> evaluate_run(const RunRequest& request, const std::ve
       return fail(Status::InvalidArgument("profile environments needs --coordinate environment.<key>"));
     }
   } else {
-    return fail(Status::InvalidArgument(fmt::format("unknown profile \"{}\" (known: revisions, variants, environments)", request.profile)));
+    return fail(Status::InvalidArgument(
+        fmt::format("unknown profile \"{}\" (known: revisions, variants, environments)", request.profile)));
   }
 
   ComparisonDocument doc;
@@ -245,7 +262,9 @@ Result<ComparisonDocument> evaluate_run(const RunRequest& request, const std::ve
   for (const StoredResult& r : results) {
     if (r.document.procedure.run_key != request.run_key) continue;
     const std::optional<std::string> side = coordinate_value(r.document, coordinate);
-    if (!side) return fail(Status::InvalidArgument(fmt::format("result {} of run {} has no {}", r.id, request.run_key, coordinate)));
+    if (!side)
+      return fail(
+          Status::InvalidArgument(fmt::format("result {} of run {} has no {}", r.id, request.run_key, coordinate)));
     sides.insert(*side);
     attempts.push_back({&r, *side == request.baseline});
     if (!r.document.revision.clean) run.local_only = true;
@@ -254,8 +273,8 @@ Result<ComparisonDocument> evaluate_run(const RunRequest& request, const std::ve
   if (sides.count(request.baseline) == 0) {
     std::string listed;
     for (const auto& s : sides) listed += (listed.empty() ? "" : ", ") + s;
-    return fail(Status::InvalidArgument(fmt::format("baseline \"{}\" is not a side of run {} (its {} values: {})", request.baseline,
-                                                    request.run_key, coordinate, listed)));
+    return fail(Status::InvalidArgument(fmt::format("baseline \"{}\" is not a side of run {} (its {} values: {})",
+                                                    request.baseline, request.run_key, coordinate, listed)));
   }
   for (const auto& s : sides) {
     if (s != request.baseline) run.target += (run.target.empty() ? "" : ", ") + s;
@@ -263,7 +282,9 @@ Result<ComparisonDocument> evaluate_run(const RunRequest& request, const std::ve
   if (run.local_only) doc.caveats.push_back("local-only: a side was built from uncommitted changes");
 
   if (sides.size() != 2) {
-    doc.failed_invariants.push_back({"two-sides", "", fmt::format("{} has {} values in this run; a profile compares exactly two", coordinate, sides.size())});
+    doc.failed_invariants.push_back(
+        {"two-sides", "",
+         fmt::format("{} has {} values in this run; a profile compares exactly two", coordinate, sides.size())});
     doc.run = run;
     return doc;
   }
@@ -281,7 +302,8 @@ Result<ComparisonDocument> evaluate_run(const RunRequest& request, const std::ve
   }
   for (auto& [key, unit] : units) {
     run.units.push_back(key);
-    for (std::string& caveat : unmatched_differences(unit, policy, coordinate)) doc.caveats.push_back(std::move(caveat));
+    for (std::string& caveat : unmatched_differences(unit, policy, coordinate))
+      doc.caveats.push_back(std::move(caveat));
     if (!doc.failed_invariants.empty() && doc.failed_invariants.front().unit_key.empty()) continue;  // run-wide failure
     std::vector<FailedInvariant> failed = unit_invariants(unit);
     if (!failed.empty()) {

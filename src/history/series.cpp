@@ -1,8 +1,9 @@
 #include "history/series.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <xxhash.h>
+
+#include <nlohmann/json.hpp>
 
 namespace sf::history {
 
@@ -25,7 +26,8 @@ SeriesPoint series_point(const StoredResult& result, std::string_view quantity, 
   point.estimator = kResultValueEstimator;
   std::vector<const ContinuityMapping*> applied;
   point.identity = comparison_identity(result.document, policy, &applied);
-  for (const ContinuityMapping* m : applied) point.continuity.push_back(fmt::format("{}: {} -> {}", m->coordinate, m->from, m->to));
+  for (const ContinuityMapping* m : applied)
+    point.continuity.push_back(fmt::format("{}: {} -> {}", m->coordinate, m->from, m->to));
   point.quantity = quantity;
   point.fingerprint = series_fingerprint(point.identity, quantity, point.estimator, point.policy_schema);
   if (const Quantity* q = result.document.quantity(quantity)) {

@@ -26,15 +26,15 @@ struct SeriesPoint {
   std::string fingerprint;
   std::string policy_schema;
   std::string estimator;
-  Coordinates identity;            // after continuity mappings
+  Coordinates identity;  // after continuity mappings
   std::string quantity;
   std::string unit;
   Direction direction = Direction::kNone;
   bool deterministic = false;
-  std::optional<double> value;     // nullopt when the result does not have the quantity
+  std::optional<double> value;  // nullopt when the result does not have the quantity
   RunStatus status = RunStatus::kOk;
-  std::string revision;            // tree id; "" when none
-  std::vector<std::string> continuity;  // mappings that joined this point, as "path: from -> to"
+  std::string revision;                      // tree id; "" when none
+  std::vector<std::string> continuity;       // mappings that joined this point, as "path: from -> to"
   const ResultDocument* document = nullptr;  // the source result; outlives the point by contract
 };
 

@@ -1,9 +1,9 @@
 #include "history/spark_result.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "history/stage_key.h"
 
@@ -18,7 +18,8 @@ using model::TaskMetric;
 RunStatus status_from_log(const model::AppModel& app) {
   if (app.app.exit_code && *app.app.exit_code != 0) return RunStatus::kError;
   if (!app.app.finished || app.diagnostics.read_error) return RunStatus::kPartial;
-  const bool job_failed = std::any_of(app.jobs.begin(), app.jobs.end(), [](const model::Job& j) { return j.status == model::JobStatus::kFailed; });
+  const bool job_failed = std::any_of(app.jobs.begin(), app.jobs.end(),
+                                      [](const model::Job& j) { return j.status == model::JobStatus::kFailed; });
   return job_failed ? RunStatus::kPartial : RunStatus::kOk;
 }
 
@@ -64,7 +65,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   if (cores != nullptr || memory != nullptr) {
     result.environment["executorShape"] = fmt::format("{}c/{}", cores ? *cores : "?", memory ? *memory : "?");
   }
-  if (const std::string* master = app.environment.spark_property("spark.master")) result.environment["sparkMaster"] = *master;
+  if (const std::string* master = app.environment.spark_property("spark.master"))
+    result.environment["sparkMaster"] = *master;
   for (const auto& [key, value] : context.environment) result.environment[key] = value;
   result.procedure = context.procedure;
   result.status = context.status ? *context.status : status_from_log(app);
@@ -83,7 +85,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   add(q, "executorRunTimeMs", sum(TaskMetric::kExecutorRunTimeMs), "ms", lower);
   add(q, "executorCpuTimeMs", sum(TaskMetric::kExecutorCpuTimeNs) / 1e6, "ms", lower);
   add(q, "jvmGcTimeMs", sum(TaskMetric::kJvmGcTimeMs), "ms", lower);
-  add(q, "shuffleReadBytes", sum(TaskMetric::kShuffleLocalBytesRead) + sum(TaskMetric::kShuffleRemoteBytesRead), "bytes", lower);
+  add(q, "shuffleReadBytes", sum(TaskMetric::kShuffleLocalBytesRead) + sum(TaskMetric::kShuffleRemoteBytesRead),
+      "bytes", lower);
   add(q, "shuffleWriteBytes", sum(TaskMetric::kShuffleWriteBytes), "bytes", lower);
   add(q, "spillDiskBytes", sum(TaskMetric::kDiskBytesSpilled), "bytes", lower);
   add(q, "spillMemoryBytes", sum(TaskMetric::kMemoryBytesSpilled), "bytes", lower);
@@ -94,7 +97,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   std::map<std::string, int> seen;
   for (const model::SqlExecution& execution : app.sql) {
     if (auto duration = execution.duration_ms()) {
-      add(q, "sql:" + unique_key(seen, sql_execution_key(execution)) + ":durationMs", static_cast<double>(*duration), "ms", lower);
+      add(q, "sql:" + unique_key(seen, sql_execution_key(execution)) + ":durationMs", static_cast<double>(*duration),
+          "ms", lower);
     }
   }
   // The latest attempt of each stage: what the run finally waited for.
@@ -102,7 +106,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
     const model::StageAttempt& stage = app.stages[i];
     if (i + 1 < app.stages.size() && app.stages[i + 1].stage_id == stage.stage_id) continue;
     if (auto duration = stage.duration_ms()) {
-      add(q, "stage:" + unique_key(seen, stage_key(stage, app)) + ":durationMs", static_cast<double>(*duration), "ms", lower);
+      add(q, "stage:" + unique_key(seen, stage_key(stage, app)) + ":durationMs", static_cast<double>(*duration), "ms",
+          lower);
     }
   }
   std::sort(q.begin(), q.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });

@@ -1,11 +1,11 @@
 #include "history/stage_key.h"
 
+#include <fmt/format.h>
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
-
-#include <fmt/format.h>
-#include <xxhash.h>
 
 #include "analysis/plan_text.h"
 
@@ -13,9 +13,13 @@ namespace sf::history {
 
 namespace {
 
-bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_hex(char c) {
+  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
 
-std::string short_hash(const std::string& text) { return fmt::format("{:012x}", XXH3_64bits(text.data(), text.size()) >> 16); }
+std::string short_hash(const std::string& text) {
+  return fmt::format("{:012x}", XXH3_64bits(text.data(), text.size()) >> 16);
+}
 
 std::string node_identity(const model::PlanNode& node) {
   return node.node_name + '\x1f' + analysis::normalized_plan_text(node.simple_string);

@@ -7,7 +7,7 @@
 
 namespace sf::history {
 
-double mean(const std::vector<double>& values);                 // values non-empty
+double mean(const std::vector<double>& values);                       // values non-empty
 double sample_standard_deviation(const std::vector<double>& values);  // n - 1 denominator; n >= 2
 
 // The 0.975 quantile of Student's t with `degrees_of_freedom` (>= 1): a 95% two-sided

@@ -3,11 +3,10 @@
 // Ingests take a transaction-scoped advisory lock first, so they commit in sequence order and
 // the native order a reader sees only ever grows at the end. Migrations take another advisory
 // lock, so two programs opening a fresh database do not both create the tables.
+#include <fmt/format.h>
 #include <libpq-fe.h>
 
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "history/result_json.h"
 #include "history/store.h"
@@ -17,8 +16,8 @@ namespace sf::history {
 
 namespace {
 
-constexpr int64_t kIngestLock = 0x5f5f5346494e47;    // arbitrary, fixed: "__SFING"
-constexpr int64_t kMigrationLock = 0x5f5f53464d4947; // "__SFMIG"
+constexpr int64_t kIngestLock = 0x5f5f5346494e47;     // arbitrary, fixed: "__SFING"
+constexpr int64_t kMigrationLock = 0x5f5f53464d4947;  // "__SFMIG"
 
 using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
@@ -54,9 +53,12 @@ class PostgresStore final : public Store {
     auto exact = query_results("SELECT seq, id, document FROM results WHERE id = $1", {id_or_prefix});
     if (!exact) return fail(exact.error());
     if (!exact->empty()) return std::optional<StoredResult>(exact->front());
-    auto prefixed = query_results("SELECT seq, id, document FROM results WHERE left(id, length($1)) = $1 ORDER BY seq", {id_or_prefix});
+    auto prefixed = query_results("SELECT seq, id, document FROM results WHERE left(id, length($1)) = $1 ORDER BY seq",
+                                  {id_or_prefix});
     if (!prefixed) return fail(prefixed.error());
-    if (prefixed->size() > 1) return fail(Status::InvalidArgument(fmt::format("{}: ambiguous id prefix ({} results)", id_or_prefix, prefixed->size())));
+    if (prefixed->size() > 1)
+      return fail(
+          Status::InvalidArgument(fmt::format("{}: ambiguous id prefix ({} results)", id_or_prefix, prefixed->size())));
     if (prefixed->empty()) return std::optional<StoredResult>();
     return std::optional<StoredResult>(prefixed->front());
   }
@@ -76,8 +78,8 @@ class PostgresStore final : public Store {
     if (!rows) return rollback(rows.error());
     const int64_t latest = std::stoll(PQgetvalue(rows->get(), 0, 0));
     if (policy.version != latest + 1) {
-      return rollback(Status::InvalidArgument(
-          fmt::format("identity policy version {} is not the next one (the store has version {})", policy.version, latest)));
+      return rollback(Status::InvalidArgument(fmt::format(
+          "identity policy version {} is not the next one (the store has version {})", policy.version, latest)));
     }
     auto inserted = query("INSERT INTO identity_policies (version, document) VALUES ($1, $2)",
                           {std::to_string(policy.version), identity_policy_to_json(policy)});
@@ -114,8 +116,9 @@ class PostgresStore final : public Store {
   Result<ResultPtr> query(const std::string& sql, const std::vector<std::string>& params) {
     std::vector<const char*> values;
     for (const std::string& p : params) values.push_back(p.c_str());
-    ResultPtr result(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
-                     &PQclear);
+    ResultPtr result(
+        PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+        &PQclear);
     const ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       return fail(Status::IOError(fmt::format("{}: {}", redacted(), PQerrorMessage(conn_))));
@@ -130,8 +133,10 @@ class PostgresStore final : public Store {
 
   Status migrate() {
     if (Status s = command("BEGIN"); !s.ok()) return s;
-    if (Status s = command(fmt::format("SELECT pg_advisory_xact_lock({})", kMigrationLock)); !s.ok()) return rollback(s);
-    if (Status s = command("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"); !s.ok()) return rollback(s);
+    if (Status s = command(fmt::format("SELECT pg_advisory_xact_lock({})", kMigrationLock)); !s.ok())
+      return rollback(s);
+    if (Status s = command("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"); !s.ok())
+      return rollback(s);
     auto rows = query("SELECT version FROM schema_version", {});
     if (!rows) return rollback(rows.error());
     int64_t version = 0;
@@ -142,7 +147,8 @@ class PostgresStore final : public Store {
     }
     const std::vector<Migration> migrations = store_migrations("BIGSERIAL PRIMARY KEY");
     if (version > static_cast<int64_t>(migrations.size())) {
-      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}", redacted(), version, migrations.size())));
+      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}",
+                                                      redacted(), version, migrations.size())));
     }
     for (auto i = static_cast<size_t>(version); i < migrations.size(); ++i) {
       for (const std::string& sql : migrations[i].statements) {
@@ -158,18 +164,24 @@ class PostgresStore final : public Store {
     auto existing = query("SELECT seq FROM results WHERE id = $1", {id});
     if (!existing) return fail(existing.error());
     if (PQntuples(existing->get()) > 0) return IngestOutcome{id, std::stoll(PQgetvalue(existing->get(), 0, 0)), true};
-    auto inserted = query("INSERT INTO results (id, subject, tree, run_key, status, document) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq",
-                          {id, result.subject, result.revision.tree, result.procedure.run_key, std::string(to_string(result.status)),
-                           result_to_json(result)});
+    auto inserted = query(
+        "INSERT INTO results (id, subject, tree, run_key, status, document) VALUES ($1, $2, $3, $4, $5, $6) RETURNING "
+        "seq",
+        {id, result.subject, result.revision.tree, result.procedure.run_key, std::string(to_string(result.status)),
+         result_to_json(result)});
     if (!inserted) return fail(inserted.error());
     const std::string seq = PQgetvalue(inserted->get(), 0, 0);
     for (const std::string& parent : result.revision.parents) {
-      auto p = query("INSERT INTO result_parents (result_seq, parent_tree) VALUES ($1, $2) ON CONFLICT DO NOTHING", {seq, parent});
+      auto p = query("INSERT INTO result_parents (result_seq, parent_tree) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                     {seq, parent});
       if (!p) return fail(p.error());
     }
     for (const Quantity& q : result.quantities) {
-      auto r = query("INSERT INTO quantities (result_seq, name, value, unit, direction, deterministic) VALUES ($1, $2, $3, $4, $5, $6)",
-                     {seq, q.name, fmt::format("{:.17g}", q.value), q.unit, std::string(to_string(q.direction)), q.deterministic ? "1" : "0"});
+      auto r = query(
+          "INSERT INTO quantities (result_seq, name, value, unit, direction, deterministic) VALUES ($1, $2, $3, $4, "
+          "$5, $6)",
+          {seq, q.name, fmt::format("{:.17g}", q.value), q.unit, std::string(to_string(q.direction)),
+           q.deterministic ? "1" : "0"});
       if (!r) return fail(r.error());
     }
     return IngestOutcome{id, std::stoll(seq), false};

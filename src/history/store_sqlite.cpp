@@ -1,11 +1,10 @@
 // The SQLite store: one file, WAL journal, IMMEDIATE transactions (so two writers queue on the
 // busy timeout instead of failing half-way), migrations on open.
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <chrono>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "history/result_json.h"
 #include "history/store.h"
@@ -53,7 +52,8 @@ class Statement {
 
 class SqliteStore final : public Store {
  public:
-  SqliteStore(sqlite3* db, std::string path, StoreOptions options) : db_(db), path_(std::move(path)), options_(std::move(options)) {}
+  SqliteStore(sqlite3* db, std::string path, StoreOptions options)
+      : db_(db), path_(std::move(path)), options_(std::move(options)) {}
   ~SqliteStore() override { sqlite3_close_v2(db_); }
 
   Status initialize() {
@@ -63,7 +63,8 @@ class SqliteStore final : public Store {
       Statement wal(db_, "PRAGMA journal_mode=WAL");
       if (wal.ok() && wal.step() == SQLITE_ROW && wal.text(0) == "wal") break;
       const int code = sqlite3_errcode(db_);
-      if (attempt == 50 || (code != SQLITE_BUSY && code != SQLITE_LOCKED)) return error("cannot open as a result store");
+      if (attempt == 50 || (code != SQLITE_BUSY && code != SQLITE_LOCKED))
+        return error("cannot open as a result store");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     if (Status s = exec("PRAGMA foreign_keys=ON"); !s.ok()) return s;
@@ -87,15 +88,20 @@ class SqliteStore final : public Store {
     return outcome;
   }
 
-  Result<std::vector<StoredResult>> results() override { return query_results("SELECT seq, id, document FROM results ORDER BY seq", ""); }
+  Result<std::vector<StoredResult>> results() override {
+    return query_results("SELECT seq, id, document FROM results ORDER BY seq", "");
+  }
 
   Result<std::optional<StoredResult>> find(const std::string& id_or_prefix) override {
     auto exact = query_results("SELECT seq, id, document FROM results WHERE id = ?1", id_or_prefix);
     if (!exact) return fail(exact.error());
     if (!exact->empty()) return std::optional<StoredResult>(exact->front());
-    auto prefixed = query_results("SELECT seq, id, document FROM results WHERE substr(id, 1, length(?1)) = ?1 ORDER BY seq", id_or_prefix);
+    auto prefixed = query_results(
+        "SELECT seq, id, document FROM results WHERE substr(id, 1, length(?1)) = ?1 ORDER BY seq", id_or_prefix);
     if (!prefixed) return fail(prefixed.error());
-    if (prefixed->size() > 1) return fail(Status::InvalidArgument(fmt::format("{}: ambiguous id prefix ({} results)", id_or_prefix, prefixed->size())));
+    if (prefixed->size() > 1)
+      return fail(
+          Status::InvalidArgument(fmt::format("{}: ambiguous id prefix ({} results)", id_or_prefix, prefixed->size())));
     if (prefixed->empty()) return std::optional<StoredResult>();
     return std::optional<StoredResult>(prefixed->front());
   }
@@ -119,7 +125,8 @@ class SqliteStore final : public Store {
     const int64_t latest = current.int64(0);
     if (policy.version != latest + 1) {
       exec("ROLLBACK");
-      return Status::InvalidArgument(fmt::format("identity policy version {} is not the next one (the store has version {})", policy.version, latest));
+      return Status::InvalidArgument(fmt::format(
+          "identity policy version {} is not the next one (the store has version {})", policy.version, latest));
     }
     Statement insert(db_, "INSERT INTO identity_policies (version, document) VALUES (?1, ?2)");
     if (!insert.ok() || insert.bind(1, policy.version).bind(2, identity_policy_to_json(policy)).step() != SQLITE_DONE) {
@@ -142,7 +149,9 @@ class SqliteStore final : public Store {
   }
 
  private:
-  Status error(std::string_view what) const { return Status::IOError(fmt::format("{}: {}: {}", path_, what, sqlite3_errmsg(db_))); }
+  Status error(std::string_view what) const {
+    return Status::IOError(fmt::format("{}: {}: {}", path_, what, sqlite3_errmsg(db_)));
+  }
 
   Status exec(const std::string& sql) {
     char* message = nullptr;
@@ -158,7 +167,8 @@ class SqliteStore final : public Store {
       exec("ROLLBACK");
       return s;
     };
-    if (Status s = exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); !s.ok()) return rollback(s);
+    if (Status s = exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); !s.ok())
+      return rollback(s);
     int64_t version = 0;
     {
       Statement select(db_, "SELECT version FROM schema_version");
@@ -171,7 +181,8 @@ class SqliteStore final : public Store {
     }
     const std::vector<Migration> migrations = store_migrations("INTEGER PRIMARY KEY AUTOINCREMENT");
     if (version > static_cast<int64_t>(migrations.size())) {
-      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}", path_, version, migrations.size())));
+      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}",
+                                                      path_, version, migrations.size())));
     }
     for (auto i = static_cast<size_t>(version); i < migrations.size(); ++i) {
       for (const std::string& sql : migrations[i].statements) {
@@ -186,7 +197,8 @@ class SqliteStore final : public Store {
     Statement existing(db_, "SELECT seq FROM results WHERE id = ?1");
     if (!existing.ok()) return fail(error("ingest"));
     if (existing.bind(1, id).step() == SQLITE_ROW) return IngestOutcome{id, existing.int64(0), true};
-    Statement insert(db_, "INSERT INTO results (id, subject, tree, run_key, status, document) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    Statement insert(
+        db_, "INSERT INTO results (id, subject, tree, run_key, status, document) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     if (!insert.ok()) return fail(error("ingest"));
     insert.bind(1, id).bind(2, result.subject).bind(3, result.revision.tree).bind(4, result.procedure.run_key);
     insert.bind(5, std::string(to_string(result.status))).bind(6, result_to_json(result));
@@ -197,7 +209,9 @@ class SqliteStore final : public Store {
       if (!p.ok() || p.bind(1, seq).bind(2, parent).step() != SQLITE_DONE) return fail(error("ingest"));
     }
     for (const Quantity& q : result.quantities) {
-      Statement s(db_, "INSERT INTO quantities (result_seq, name, value, unit, direction, deterministic) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      Statement s(db_,
+                  "INSERT INTO quantities (result_seq, name, value, unit, direction, deterministic) VALUES (?1, ?2, "
+                  "?3, ?4, ?5, ?6)");
       if (!s.ok()) return fail(error("ingest"));
       s.bind(1, seq).bind(2, q.name).bind(3, q.value).bind(4, q.unit).bind(5, std::string(to_string(q.direction)));
       s.bind(6, static_cast<int64_t>(q.deterministic ? 1 : 0));
@@ -229,7 +243,8 @@ class SqliteStore final : public Store {
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close_v2(db);

@@ -9,11 +9,16 @@ namespace {
 using nlohmann::json;
 using namespace sf::history;
 
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
 
 json point_json(const PointRef& p) {
-  json out = {{"resultId", p.result_id}, {"revision", p.revision}, {"value", optional_number(p.value)},
-              {"status", p.status},      {"nativeOrder", p.native_order}};
+  json out = {{"resultId", p.result_id},
+              {"revision", p.revision},
+              {"value", optional_number(p.value)},
+              {"status", p.status},
+              {"nativeOrder", p.native_order}};
   if (p.ancestry_distance) out["ancestryDistance"] = *p.ancestry_distance;
   if (!p.continuity.empty()) out["continuity"] = p.continuity;
   return out;
@@ -46,9 +51,14 @@ json outcome_json(const MethodOutcome& o) {
 
 json evaluation_json(const Evaluation& e) {
   json out;
-  out["series"] = {{"fingerprint", e.series_fingerprint}, {"label", e.series_label}, {"identity", e.identity},
-                   {"quantity", e.quantity},              {"unit", e.unit},          {"direction", e.direction},
-                   {"deterministic", e.deterministic},    {"estimator", e.estimator}};
+  out["series"] = {{"fingerprint", e.series_fingerprint},
+                   {"label", e.series_label},
+                   {"identity", e.identity},
+                   {"quantity", e.quantity},
+                   {"unit", e.unit},
+                   {"direction", e.direction},
+                   {"deterministic", e.deterministic},
+                   {"estimator", e.estimator}};
   if (!e.unit_key.empty()) out["unit"] = e.unit_key;
   out["target"] = e.target ? point_json(*e.target) : json(nullptr);
   out["ordering"] = e.ordering;
@@ -57,8 +67,11 @@ json evaluation_json(const Evaluation& e) {
   out["reference"] = reference;
   json pairs = json::array();
   for (const PairEvidence& p : e.pairs) {
-    pairs.push_back({{"round", p.round}, {"baselineResult", p.baseline_result}, {"targetResult", p.target_result},
-                     {"baseline", p.baseline}, {"target", p.target}});
+    pairs.push_back({{"round", p.round},
+                     {"baselineResult", p.baseline_result},
+                     {"targetResult", p.target_result},
+                     {"baseline", p.baseline},
+                     {"target", p.target}});
   }
   out["pairs"] = pairs;
   json boundaries = json::array();
@@ -88,8 +101,8 @@ std::string comparison_json(const ComparisonDocument& d) {
   root["method"] = method_json(d.method);
   root["identityPolicy"] = {{"schema", d.policy_schema}, {"version", d.policy_version}};
   if (d.run) {
-    root["run"] = {{"runKey", d.run->run_key},       {"profile", d.run->profile}, {"coordinate", d.run->coordinate},
-                   {"baseline", d.run->baseline},    {"target", d.run->target},   {"units", d.run->units},
+    root["run"] = {{"runKey", d.run->run_key},      {"profile", d.run->profile}, {"coordinate", d.run->coordinate},
+                   {"baseline", d.run->baseline},   {"target", d.run->target},   {"units", d.run->units},
                    {"localOnly", d.run->local_only}};
   }
   if (!d.batch_target.empty()) root["batchTarget"] = d.batch_target;
@@ -97,11 +110,13 @@ std::string comparison_json(const ComparisonDocument& d) {
   for (const Evaluation& e : d.evaluations) evaluations.push_back(evaluation_json(e));
   root["evaluations"] = evaluations;
   json failed = json::array();
-  for (const FailedInvariant& f : d.failed_invariants) failed.push_back({{"name", f.name}, {"unit", f.unit_key}, {"detail", f.detail}});
+  for (const FailedInvariant& f : d.failed_invariants)
+    failed.push_back({{"name", f.name}, {"unit", f.unit_key}, {"detail", f.detail}});
   root["failedInvariants"] = failed;
   json missing = json::array();
   for (const MissingSeries& m : d.missing) {
-    missing.push_back({{"fingerprint", m.series_fingerprint}, {"label", m.series_label}, {"lastResultId", m.last_result_id}});
+    missing.push_back(
+        {{"fingerprint", m.series_fingerprint}, {"label", m.series_label}, {"lastResultId", m.last_result_id}});
   }
   root["missing"] = missing;
   root["caveats"] = d.caveats;

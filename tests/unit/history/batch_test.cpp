@@ -19,7 +19,9 @@ TEST(Batch, EvaluatesEachSeriesAndReportsTheMissingOnes) {
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string tree = fmt::format("c{}", i + 1);
     for (const char* subject : {"etl-a", "etl-b", "etl-c"}) {
-      h.add(ResultBuilder(subject).tree(tree, parent.empty() ? std::vector<std::string>{} : std::vector<std::string>{parent}).duration(values[i]));
+      h.add(ResultBuilder(subject)
+                .tree(tree, parent.empty() ? std::vector<std::string>{} : std::vector<std::string>{parent})
+                .duration(values[i]));
     }
     parent = tree;
   }
@@ -39,7 +41,8 @@ TEST(Batch, EvaluatesEachSeriesAndReportsTheMissingOnes) {
 
 TEST(Batch, ExplicitExpectationsAndRunKeys) {
   History h;
-  for (int i = 0; i < 6; ++i) h.add(ResultBuilder("bench").run(fmt::format("nightly-{}", i), 1, 1).duration(100 + (i % 2)));
+  for (int i = 0; i < 6; ++i)
+    h.add(ResultBuilder("bench").run(fmt::format("nightly-{}", i), 1, 1).duration(100 + (i % 2)));
   h.add(ResultBuilder("bench").run("nightly-6", 1, 1).duration(100));
   auto doc = compare_batch(h.results(), {}, {}, BatchRequest{"", "nightly-6", {"s-0000000000000000"}});
   ASSERT_TRUE(doc.has_value());

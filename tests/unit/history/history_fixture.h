@@ -1,13 +1,13 @@
 // Building results and histories for the comparator tests, in a few readable lines each.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "history/result.h"
 #include "history/result_json.h"
@@ -24,11 +24,26 @@ class ResultBuilder {
     doc_.revision.parents = std::move(parents);
     return *this;
   }
-  ResultBuilder& benchmark_tree(std::string tree) { doc_.revision.benchmark_tree = std::move(tree); return *this; }
-  ResultBuilder& dirty() { doc_.revision.clean = false; return *this; }
-  ResultBuilder& param(const std::string& key, std::string value) { doc_.parameters[key] = std::move(value); return *this; }
-  ResultBuilder& env(const std::string& key, std::string value) { doc_.environment[key] = std::move(value); return *this; }
-  ResultBuilder& status(RunStatus s) { doc_.status = s; return *this; }
+  ResultBuilder& benchmark_tree(std::string tree) {
+    doc_.revision.benchmark_tree = std::move(tree);
+    return *this;
+  }
+  ResultBuilder& dirty() {
+    doc_.revision.clean = false;
+    return *this;
+  }
+  ResultBuilder& param(const std::string& key, std::string value) {
+    doc_.parameters[key] = std::move(value);
+    return *this;
+  }
+  ResultBuilder& env(const std::string& key, std::string value) {
+    doc_.environment[key] = std::move(value);
+    return *this;
+  }
+  ResultBuilder& status(RunStatus s) {
+    doc_.status = s;
+    return *this;
+  }
   ResultBuilder& run(std::string key, int64_t round, int64_t slot) {
     doc_.procedure = {std::move(key), round, slot};
     return *this;
@@ -42,7 +57,8 @@ class ResultBuilder {
 
   ResultDocument document() const {
     ResultDocument d = doc_;
-    std::sort(d.quantities.begin(), d.quantities.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
+    std::sort(d.quantities.begin(), d.quantities.end(),
+              [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
     return d;
   }
 

@@ -40,7 +40,8 @@ std::vector<std::string> linear(History& h, const std::vector<double>& values, c
 }
 
 TEST(HistoryMode, SpecExampleThroughTheStore) {
-  for (const auto& [noise, expected] : {std::pair{0.002, Verdict::kRegressed}, std::pair{0.05, Verdict::kNoChangeDetected}}) {
+  for (const auto& [noise, expected] :
+       {std::pair{0.002, Verdict::kRegressed}, std::pair{0.05, Verdict::kNoChangeDetected}}) {
     History h;
     auto trees = linear(h, noisy_values(100, noise, 10));
     h.add(ResultBuilder().tree("t", {trees.back()}).duration(102));
@@ -186,7 +187,8 @@ TEST(HistoryGuards, EvaluateRejectsForeignReferences) {
     mutate(r);
     return evaluate_history(target, r, method).outcome.reason;
   };
-  EXPECT_EQ(with([&](HistoryReference& r) { r.points[0] = series_point(h.results()[6], "durationMs", policy); }), "series-mismatch");
+  EXPECT_EQ(with([&](HistoryReference& r) { r.points[0] = series_point(h.results()[6], "durationMs", policy); }),
+            "series-mismatch");
   EXPECT_EQ(with([](HistoryReference& r) { r.points[0].estimator = "median-of-iterations/1"; }), "estimator-mismatch");
   EXPECT_EQ(with([](HistoryReference& r) { r.points[0].policy_schema = "someone-elses-policy/2"; }), "policy-mismatch");
   EXPECT_EQ(with([](HistoryReference& r) { r.points[0].native_order = 1000; }), "not-preceding");

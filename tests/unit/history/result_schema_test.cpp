@@ -59,14 +59,16 @@ TEST(ResultJson, ErrorsNameTheSourceAndTheField) {
       {"{", "r.json: not valid JSON"},
       {R"({"schema": "x", "subject": "s", "quantities": []})", "r.json: schema: expected"},
       {R"({"schema": "sparkforensics.result/1", "quantities": []})", "r.json: subject: missing"},
-      {R"({"schema": "sparkforensics.result/1", "subject": "s", "quantities": [], "colour": 1})", "r.json: colour: unknown field"},
+      {R"({"schema": "sparkforensics.result/1", "subject": "s", "quantities": [], "colour": 1})",
+       "r.json: colour: unknown field"},
       {R"({"schema": "sparkforensics.result/1", "subject": "s", "quantities": [{"name": "a", "value": "1", "unit": "ms"}]})",
        "r.json: quantities[0].value: expected a number"},
       {R"({"schema": "sparkforensics.result/1", "subject": "s", "quantities": [{"name": "a", "value": 1, "unit": "ms", "direction": "up"}]})",
        "r.json: quantities[0].direction: expected one of lower, higher, none"},
       {R"({"schema": "sparkforensics.result/1", "subject": "s", "quantities": [{"name": "a", "value": 1, "unit": "ms"}, {"name": "a", "value": 2, "unit": "ms"}]})",
        "r.json: quantities[1].name: duplicate \"a\""},
-      {R"({"schema": "sparkforensics.result/1", "subject": "s", "status": "fine", "quantities": []})", "r.json: status: expected one of"},
+      {R"({"schema": "sparkforensics.result/1", "subject": "s", "status": "fine", "quantities": []})",
+       "r.json: status: expected one of"},
       {R"({"schema": "sparkforensics.result/1", "subject": "s", "procedure": {"round": 1.5}, "quantities": []})",
        "r.json: procedure.round: expected an integer"},
       {R"({"schema": "sparkforensics.result/1", "subject": "s", "revision": {"parents": ["a"]}, "quantities": []})",
@@ -87,7 +89,8 @@ TEST(IdentityPolicy, ParsesAndRoundTrips) {
     "continuity": [{"coordinate": "subject", "from": "q64-old", "to": "q64", "reason": "renamed"}],
     "resets": [{"atRevision": "abc", "reason": "new disks"}],
     "acceptedChangePoints": [{"match": {"subject": "q64"}, "quantity": "wallClockMs", "atResult": "r-1", "reason": "accepted"}]
-  })", "p.json");
+  })",
+                                      "p.json");
   ASSERT_TRUE(policy.has_value()) << policy.error().message();
   EXPECT_EQ(policy->version, 4);
   EXPECT_FALSE(policy->all_parameters);
@@ -101,17 +104,35 @@ TEST(IdentityPolicy, ErrorsNameTheField) {
   EXPECT_EQ(parse_identity_policy(R"({"schema": "sparkforensics.identity-policy/1"})", "p.json").error().message(),
             "p.json: version: expected an integer >= 1");
   EXPECT_EQ(parse_identity_policy(R"({"schema": "sparkforensics.identity-policy/1", "version": 1,
-      "continuity": [{"coordinate": "colour", "from": "a", "to": "b"}]})", "p.json").error().message(),
+      "continuity": [{"coordinate": "colour", "from": "a", "to": "b"}]})",
+                                  "p.json")
+                .error()
+                .message(),
             "p.json: continuity[0].coordinate: not a coordinate path");
   EXPECT_EQ(parse_identity_policy(R"({"schema": "sparkforensics.identity-policy/1", "version": 1,
-      "resets": [{"reason": "?"}]})", "p.json").error().message(),
+      "resets": [{"reason": "?"}]})",
+                                  "p.json")
+                .error()
+                .message(),
             "p.json: resets[0]: needs exactly one of atRevision and atResult");
 }
 
 TEST(IdentityPolicy, ProjectionChoosesTheSeries) {
   using testing::ResultBuilder;
-  const ResultDocument a = ResultBuilder().param("role", "x").param("seed", "1").env("cluster", "c").env("kernel", "5").duration(1).document();
-  const ResultDocument b = ResultBuilder().param("role", "x").param("seed", "2").env("cluster", "c").env("kernel", "6").duration(1).document();
+  const ResultDocument a = ResultBuilder()
+                               .param("role", "x")
+                               .param("seed", "1")
+                               .env("cluster", "c")
+                               .env("kernel", "5")
+                               .duration(1)
+                               .document();
+  const ResultDocument b = ResultBuilder()
+                               .param("role", "x")
+                               .param("seed", "2")
+                               .env("cluster", "c")
+                               .env("kernel", "6")
+                               .duration(1)
+                               .document();
   IdentityPolicy all;
   EXPECT_NE(comparison_identity(a, all), comparison_identity(b, all));  // every parameter counts
   IdentityPolicy some;

@@ -18,13 +18,21 @@ void variants_run(History& h, int rounds, double ratio, const std::string& workl
   for (int r = 1; r <= rounds; ++r) {
     const double base = 100 + r;
     const double wobble = (r % 2 == 0) ? 1.003 : 0.997;
-    h.add(ResultBuilder().param("role", "baseline").param("workload", workload).run(run_key, r, 2 * r - 1).duration(base));
-    h.add(ResultBuilder().param("role", "candidate").param("workload", workload).run(run_key, r, 2 * r).duration(base * ratio * wobble));
+    h.add(ResultBuilder()
+              .param("role", "baseline")
+              .param("workload", workload)
+              .run(run_key, r, 2 * r - 1)
+              .duration(base));
+    h.add(ResultBuilder()
+              .param("role", "candidate")
+              .param("workload", workload)
+              .run(run_key, r, 2 * r)
+              .duration(base * ratio * wobble));
   }
 }
 
-ComparisonDocument run(const History& h, const std::string& profile, const std::string& baseline, MethodConfig method = {},
-                       const std::string& coordinate = "") {
+ComparisonDocument run(const History& h, const std::string& profile, const std::string& baseline,
+                       MethodConfig method = {}, const std::string& coordinate = "") {
   auto doc = evaluate_run({"run-1", profile, coordinate, baseline}, h.results(), IdentityPolicy{}, method);
   EXPECT_TRUE(doc.has_value()) << (doc ? "" : doc.error().message());
   return doc ? *doc : ComparisonDocument{};
@@ -83,7 +91,11 @@ TEST(RunMode, VariantsAreStrictAboutAFailedSide) {
   for (int r = 1; r <= 6; ++r) {
     h.add(ResultBuilder().param("role", "baseline").run("run-1", r, 2 * r - 1).duration(100));
     // The candidate times out in round 4; the other rounds look fine.
-    h.add(ResultBuilder().param("role", "candidate").run("run-1", r, 2 * r).duration(100).status(r == 4 ? RunStatus::kCensored : RunStatus::kOk));
+    h.add(ResultBuilder()
+              .param("role", "candidate")
+              .run("run-1", r, 2 * r)
+              .duration(100)
+              .status(r == 4 ? RunStatus::kCensored : RunStatus::kOk));
   }
   const Evaluation e = run(h, "variants", "baseline", paired_ratio_method()).evaluations.at(0);
   EXPECT_EQ(e.outcome.verdict, Verdict::kIndeterminate);
@@ -96,7 +108,11 @@ TEST(RunMode, OtherProfilesDropTheFailedPairAndKeepTheVerdict) {
   for (int r = 1; r <= 6; ++r) {
     const double base = 100 + r;
     h.add(ResultBuilder().env("cluster", "old").run("run-1", r, 2 * r - 1).duration(base));
-    h.add(ResultBuilder().env("cluster", "new").run("run-1", r, 2 * r).duration(base * (r % 2 ? 0.9 : 0.902)).status(r == 2 ? RunStatus::kError : RunStatus::kOk));
+    h.add(ResultBuilder()
+              .env("cluster", "new")
+              .run("run-1", r, 2 * r)
+              .duration(base * (r % 2 ? 0.9 : 0.902))
+              .status(r == 2 ? RunStatus::kError : RunStatus::kOk));
   }
   const ComparisonDocument doc = run(h, "environments", "old", paired_ratio_method(), "environment.cluster");
   const Evaluation e = doc.evaluations.at(0);
@@ -110,7 +126,11 @@ TEST(RunMode, SkippedAttemptsAreDroppedEvenUnderVariants) {
   History h;
   for (int r = 1; r <= 5; ++r) {
     h.add(ResultBuilder().param("role", "baseline").run("run-1", r, 2 * r - 1).duration(100 + r));
-    h.add(ResultBuilder().param("role", "candidate").run("run-1", r, 2 * r).duration(120 + r).status(r == 3 ? RunStatus::kSkipped : RunStatus::kOk));
+    h.add(ResultBuilder()
+              .param("role", "candidate")
+              .run("run-1", r, 2 * r)
+              .duration(120 + r)
+              .status(r == 3 ? RunStatus::kSkipped : RunStatus::kOk));
   }
   const Evaluation e = run(h, "variants", "baseline", paired_ratio_method()).evaluations.at(0);
   EXPECT_EQ(e.outcome.verdict, Verdict::kRegressed);
@@ -151,7 +171,8 @@ TEST(RunInvariants, UnequalAttemptCounts) {
 TEST(RunInvariants, AUnitOnOneSideOnlyIsAnUnmatchedDifference) {
   History h;
   variants_run(h, 4, 1.0, "q1");
-  for (int r = 1; r <= 4; ++r) h.add(ResultBuilder().param("role", "candidate").param("workload", "q9").run("run-1", 10 + r, 20 + r).duration(1));
+  for (int r = 1; r <= 4; ++r)
+    h.add(ResultBuilder().param("role", "candidate").param("workload", "q9").run("run-1", 10 + r, 20 + r).duration(1));
   const ComparisonDocument doc = run(h, "variants", "baseline", paired_ratio_method());
   ASSERT_EQ(doc.failed_invariants.size(), 1u);
   EXPECT_EQ(doc.failed_invariants[0].name, "sides-differ-only-in-varying-coordinate");
@@ -172,7 +193,8 @@ TEST(RunInvariants, OneBenchmarkTreeAcrossSidesAndRounds) {
   History h;
   for (int r = 1; r <= 4; ++r) {
     h.add(ResultBuilder().tree("a").benchmark_tree("bench-1").run("run-1", r, 2 * r - 1).duration(100));
-    h.add(ResultBuilder().tree("b").benchmark_tree(r == 3 ? "bench-2" : "bench-1").run("run-1", r, 2 * r).duration(100));
+    h.add(
+        ResultBuilder().tree("b").benchmark_tree(r == 3 ? "bench-2" : "bench-1").run("run-1", r, 2 * r).duration(100));
   }
   const ComparisonDocument doc = run(h, "revisions", "a", paired_ratio_method());
   EXPECT_TRUE(doc.evaluations.empty());
@@ -187,7 +209,8 @@ TEST(RunInvariants, RevisionsNeedOneTreePerSide) {
     h.add(ResultBuilder().tree(r == 2 ? "c" : "b").param("build", "new").run("run-1", r, 2 * r).duration(100));
   }
   // Varying a parameter under the revisions profile: the new side has two trees.
-  auto doc = evaluate_run({"run-1", "revisions", "parameters.build", "old"}, h.results(), IdentityPolicy{}, paired_ratio_method());
+  auto doc = evaluate_run({"run-1", "revisions", "parameters.build", "old"}, h.results(), IdentityPolicy{},
+                          paired_ratio_method());
   ASSERT_TRUE(doc.has_value());
   EXPECT_TRUE(doc->evaluations.empty());
   EXPECT_EQ(doc->failed_invariants.at(0).name, "one-tree-per-side");

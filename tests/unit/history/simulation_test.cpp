@@ -6,11 +6,11 @@
 // and the mean differ with variance sigma^2 (1 + 1/n), and the sample standard deviation has
 // n - 1 degrees of freedom. The test computes that rate from Student's t and checks the
 // simulated rate against it; then it checks a planted 5% change at 1% noise is found.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "history/dispersion_scaled.h"
 #include "history/paired_ratio.h"
@@ -60,9 +60,10 @@ TEST(Simulation, DispersionScaledFalseRegressionRateMatchesK) {
     const double expected = student_t_upper_tail(k / std::sqrt(1 + 1.0 / n), n - 1);
     const Rates rates = history_rates(0.0, 0.01, n, config, trials, 20240601 + static_cast<uint64_t>(k));
     const double standard_error = std::sqrt(expected * (1 - expected) / trials);
-    std::printf("[simulation] dispersion-scaled k=%.0f n=%d no change: false-regression rate %.4f (theory %.4f), "
-                "false-improvement rate %.4f, %d trials\n",
-                k, n, rates.regressed, expected, rates.improved, trials);
+    std::printf(
+        "[simulation] dispersion-scaled k=%.0f n=%d no change: false-regression rate %.4f (theory %.4f), "
+        "false-improvement rate %.4f, %d trials\n",
+        k, n, rates.regressed, expected, rates.improved, trials);
     EXPECT_NEAR(rates.regressed, expected, 4 * standard_error + 0.0005);
     EXPECT_NEAR(rates.improved, expected, 4 * standard_error + 0.0005);
   }
@@ -71,8 +72,10 @@ TEST(Simulation, DispersionScaledFalseRegressionRateMatchesK) {
 TEST(Simulation, DispersionScaledFindsAPlantedFivePercentChangeAtOnePercentNoise) {
   MethodConfig config;  // k = 3
   const Rates rates = history_rates(0.05, 0.01, 20, config, 5000, 77);
-  std::printf("[simulation] dispersion-scaled k=3 planted +5%% at 1%% noise: detected as regression %.4f, as improvement %.4f\n",
-              rates.regressed, rates.improved);
+  std::printf(
+      "[simulation] dispersion-scaled k=3 planted +5%% at 1%% noise: detected as regression %.4f, as improvement "
+      "%.4f\n",
+      rates.regressed, rates.improved);
   EXPECT_GT(rates.regressed, 0.95);
   EXPECT_EQ(rates.improved, 0.0);
 }
@@ -98,8 +101,9 @@ TEST(Simulation, PairedRatioFalsePositiveRateIsAboutFivePercentAndPowerIsHigh) {
   };
   const double null_rate = rate(0.0, 20000);
   const double power = rate(0.05, 2000);
-  std::printf("[simulation] paired-ratio 8 rounds, 1%% noise: false-change rate %.4f (nominal 0.05), planted +5%% found %.4f\n",
-              null_rate, power);
+  std::printf(
+      "[simulation] paired-ratio 8 rounds, 1%% noise: false-change rate %.4f (nominal 0.05), planted +5%% found %.4f\n",
+      null_rate, power);
   EXPECT_NEAR(null_rate, 0.05, 0.008);
   EXPECT_GT(power, 0.99);
 }

@@ -1,15 +1,15 @@
 // Results from Spark event logs: the quantities the model yields, and stage keys that do not
 // depend on ids that change between runs.
+#include "history/spark_result.h"
+
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 
-#include <gtest/gtest.h>
-
 #include "history/result_json.h"
-#include "history/spark_result.h"
 #include "history/stage_key.h"
 #include "loggen/log_generator.h"
 #include "model/load.h"
@@ -22,10 +22,13 @@ namespace fs = std::filesystem;
 model::AppModel generated_model(uint64_t seed) {
   loggen::GeneratorConfig config = loggen::GeneratorConfig::small();
   config.seed = seed;
-  const fs::path path = fs::temp_directory_path() / ("sf-spark-result-" + std::to_string(getpid()) + "-" + std::to_string(seed) + ".log");
+  const fs::path path =
+      fs::temp_directory_path() / ("sf-spark-result-" + std::to_string(getpid()) + "-" + std::to_string(seed) + ".log");
   {
     std::ofstream out(path, std::ios::binary);
-    loggen::generate(config, [&](std::string_view line) { out.write(line.data(), static_cast<std::streamsize>(line.size())); }, nullptr);
+    loggen::generate(
+        config, [&](std::string_view line) { out.write(line.data(), static_cast<std::streamsize>(line.size())); },
+        nullptr);
   }
   auto loaded = model::load_event_log(path.string());
   fs::remove(path);
@@ -49,8 +52,9 @@ TEST(SparkResult, QuantitiesFromTheModel) {
   EXPECT_EQ(result.subject, app.app.name);
   EXPECT_EQ(result.environment.at("cluster"), "test");
   EXPECT_EQ(result.environment.at("sparkVersion"), app.app.spark_version);
-  for (const char* name : {"appWallClockMs", "executorRunTimeMs", "executorCpuTimeMs", "jvmGcTimeMs", "shuffleReadBytes",
-                           "shuffleWriteBytes", "spillDiskBytes", "inputBytes", "failedTasks", "coreHours"}) {
+  for (const char* name :
+       {"appWallClockMs", "executorRunTimeMs", "executorCpuTimeMs", "jvmGcTimeMs", "shuffleReadBytes",
+        "shuffleWriteBytes", "spillDiskBytes", "inputBytes", "failedTasks", "coreHours"}) {
     EXPECT_NE(result.quantity(name), nullptr) << name;
   }
   EXPECT_TRUE(result.quantity("inputBytes")->deterministic);

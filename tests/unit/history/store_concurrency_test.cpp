@@ -1,12 +1,11 @@
 // Several writer processes at once, and a writer killed mid-ingest, on both stores.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <set>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "history/result_json.h"
 #include "store_fixture.h"

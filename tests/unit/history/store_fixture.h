@@ -6,6 +6,8 @@
 // variable those tests are skipped with the reason printed.
 #pragma once
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <libpq-fe.h>
 #include <unistd.h>
 
@@ -14,9 +16,6 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "history/store.h"
 #include "history_fixture.h"
@@ -72,7 +71,9 @@ struct PostgresBackend {
     const std::string base = url();
     return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
   }
-  static void destroy(const std::string& location) { exec("DROP SCHEMA IF EXISTS " + schema_of(location) + " CASCADE"); }
+  static void destroy(const std::string& location) {
+    exec("DROP SCHEMA IF EXISTS " + schema_of(location) + " CASCADE");
+  }
 };
 
 template <class Backend>
@@ -95,7 +96,8 @@ class StoreTest : public ::testing::Test {
 
   static ResultDocument document(int i, const std::string& subject = "job") {
     ResultDocument d = ResultBuilder(subject)
-                           .tree(fmt::format("c{}", i), i > 1 ? std::vector<std::string>{fmt::format("c{}", i - 1)} : std::vector<std::string>{})
+                           .tree(fmt::format("c{}", i), i > 1 ? std::vector<std::string>{fmt::format("c{}", i - 1)}
+                                                              : std::vector<std::string>{})
                            .env("cluster", "ci")
                            .duration(100.0 + (i % 2) * 0.1)
                            .quantity("inputBytes", 5000, Direction::kNone, true, "bytes")
@@ -110,7 +112,9 @@ class StoreTest : public ::testing::Test {
 using StoreBackends = ::testing::Types<SqliteBackend, PostgresBackend>;
 struct BackendNames {
   template <class T>
-  static std::string GetName(int) { return T::kName; }
+  static std::string GetName(int) {
+    return T::kName;
+  }
 };
 
 }  // namespace sf::history::testing

@@ -1,15 +1,15 @@
 // The store suite (store_fixture.h: SQLite and PostgreSQL): creation, read-back, immutability,
 // lookups, the versioned identity policy, the comparator over a store; SQLite migrations.
+#include "history/store.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <fstream>
 
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-
 #include "history/history_comparison.h"
 #include "history/result_json.h"
-#include "history/store.h"
 #include "history/store_schema.h"
 #include "report/comparison_json.h"
 #include "store_fixture.h"
@@ -140,8 +140,13 @@ TEST(SqliteStoreSchema, MigratesForwardAndRefusesNewer) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     int indexes = 0;
-    sqlite3_exec(db, "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name LIKE 'results_%'",
-                 [](void* out, int, char** values, char**) { *static_cast<int*>(out) = std::atoi(values[0]); return 0; }, &indexes, nullptr);
+    sqlite3_exec(
+        db, "SELECT COUNT(*) FROM sqlite_master WHERE type='index' AND name LIKE 'results_%'",
+        [](void* out, int, char** values, char**) {
+          *static_cast<int*>(out) = std::atoi(values[0]);
+          return 0;
+        },
+        &indexes, nullptr);
     EXPECT_EQ(indexes, 3);
     ASSERT_EQ(sqlite3_exec(db, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
