@@ -59,6 +59,19 @@ assert {'appWallClockMs','executorRunTimeMs','executorCpuTimeMs','jvmGcTimeMs','
 assert any(n.startswith('stage:') for n in names) and any(n.startswith('sql:') for n in names)
 assert d['revision']['tree']=='abc' and d['environment']['cluster']=='e2e'" "$work/show.json"
 
+"$sf" store ingest --store "$store" --subject etl --variant candidate --param scale=10 --run-key k1 --round 1 --slot 2 \
+  --status censored "$log" >"$work/ingest2.txt" 2>&1
+id2=$(grep -o "r-[0-9a-f]\{32\}" "$work/ingest2.txt" | head -n 1)
+"$sf" store show --store "$store" "$id2" >"$work/show2.json"
+check "ingest records subject, variant role, parameters, procedure and status" python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d['subject']=='etl' and d['status']=='censored'
+assert d['parameters']=={'role':'candidate','scale':'10'}
+assert d['procedure']=={'runKey':'k1','round':1,'slot':2}" "$work/show2.json"
+"$sf" store ingest --store "$store" --round 3 "$log" >/dev/null 2>"$work/round-err.txt"
+check "--round without --run-key exits 2" test $? -eq 2
+
 # --- Bad input: exit 2, the file and the problem named; nothing stored ---------------------------
 echo '{"schema": "sparkforensics.result/1", "subject": "s", "quantities": [{"name": "a", "value": "fast", "unit": "ms"}]}' >"$work/bad.json"
 "$sf" store ingest --store "$store" --result "$work/bad.json" >/dev/null 2>"$work/bad-err.txt"
@@ -70,7 +83,7 @@ check "the error names the missing log" grep -q "no-such.log" "$work/missing-err
 "$sf" store ingest --store "$store" --env cluster "$log" >/dev/null 2>"$work/env-err.txt"
 check "a malformed --env exits 2" test $? -eq 2
 check "the --env error says what is expected" grep -q "expected KEY=VALUE" "$work/env-err.txt"
-check "nothing was stored by the failed commands" test "$("$sf" store list --store "$store" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 1
+check "nothing was stored by the failed commands" test "$("$sf" store list --store "$store" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 2
 
 # --- History mode from JSON results ----------------------------------------------------------
 hstore="$work/history.db"
