@@ -14,5 +14,7 @@ inline constexpr int kExitUsage = 2;   // bad flags or arguments
 // Adds the subcommand to `app`; its callback stores the exit code in `exit_code`.
 void register_analyze(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
+void register_store(CLI::App& app, int& exit_code);    // store ingest|list|show|policy
+void register_verdict(CLI::App& app, int& exit_code);  // verdict history|run|batch
 
 }  // namespace sf::cli

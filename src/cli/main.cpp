@@ -19,6 +19,8 @@ struct CommandEntry {
 constexpr CommandEntry kCommands[] = {
     {"analyze", &sf::cli::register_analyze},
     {"compare", &sf::cli::register_compare},
+    {"store", &sf::cli::register_store},
+    {"verdict", &sf::cli::register_verdict},
 };
 
 }  // namespace

@@ -1,0 +1,35 @@
+// History-mode requests: what a caller names, turned into comparator inputs.
+//
+// compare_history evaluates one target result's series points (all its quantities, or the
+// named ones) against their history. compare_batch evaluates every series a target revision or
+// run contributes to, each independently, and reports as missing every expected series the
+// target has no result for; it never substitutes an older result. Both read only `results`
+// (the store's contents, in native order) and are side-effect free.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "history/comparison_document.h"
+#include "history/comparison_method.h"
+#include "history/identity_policy.h"
+
+namespace sf::history {
+
+Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
+                                           const MethodConfig& method, const std::string& target_result_id,
+                                           const std::vector<std::string>& quantities);
+
+struct BatchRequest {
+  std::string revision;  // the target revision's tree id, or
+  std::string run_key;   // the target run
+  // Series fingerprints expected for the target; empty: the series of the nearest preceding
+  // revision (ancestry) or run (native order) that has results.
+  std::vector<std::string> expected;
+};
+
+Result<ComparisonDocument> compare_batch(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
+                                         const MethodConfig& method, const BatchRequest& request);
+
+}  // namespace sf::history

@@ -1,0 +1,78 @@
+#include "history/result.h"
+
+#include <algorithm>
+
+namespace sf::history {
+
+const Quantity* ResultDocument::quantity(std::string_view name) const {
+  auto it = std::lower_bound(quantities.begin(), quantities.end(), name,
+                             [](const Quantity& q, std::string_view n) { return q.name < n; });
+  return it != quantities.end() && it->name == name ? &*it : nullptr;
+}
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kPartial:
+      return "partial";
+    case RunStatus::kCensored:
+      return "censored";
+    case RunStatus::kError:
+      return "error";
+    case RunStatus::kSkipped:
+      return "skipped";
+  }
+  return "error";
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view text) {
+  for (RunStatus s :
+       {RunStatus::kOk, RunStatus::kPartial, RunStatus::kCensored, RunStatus::kError, RunStatus::kSkipped}) {
+    if (to_string(s) == text) return s;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::kLowerIsBetter:
+      return "lower";
+    case Direction::kHigherIsBetter:
+      return "higher";
+    case Direction::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+std::optional<Direction> parse_direction(std::string_view text) {
+  for (Direction d : {Direction::kLowerIsBetter, Direction::kHigherIsBetter, Direction::kNone}) {
+    if (to_string(d) == text) return d;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<std::string> lookup(const Coordinates& coordinates, std::string_view key) {
+  auto it = coordinates.find(std::string(key));
+  if (it == coordinates.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+std::optional<std::string> coordinate_value(const ResultDocument& result, std::string_view path) {
+  if (path == "subject") return result.subject;
+  if (path == "revision.tree") return result.revision.tree;
+  if (path == "revision.benchmarkTree") return result.revision.benchmark_tree;
+  if (path == "procedure.runKey") return result.procedure.run_key;
+  constexpr std::string_view kParameters = "parameters.";
+  constexpr std::string_view kEnvironment = "environment.";
+  if (path.starts_with(kParameters)) return lookup(result.parameters, path.substr(kParameters.size()));
+  if (path.starts_with(kEnvironment)) return lookup(result.environment, path.substr(kEnvironment.size()));
+  return std::nullopt;
+}
+
+}  // namespace sf::history

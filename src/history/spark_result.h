@@ -1,0 +1,30 @@
+// A result document from a Spark application model: the quantities one event log measures.
+//
+// App wall-clock, executor run time, CPU time, GC time, shuffle read and write bytes, spill
+// bytes (disk and memory), input bytes (deterministic: the same job on the same data reads the
+// same bytes), failed tasks and core-hours; then the duration of each SQL execution and each
+// stage, keyed by stage_key.h so they line up across runs. docs/result-schema.md lists them.
+#pragma once
+
+#include <optional>
+
+#include "history/result.h"
+#include "model/app_model.h"
+
+namespace sf::history {
+
+// What the caller knows that the log does not: which job this is, at which revision, how it
+// was run. Empty subject: the application name. Environment entries override what the log says.
+struct SparkResultContext {
+  std::string subject;
+  Revision revision;
+  Coordinates parameters;
+  Coordinates environment;
+  Procedure procedure;
+  std::optional<RunStatus> status;  // nullopt: from the log (see spark_result.cpp)
+  std::string origin;
+};
+
+ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
+
+}  // namespace sf::history

@@ -1,0 +1,13 @@
+// The comparator's comparison document as JSON (schemaVersion 1): the form CI gates and alerting consume.
+// Keys sorted, floats in one format, no clock: equal documents are equal bytes.
+#pragma once
+
+#include <string>
+
+#include "history/comparison_document.h"
+
+namespace sf::report {
+
+std::string verdict_json(const history::ComparisonDocument& document);
+
+}  // namespace sf::report

@@ -1,0 +1,91 @@
+// Results from Spark event logs: the quantities the model yields, and stage keys that do not
+// depend on ids that change between runs.
+#include "history/spark_result.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "history/result_json.h"
+#include "history/stage_key.h"
+#include "loggen/log_generator.h"
+#include "model/load.h"
+
+namespace sf::history {
+namespace {
+
+namespace fs = std::filesystem;
+
+model::AppModel generated_model(uint64_t seed) {
+  loggen::GeneratorConfig config = loggen::GeneratorConfig::small();
+  config.seed = seed;
+  const fs::path path =
+      fs::temp_directory_path() / ("sf-spark-result-" + std::to_string(getpid()) + "-" + std::to_string(seed) + ".log");
+  {
+    std::ofstream out(path, std::ios::binary);
+    loggen::generate(
+        config, [&](std::string_view line) { out.write(line.data(), static_cast<std::streamsize>(line.size())); },
+        nullptr);
+  }
+  auto loaded = model::load_event_log(path.string());
+  fs::remove(path);
+  EXPECT_TRUE(loaded.has_value());
+  return loaded ? std::move(*loaded) : model::AppModel{};
+}
+
+TEST(StageKey, NormalizesIdsAwayButKeepsNames) {
+  EXPECT_EQ(normalized_stage_name("save at Job123.scala:45"), "save at job#.scala:#");
+  EXPECT_EQ(normalized_stage_name("Exchange 9f86d081884c7d65"), "exchange #");
+  EXPECT_EQ(normalized_stage_name("count at X.scala:10"), normalized_stage_name("count at X.scala:99"));
+  EXPECT_NE(normalized_stage_name("count at X.scala:10"), normalized_stage_name("collect at X.scala:10"));
+}
+
+TEST(SparkResult, QuantitiesFromTheModel) {
+  const model::AppModel app = generated_model(1);
+  SparkResultContext context;
+  context.revision.tree = "abc";
+  context.environment["cluster"] = "test";
+  const ResultDocument result = result_from_app_model(app, context);
+  EXPECT_EQ(result.subject, app.app.name);
+  EXPECT_EQ(result.environment.at("cluster"), "test");
+  EXPECT_EQ(result.environment.at("sparkVersion"), app.app.spark_version);
+  for (const char* name :
+       {"appWallClockMs", "executorRunTimeMs", "executorCpuTimeMs", "jvmGcTimeMs", "shuffleReadBytes",
+        "shuffleWriteBytes", "spillDiskBytes", "inputBytes", "failedTasks", "coreHours"}) {
+    EXPECT_NE(result.quantity(name), nullptr) << name;
+  }
+  EXPECT_TRUE(result.quantity("inputBytes")->deterministic);
+  EXPECT_EQ(result.quantity("appWallClockMs")->value, static_cast<double>(*app.app.duration_ms()));
+  int64_t run_time = 0;
+  for (const auto& s : app.stages) run_time += s.metric(model::TaskMetric::kExecutorRunTimeMs);
+  EXPECT_EQ(result.quantity("executorRunTimeMs")->value, static_cast<double>(run_time));
+  EXPECT_GT(result.quantity("coreHours")->value, 0);
+
+  // One duration per stage (latest attempt) and per SQL execution, names unique.
+  std::set<int64_t> stage_ids;
+  for (const auto& s : app.stages) {
+    if (s.duration_ms()) stage_ids.insert(s.stage_id);
+  }
+  size_t stage_quantities = 0, sql_quantities = 0;
+  for (const Quantity& q : result.quantities) {
+    stage_quantities += q.name.starts_with("stage:");
+    sql_quantities += q.name.starts_with("sql:");
+  }
+  EXPECT_EQ(stage_quantities, stage_ids.size());
+  EXPECT_GT(sql_quantities, 0u);
+  // A valid document: it survives its own JSON form.
+  auto parsed = parse_result_json(result_to_json(result), "generated");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().message();
+}
+
+TEST(SparkResult, SameLogSameDocument) {
+  const model::AppModel a = generated_model(3);
+  const model::AppModel b = generated_model(3);
+  EXPECT_EQ(result_to_json(result_from_app_model(a, {})), result_to_json(result_from_app_model(b, {})));
+}
+
+}  // namespace
+}  // namespace sf::history
