@@ -7,6 +7,10 @@ if(SF_WERROR)
 endif()
 if(SF_SANITIZE)
   add_compile_options(-fsanitize=${SF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  # GCC's flow analysis misfires on libstdc++'s std::regex once instrumented (GCC bug 105562).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-maybe-uninitialized)
+  endif()
   add_link_options(-fsanitize=${SF_SANITIZE})
 endif()
 
