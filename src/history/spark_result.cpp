@@ -102,12 +102,13 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
     }
   }
   // The latest attempt of each stage: what the run finally waited for.
+  const std::map<int64_t, std::string> keys = stage_keys(app);
   for (size_t i = 0; i < app.stages.size(); ++i) {
     const model::StageAttempt& stage = app.stages[i];
     if (i + 1 < app.stages.size() && app.stages[i + 1].stage_id == stage.stage_id) continue;
-    if (auto duration = stage.duration_ms()) {
-      add(q, "stage:" + unique_key(seen, stage_key(stage, app)) + ":durationMs", static_cast<double>(*duration), "ms",
-          lower);
+    const auto key = keys.find(stage.stage_id);
+    if (auto duration = stage.duration_ms(); duration && key != keys.end()) {
+      add(q, "stage:" + unique_key(seen, key->second) + ":durationMs", static_cast<double>(*duration), "ms", lower);
     }
   }
   std::sort(q.begin(), q.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
