@@ -164,6 +164,18 @@ std::string DetectorContext::finding_id(std::string_view type, std::string_view 
   return id;
 }
 
+Finding DetectorContext::stage_finding(const model::StageAttempt& stage, std::string type, std::string rule,
+                                       std::string_view id_detail) {
+  Finding f;
+  f.type = std::move(type);
+  f.rule = std::move(rule);
+  f.scope = Scope::kStage;
+  f.id = finding_id(f.type, f.rule, id_detail.empty() ? stage_key(stage) : stage_key(stage) + ":" + std::string(id_detail));
+  f.stages = {ref(stage)};
+  f.sql_execution_id = stage.sql_execution_id;
+  return f;
+}
+
 SettingChange DetectorContext::setting(std::string key, std::string suggested_value) const {
   SettingChange change;
   change.current_value = property(key).value_or("");

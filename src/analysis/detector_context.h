@@ -64,6 +64,10 @@ class DetectorContext {
   // A stable finding id: "type/rule/key"; key names the scope ("stage-12.0", "sql-3", "app").
   static std::string finding_id(std::string_view type, std::string_view rule, std::string_view key);
   static std::string stage_key(const model::StageAttempt& stage);
+  // A stage-scoped finding with its identity filled in: type, rule, scope, id, stage, SQL id.
+  // `id_detail` tells apart findings of one type and rule on the same stage (a host, a reason).
+  static Finding stage_finding(const model::StageAttempt& stage, std::string type, std::string rule = "",
+                               std::string_view id_detail = "");
 
   // A setting change with the application's current value filled in.
   SettingChange setting(std::string key, std::string suggested_value) const;

@@ -182,14 +182,7 @@ struct HostCase {
 };
 
 Finding host_finding(const HostCase& hc, const std::string& rule) {
-  Finding f;
-  f.type = "slowHost";
-  f.rule = rule;
-  f.scope = Scope::kStage;
-  f.id = DetectorContext::finding_id(f.type, f.rule,
-                                     DetectorContext::stage_key(hc.stage) + ":" + hc.comparison.host->host);
-  f.stages = {DetectorContext::ref(hc.stage)};
-  f.sql_execution_id = hc.stage.sql_execution_id;
+  Finding f = DetectorContext::stage_finding(hc.stage, "slowHost", rule, hc.comparison.host->host);
   return f;
 }
 

@@ -223,12 +223,7 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
     const double waste = gc_time / (run_time / duration);
     const double peak_heap = static_cast<double>(peak_heap_of(stage->peak_executor_metrics));
 
-    Finding f;
-    f.type = "gc";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "gc");
     f.title = fmt::format("{}: garbage collection took {} of executor run time", DetectorContext::stage_label(*stage),
                           format_percent(ratio));
     std::string heap_words;
@@ -317,12 +312,7 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
     const int64_t factor = split_factor(per_task, t.partition_target_bytes);
     const double median_task_spill = static_cast<double>(stage->quantile(model::QuantileMetric::kDiskBytesSpilled).p50);
 
-    Finding f;
-    f.type = "spill";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "spill");
     f.title =
         fmt::format("{}: tasks spilled {} to disk", DetectorContext::stage_label(*stage), format_bytes(as_int(disk)));
     f.explanation = fmt::format(

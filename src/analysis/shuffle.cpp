@@ -101,12 +101,7 @@ void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
     const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
     const double fetch_wait_share = run_time > 0 ? fetch_wait / run_time : 0.0;
 
-    Finding f;
-    f.type = "shuffle";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "shuffle");
     f.title =
         fmt::format("{} read {} of shuffle data", DetectorContext::stage_label(*stage), format_bytes(as_int(bytes)));
     f.explanation = fmt::format(
@@ -154,14 +149,7 @@ void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
 // partitionSizing
 
 Finding partition_finding(const StageAttempt& stage, std::string rule) {
-  Finding f;
-  f.type = "partitionSizing";
-  f.rule = std::move(rule);
-  f.scope = Scope::kStage;
-  f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(stage));
-  f.stages = {DetectorContext::ref(stage)};
-  f.sql_execution_id = stage.sql_execution_id;
-  return f;
+  return DetectorContext::stage_finding(stage, "partitionSizing", std::move(rule));
 }
 
 void claim_stage_waste(Finding& f, const StageAttempt& stage, double waste_ms, RawWaste raw) {

@@ -48,18 +48,6 @@ bool is_sql(const StageAttempt& stage) {
   return stage.sql_execution_id.has_value();
 }
 
-// A stage-scoped finding with its identity filled in.
-Finding stage_finding(const StageAttempt& stage, std::string type, std::string rule) {
-  Finding f;
-  f.type = std::move(type);
-  f.rule = std::move(rule);
-  f.scope = Scope::kStage;
-  f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(stage));
-  f.stages = {DetectorContext::ref(stage)};
-  f.sql_execution_id = stage.sql_execution_id;
-  return f;
-}
-
 // A wall-clock claim on one stage; raw keeps the pre-clip figure in ms.
 void claim_stage_ms(Finding& f, const StageAttempt& stage, double waste_ms, EstimateMethod method) {
   f.claim.kind = WasteClaim::Kind::kStages;
@@ -280,7 +268,7 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
                              : signal->rule == "shuffleReadMax" ? shuffle
                                                                 : data_spread(*stage, t);
 
-    Finding f = stage_finding(*stage, "skew", signal->rule);
+    Finding f = DetectorContext::stage_finding(*stage, "skew", signal->rule);
     describe_skew(f, *stage, *signal, data);
     const Advice advice = uneven_tasks_advice(context, *stage, data, ratio_to_median(d.max, d.p50));
     f.recommendation = advice.text;
@@ -321,7 +309,7 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
     if (ratio < t.straggler_max_to_median_ratio || excess < t.straggler_min_excess_ms) continue;
     const BytesSpread data = data_spread(*stage, t);
 
-    Finding f = stage_finding(*stage, "straggler", "");
+    Finding f = DetectorContext::stage_finding(*stage, "straggler", "");
     f.title = fmt::format("{}: one task ran {} against a median of {} ({:.1f}x)", DetectorContext::stage_label(*stage),
                           format_duration_ms(d.max), format_duration_ms(d.p50), ratio);
     f.explanation = fmt::format(
@@ -391,7 +379,7 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
     // Spark's tuning guide: 2-3 tasks per core; the low end keeps tasks from getting tiny.
     const int64_t suggested = int64_t{2} * cores;
 
-    Finding f = stage_finding(*stage, "stageShape", "lowParallelism");
+    Finding f = DetectorContext::stage_finding(*stage, "stageShape", "lowParallelism");
     f.title = fmt::format("{} ran {} tasks on {} cores for {}", DetectorContext::stage_label(*stage),
                           format_count(stage->num_tasks), format_count(cores), duration_text(duration));
     f.explanation = fmt::format(
@@ -433,7 +421,7 @@ void data_explosion(const DetectorContext& context, std::vector<Finding>& findin
     const double out_records = static_cast<double>(stage->metric(TaskMetric::kOutputRecords) +
                                                    stage->metric(TaskMetric::kShuffleWriteRecords));
 
-    Finding f = stage_finding(*stage, "stageShape", "dataExplosion");
+    Finding f = DetectorContext::stage_finding(*stage, "stageShape", "dataExplosion");
     f.title = fmt::format("{} wrote {} from {} read ({:.1f}x)", DetectorContext::stage_label(*stage),
                           bytes_text(out_bytes), bytes_text(in_bytes), ratio);
     f.explanation = fmt::format(
@@ -486,7 +474,7 @@ void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findi
     const double idle_core_ms = std::max(0.0, concurrency - 1) * tail_ms;
     const BytesSpread data = data_spread(*stage, t);
 
-    Finding f = stage_finding(*stage, "stageShape", "taskStageSkew");
+    Finding f = DetectorContext::stage_finding(*stage, "stageShape", "taskStageSkew");
     f.title = fmt::format("{}: one task took {} of the stage's {}", DetectorContext::stage_label(*stage),
                           units::format_percent(share), duration_text(duration));
     f.explanation = fmt::format(
@@ -529,7 +517,7 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
     const int64_t suggested =
         std::max<int64_t>(static_cast<int64_t>(std::ceil(tasks / 10)), std::min<int64_t>(cores, d.count));
 
-    Finding f = stage_finding(*stage, "tinyTask", "");
+    Finding f = DetectorContext::stage_finding(*stage, "tinyTask", "");
     f.title = fmt::format("{}: {} tasks with a median of {}", DetectorContext::stage_label(*stage),
                           format_count(d.count), format_duration_ms(d.p50));
     f.explanation = fmt::format(

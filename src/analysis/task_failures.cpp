@@ -86,13 +86,7 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
     if (stage->status == StageStatus::kFailed && retried) {
       const double waste = occupancy.duration_ms;
       if (waste < t.retry_min_waste_ms) continue;
-      Finding f;
-      f.type = "retryWaste";
-      f.rule = "failedStageAttempt";
-      f.scope = Scope::kStage;
-      f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-      f.stages = {DetectorContext::ref(*stage)};
-      f.sql_execution_id = stage->sql_execution_id;
+      Finding f = DetectorContext::stage_finding(*stage, "retryWaste", "failedStageAttempt");
       f.title = fmt::format("{} failed after {} and was run again", DetectorContext::stage_label(*stage),
                             format_duration_ms(static_cast<int64_t>(waste)));
       f.explanation = fmt::format(
@@ -121,13 +115,7 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
     const double waste = failed_time / achieved_concurrency(*stage, occupancy);
     if (share < t.retry_min_failed_share || waste < t.retry_min_waste_ms) continue;
     const std::string top_reason = stage->failure_reasons.empty() ? "" : stage->failure_reasons.front().reason;
-    Finding f;
-    f.type = "retryWaste";
-    f.rule = "failedTasks";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "retryWaste", "failedTasks");
     f.title = fmt::format("{}: {} failed task attempts wasted {} of task time", DetectorContext::stage_label(*stage),
                           format_count(stage->tasks_failed), format_percent(share));
     f.explanation = fmt::format(
@@ -169,12 +157,7 @@ void speculation_waste(const DetectorContext& context, std::vector<Finding>& fin
     const double share = killed_time / task_time;
     const double waste = killed_time / achieved_concurrency(*stage, context.occupancy(*stage));
     if (share < t.speculation_min_killed_share || waste < t.speculation_min_waste_ms) continue;
-    Finding f;
-    f.type = "speculationWaste";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "speculationWaste");
     f.title = fmt::format("{}: speculative duplicates lost the race and burned {} of task time",
                           DetectorContext::stage_label(*stage), format_percent(share));
     f.explanation = fmt::format(
@@ -213,12 +196,7 @@ void stage_failed(const DetectorContext& context, std::vector<Finding>& findings
   for (const StageAttempt& stage : context.model().stages) {
     if (stage.status != StageStatus::kFailed) continue;
     const bool fatal = job_of_stage_failed(context, stage);
-    Finding f;
-    f.type = "stageFailed";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, "", DetectorContext::stage_key(stage));
-    f.stages = {DetectorContext::ref(stage)};
-    f.sql_execution_id = stage.sql_execution_id;
+    Finding f = DetectorContext::stage_finding(stage, "stageFailed");
     f.title = fmt::format("{} failed{}", DetectorContext::stage_label(stage), fatal ? " and its job failed" : "");
     f.explanation = fmt::format("The stage attempt failed: {}.{}", short_reason(stage.failure_reason, 400),
                                 fatal ? " No later attempt saved the job." : " A later attempt was submitted.");
@@ -239,14 +217,10 @@ void failures(const DetectorContext& context, std::vector<Finding>& findings) {
     for (const model::TaskFailureCount& failure : stage.failure_reasons) {
       if (static_cast<double>(failure.count) < t.failures_min_failed_tasks) continue;
       const std::string kind = failure.reason.substr(0, failure.reason.find(':'));
-      Finding f;
-      f.type = "failures";
-      f.rule = kind;
-      f.scope = Scope::kStage;
+      Finding f = DetectorContext::stage_finding(stage, "failures", kind);
+      // Two reasons of one kind on a stage are two findings: the reason goes in the id's rule part.
       f.id = DetectorContext::finding_id(f.type, f.rule + ":" + failure.reason.substr(0, 80),
                                          DetectorContext::stage_key(stage));
-      f.stages = {DetectorContext::ref(stage)};
-      f.sql_execution_id = stage.sql_execution_id;
       f.title = fmt::format("{} task attempt{} of {} failed: {}", format_count(failure.count),
                             failure.count == 1 ? "" : "s", DetectorContext::stage_label(stage), short_reason(failure.reason, 100));
       f.explanation = fmt::format("{} of the stage's {} task attempts ended with {}.", format_count(failure.count),

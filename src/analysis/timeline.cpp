@@ -246,12 +246,7 @@ void stage_slowness(const DetectorContext& context, std::vector<Finding>& findin
     }
     const double waste = duration - t.stage_slowness_info_min_ms;
     const auto& task_duration = stage->quantile(model::QuantileMetric::kDurationMs);
-    Finding f;
-    f.type = "stageSlowness";
-    f.scope = Scope::kStage;
-    f.id = DetectorContext::finding_id(f.type, f.rule, DetectorContext::stage_key(*stage));
-    f.stages = {DetectorContext::ref(*stage)};
-    f.sql_execution_id = stage->sql_execution_id;
+    Finding f = DetectorContext::stage_finding(*stage, "stageSlowness");
     f.title = fmt::format("{} ran {}, {} of the application", DetectorContext::stage_label(*stage),
                           format_duration_ms(as_int(duration)), format_percent(duration / app_ms));
     f.explanation = fmt::format(
