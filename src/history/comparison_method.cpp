@@ -69,8 +69,10 @@ Result<MethodConfig> parse_method_config(std::string_view text, std::string_view
   }
   MethodConfig config;
   for (const auto& [key, value] : root.items()) {
+    // A named copy: clang before 16 cannot capture a structured binding.
+    const std::string& field = key;
     auto bad = [&](std::string_view what) {
-      return fail(Status::InvalidArgument(fmt::format("{}: {}: expected {}", source, key, what)));
+      return fail(Status::InvalidArgument(fmt::format("{}: {}: expected {}", source, field, what)));
     };
     if (key == "method") {
       if (!value.is_string()) return bad("a string");
