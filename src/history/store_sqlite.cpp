@@ -18,7 +18,7 @@ constexpr int kBusyTimeoutMs = 60000;
 
 class Statement {
  public:
-  Statement(sqlite3* db, const std::string& sql) : db_(db) {
+  Statement(sqlite3* db, const std::string& sql) {
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) stmt_ = nullptr;
   }
   ~Statement() { sqlite3_finalize(stmt_); }
@@ -46,7 +46,6 @@ class Statement {
   }
 
  private:
-  sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
 };
 
