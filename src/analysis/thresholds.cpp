@@ -120,6 +120,8 @@ Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<s
   } catch (const nlohmann::json::parse_error& e) {
     return fail(Status::InvalidArgument(config_path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " +
                                         e.what()));
+  } catch (const nlohmann::json::exception& e) {  // a number out of range, found by fuzz_thresholds_config
+    return fail(Status::InvalidArgument(config_path + ": not valid JSON: " + e.what()));
   }
   if (!config.is_object()) return fail(Status::InvalidArgument(config_path + ": expected a JSON object"));
   for (const auto& [key, value] : config.items()) {

@@ -55,6 +55,10 @@ TEST(Thresholds, MistakesNameTheFileAndKey) {
   EXPECT_NE(wrong_type.error().message().find("must be a number"), std::string::npos);
   auto negative = load_thresholds(write_config("neg.json", R"({"thresholds": {"gc.warnRatio": -1}})"), overridden);
   ASSERT_FALSE(negative);
+  // Found by fuzz_thresholds_config: a number too large for a double threw out of the parser.
+  auto overflow = load_thresholds(write_config("huge.json", R"({"thresholds": {"gc.warnRatio": 1E3333333}})"), overridden);
+  ASSERT_FALSE(overflow);
+  EXPECT_NE(overflow.error().message().find("huge.json: not valid JSON"), std::string::npos) << overflow.error().message();
   auto not_json = load_thresholds(write_config("bad.json", "{thresholds:"), overridden);
   ASSERT_FALSE(not_json);
   EXPECT_NE(not_json.error().message().find("not valid JSON"), std::string::npos);
