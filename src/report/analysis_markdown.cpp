@@ -4,27 +4,13 @@
 
 #include "common/units.h"
 #include "report/finding_text.h"
+#include "report/markdown_cell.h"
 
 namespace sf::report {
 
 namespace {
 
 using namespace sf::analysis;
-
-// A table cell: no line breaks, no unescaped pipes.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string code_settings(const Finding& finding) {
   std::string out;
@@ -40,7 +26,7 @@ std::string code_settings(const Finding& finding) {
 std::string analysis_markdown(const model::AppModel& model, const Analysis& analysis) {
   std::string out;
   const auto& app = model.app;
-  out += fmt::format("## SparkForensics: {} (`{}`)\n\n", cell(app.name.empty() ? "application" : app.name),
+  out += fmt::format("## SparkForensics: {} (`{}`)\n\n", markdown_cell(app.name.empty() ? "application" : app.name),
                      app.id.empty() ? "id unknown" : app.id);
   int64_t tasks = 0;
   for (const auto& s : model.stages) tasks += s.tasks_succeeded + s.tasks_failed + s.tasks_killed;
@@ -64,8 +50,8 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
     for (const RollupGroup* g : time_groups) {
       const Finding* best = analysis.finding(g->best_finding_id);
       if (best == nullptr) continue;
-      out += fmt::format("| {} | {} | {} | {} | {} |\n", ++rank, g->type, cell(rollup_figure(*g)), cell(best->title),
-                         code_settings(*best).empty() ? cell(best->recommendation) : code_settings(*best));
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", ++rank, g->type, markdown_cell(rollup_figure(*g)), markdown_cell(best->title),
+                         code_settings(*best).empty() ? markdown_cell(best->recommendation) : code_settings(*best));
     }
     out += "\n";
   }
@@ -77,7 +63,7 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
 
   out += fmt::format("<details><summary>All findings ({})</summary>\n\n", analysis.findings.size());
   for (const Finding& f : analysis.findings) {
-    out += fmt::format("#### [{}] {}\n\n", to_string(f.band), cell(f.title));
+    out += fmt::format("#### [{}] {}\n\n", to_string(f.band), markdown_cell(f.title));
     out += f.explanation + "\n\n";
     const std::string impact = impact_phrase(f);
     out += fmt::format("- Impact: {} ({}, {}); confidence {}\n", impact.empty() ? "not quantified" : impact,

@@ -7,27 +7,13 @@
 #include "analysis/finding.h"
 #include "common/units.h"
 #include "report/comparison_figures.h"
+#include "report/markdown_cell.h"
 
 namespace sf::report {
 
 namespace {
 
 using namespace sf::compare;
-
-// A table cell: no line breaks, no unescaped pipes.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 void category_list(std::string& out, std::string_view title, const std::vector<FindingCategory>& list) {
   out += fmt::format("**{}:** ", title);
@@ -47,17 +33,17 @@ void category_list(std::string& out, std::string_view title, const std::vector<F
 
 std::string comparison_markdown(const Comparison& c, size_t top_stages) {
   std::string out;
-  out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", cell(c.baseline.label), cell(c.candidate.label));
+  out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", markdown_cell(c.baseline.label), markdown_cell(c.candidate.label));
   out += fmt::format("`{}` \"{}\" → `{}` \"{}\" · confidence **{}** · runtime coverage {}\n\n", c.baseline.app_id,
-                     cell(c.baseline.app_name), c.candidate.app_id, cell(c.candidate.app_name), to_string(c.confidence),
+                     markdown_cell(c.baseline.app_name), c.candidate.app_id, markdown_cell(c.candidate.app_name), to_string(c.confidence),
                      c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
-  if (!c.banner.empty()) out += fmt::format("> ⚠️ {}\n\n", cell(c.banner));
+  if (!c.banner.empty()) out += fmt::format("> ⚠️ {}\n\n", markdown_cell(c.banner));
 
   if (!c.budgets.empty()) {
     out += "### Budgets\n\n| budget | result |\n|---|---|\n";
     for (const auto& b : c.budgets) {
       const MetricDefinition* def = find_metric(b.budget.metric);
-      out += fmt::format("| `{}` | {} |\n", cell(b.budget.text), cell(budget_figure(b, def ? def->unit : "count")));
+      out += fmt::format("| `{}` | {} |\n", markdown_cell(b.budget.text), markdown_cell(budget_figure(b, def ? def->unit : "count")));
     }
     out += "\n";
   }
@@ -65,7 +51,7 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
   out += "### Metric deltas\n\n| metric | baseline | candidate | change | |\n|---|---:|---:|---:|---|\n";
   for (const auto& d : c.metric_deltas) {
     if (!d.unavailable_reason.empty()) {
-      out += fmt::format("| {} | | | | unavailable: {} |\n", d.name, cell(d.unavailable_reason));
+      out += fmt::format("| {} | | | | unavailable: {} |\n", d.name, markdown_cell(d.unavailable_reason));
       continue;
     }
     out += fmt::format("| {} | {} | {} | {} | {} |\n", d.name, metric_figure(d.unit, d.baseline),
@@ -85,7 +71,7 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
                        pair_method_figure(d->pair), units::format_duration_ms(d->base.totals.executor_run_time_ms),
                        units::format_duration_ms(d->cand.totals.executor_run_time_ms),
                        d->run_time_delta_ms < 0 ? "-" : "+",
-                       units::format_duration_ms(std::llabs(d->run_time_delta_ms)), cell(d->base.name));
+                       units::format_duration_ms(std::llabs(d->run_time_delta_ms)), markdown_cell(d->base.name));
   }
   out += "\n</details>\n";
   return out;
