@@ -39,6 +39,7 @@ struct AnalyzeOptions {
   bool quiet = false;
   size_t max_line_bytes = size_t{1} << 30;
   uint64_t max_decompression_ratio = io::DecompressLimits{}.max_ratio;
+  uint64_t max_open_tasks = model::BuilderLimits{}.max_open_task_values;
   size_t top_stages = 10;
   unsigned jobs = 0;  // 0: as many as cores, at most 2
   unsigned threads = 0;  // decoding threads per log; 0: the loader's default
@@ -74,6 +75,7 @@ model::LoadOptions load_options_for(const AnalyzeOptions& options, unsigned thre
   model::LoadOptions load_options;
   load_options.max_line_bytes = options.max_line_bytes;
   load_options.decompress_limits.max_ratio = options.max_decompression_ratio;
+  load_options.builder_limits.max_open_task_values = options.max_open_tasks;
   load_options.threads = threads;
   return load_options;
 }
@@ -216,6 +218,10 @@ void register_analyze(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--max-decompression-ratio", options->max_decompression_ratio,
                   "Stop reading a compressed part whose output passes this many times its input (0: no limit)")
+      ->capture_default_str();
+  cmd->add_option("--max-open-tasks", options->max_open_tasks,
+                  "Successful tasks whose values running stages may hold for exact quantiles; past it, a "
+                  "stage's quantiles are left out and the report says so")
       ->capture_default_str();
   cmd->add_option("--top-stages", options->top_stages, "How many stages the text report lists")->capture_default_str();
   cmd->callback([options, &exit_code] { exit_code = run_analyze(*options); });

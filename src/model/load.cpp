@@ -24,7 +24,7 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
   auto input = io::resolve_log_input(path);
   if (!input) return fail(input.error());
 
-  ModelBuilder builder;
+  ModelBuilder builder(options.builder_limits);
   Diagnostics& diagnostics = builder.diagnostics();
   diagnostics.notes = input->warnings;
 

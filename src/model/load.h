@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "io/codec.h"
 #include "model/app_model.h"
+#include "model/model_builder.h"
 
 namespace sf::model {
 
@@ -35,6 +36,7 @@ struct LoadOptions {
   // A line longer than this is reported as malformed and skipped, not buffered.
   size_t max_line_bytes = size_t{1} << 30;
   io::DecompressLimits decompress_limits;
+  BuilderLimits builder_limits;
   // Set to true from another thread to stop the load; it returns a Cancelled status.
   const std::atomic<bool>* cancel = nullptr;
 

@@ -65,6 +65,7 @@ struct StageBuild {
   StageAttempt out;
   TaskDistribution distribution;
   bool distribution_final = false;
+  bool distribution_dropped = false;  // past BuilderLimits::max_open_task_values
   StringMap<ExecutorStageSummary> executors;
   CompletedIndices completed_indices;
   std::unordered_set<int64_t> accumulator_ids;
@@ -127,6 +128,8 @@ void sort_unique(std::vector<T>& values) {
 }  // namespace
 
 struct ModelBuilder::State {
+  BuilderLimits limits;
+  uint64_t open_task_values = 0;  // successful tasks held by open stage attempts' distributions
   AppModel model;
   std::map<StageKey, std::unique_ptr<StageBuild>> stages;
   StageBuild* last_stage = nullptr;  // consecutive task events usually hit one stage
@@ -228,8 +231,32 @@ struct ModelBuilder::State {
 
   void finalize_distribution(StageBuild& stage) {
     if (stage.distribution_final) return;
+    open_task_values -= stage.distribution.size();
     stage.out.quantiles = stage.distribution.finish();
     stage.distribution_final = true;
+  }
+
+  // Keeps a successful task's values for its attempt's quantiles, unless the open attempts
+  // already hold the most the limits allow.
+  void keep_for_quantiles(StageBuild& stage, const TaskMetricValues& metrics) {
+    if (stage.distribution_dropped) return;
+    if (open_task_values >= limits.max_open_task_values) {
+      open_task_values -= stage.distribution.size();
+      stage.distribution = TaskDistribution{};
+      stage.distribution_dropped = true;
+      notes.insert("stage " + std::to_string(stage.out.stage_id) + " attempt " +
+                   std::to_string(stage.out.attempt_id) + ": task quantiles not kept: open stages held " +
+                   std::to_string(limits.max_open_task_values) + " tasks' values (--max-open-tasks)");
+      return;
+    }
+    // The attempt's task count, known from its submission, sizes the columns once (bounded,
+    // so a log claiming absurd counts cannot reserve absurd memory).
+    if (stage.distribution.size() == 0) {
+      const uint64_t room = std::min<uint64_t>(limits.max_open_task_values - open_task_values, kMaxReservedTasks);
+      stage.distribution.reserve(static_cast<size_t>(std::clamp<int64_t>(stage.out.num_tasks, 0, room)));
+    }
+    stage.distribution.add(metrics);
+    ++open_task_values;
   }
 
   void record_executor_task(StageBuild& stage, const ev::TaskEnd& e, int64_t duration_ms, bool succeeded,
@@ -272,7 +299,7 @@ struct ModelBuilder::State {
   void compute_peak_cores();
 };
 
-ModelBuilder::ModelBuilder() : state_(std::make_unique<State>()) {}
+ModelBuilder::ModelBuilder(BuilderLimits limits) : state_(std::make_unique<State>()) { state_->limits = limits; }
 ModelBuilder::~ModelBuilder() = default;
 
 Diagnostics& ModelBuilder::diagnostics() { return state_->model.diagnostics; }
@@ -628,12 +655,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     if (stage.distribution_final) {
       s.orphan("successful task after its stage completed (in sums, not in quantiles)");
     } else {
-      // The attempt's task count, known from its submission, sizes the columns once (bounded,
-      // so a log claiming absurd counts cannot reserve absurd memory).
-      if (stage.distribution.size() == 0) {
-        stage.distribution.reserve(static_cast<size_t>(std::clamp(out.num_tasks, 0, kMaxReservedTasks)));
-      }
-      stage.distribution.add(metrics);
+      s.keep_for_quantiles(stage, metrics);
     }
   } else if (killed) {
     ++out.tasks_killed;

@@ -18,9 +18,18 @@
 
 namespace sf::model {
 
+// Bounds that hold whatever the log claims.
+struct BuilderLimits {
+  // Successful tasks whose metric values open stage attempts hold for their exact quantiles
+  // (23 values, 184 bytes, each). Past it, the attempt that would cross it drops its values:
+  // its quantiles are left empty and a diagnostics note names it; sums and counts stay exact.
+  // The default, 8M tasks (1.5 GiB), is far above any real log's running stages.
+  uint64_t max_open_task_values = uint64_t{1} << 23;
+};
+
 class ModelBuilder final : public eventlog::EventHandler {
  public:
-  ModelBuilder();
+  explicit ModelBuilder(BuilderLimits limits = {});
   ~ModelBuilder() override;
   ModelBuilder(const ModelBuilder&) = delete;
   ModelBuilder& operator=(const ModelBuilder&) = delete;

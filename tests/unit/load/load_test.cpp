@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -160,6 +161,49 @@ TEST_F(LoadTest, HostileTaskIndicesCostNoMoreThanTheirLines) {
   ASSERT_EQ(model->stages.size(), 65u);
   EXPECT_EQ(model->stages.at(0).completed_indices, 3);
   for (size_t i = 1; i < model->stages.size(); ++i) EXPECT_EQ(model->stages[i].completed_indices, 3) << i;
+}
+
+TEST_F(LoadTest, OpenStagesHoldNoMoreTaskValuesThanTheLimit) {
+  const auto path = write("app-1", join_lines(small_log_lines(10))).string();
+  LoadOptions options;
+  options.builder_limits.max_open_task_values = 10;
+  auto within = load_event_log(path, options);
+  ASSERT_TRUE(within) << within.error().message();
+  EXPECT_EQ(within->stages.at(0).quantile(QuantileMetric::kExecutorRunTimeMs).count, 10);
+
+  options.builder_limits.max_open_task_values = 9;
+  auto past = load_event_log(path, options);
+  ASSERT_TRUE(past) << past.error().message();
+  const auto& stage = past->stages.at(0);
+  EXPECT_EQ(stage.quantile(QuantileMetric::kExecutorRunTimeMs).count, 0);
+  // Only the quantiles go: counts and sums stay exact.
+  EXPECT_EQ(stage.tasks_succeeded, 10);
+  EXPECT_EQ(stage.metric(TaskMetric::kExecutorRunTimeMs), within->stages.at(0).metric(TaskMetric::kExecutorRunTimeMs));
+  const auto& notes = past->diagnostics.notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note.find("stage 0 attempt 0: task quantiles not kept") != std::string::npos &&
+           note.find("--max-open-tasks") != std::string::npos;
+  })) << ::testing::PrintToString(notes);
+}
+
+TEST_F(LoadTest, ACompletedStageGivesBackItsTaskValues) {
+  // Stage 0 (5 tasks) completes before stage 1 (5 tasks) starts: a limit of 5 holds both.
+  auto lines = small_log_lines(5, /*finished=*/false);
+  std::vector<std::string> second(lines.begin() + 4, lines.end() - 1);  // submit, tasks, completion
+  for (auto& line : second) {
+    line.replace(line.find(R"("Stage ID":0)"), 12, R"("Stage ID":1)");
+    const auto task_id = line.find(R"("Task ID":)");
+    if (task_id != std::string::npos) line.insert(task_id + 10, "10");
+  }
+  lines.insert(lines.end() - 1, second.begin(), second.end());
+  LoadOptions options;
+  options.builder_limits.max_open_task_values = 5;
+  auto model = load_event_log(write("app-1", join_lines(lines)).string(), options);
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_EQ(model->stages.size(), 2u);
+  for (const auto& stage : model->stages) {
+    EXPECT_EQ(stage.quantile(QuantileMetric::kDurationMs).count, 5) << stage.stage_id;
+  }
 }
 
 TEST_F(LoadTest, AJobStartedTwiceWhileItsStageRuns) {
