@@ -149,15 +149,25 @@ class SqliteStore final : public Store {
 
  private:
   Status error(std::string_view what) const {
-    return Status::IOError(fmt::format("{}: {}: {}", path_, what, sqlite3_errmsg(db_)));
+    return Status::IOError(fmt::format("{}: {}: {}", path_, what, failure()));
+  }
+
+  // SQLite's words, and what a failed write means: "disk I/O error" alone does not say what
+  // to do. (sqlite3_system_errno is no help here: by the time it is read, the rollback's own
+  // system calls have replaced the write's errno.)
+  std::string failure() const {
+    std::string text = sqlite3_errmsg(db_);
+    const int code = sqlite3_extended_errcode(db_);
+    if (code == SQLITE_FULL || code == SQLITE_IOERR_WRITE || code == SQLITE_IOERR_FSYNC ||
+        code == SQLITE_IOERR_TRUNCATE) {
+      text += " (a write to the store failed: check the free space and file size limits where it lives)";
+    }
+    return text;
   }
 
   Status exec(const std::string& sql) {
-    char* message = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return {};
-    Status s = Status::IOError(fmt::format("{}: {}", path_, message != nullptr ? message : "unknown SQLite error"));
-    sqlite3_free(message);
-    return s;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK) return {};
+    return Status::IOError(fmt::format("{}: {}", path_, failure()));
   }
 
   Status migrate() {
