@@ -485,7 +485,9 @@ void compare_distributions(FieldTally& tally, const std::string& where, const js
 
 void compare_executor_summary(FieldTally& tally, const std::string& where, const json& summaries,
                               const StageAttempt& s) {
-  for (const auto& [executor_id, expected] : summaries.items()) {
+  for (const auto& item : summaries.items()) {
+    const std::string& executor_id = item.key();
+    const json& expected = item.value();
     auto it = std::find_if(s.executors.begin(), s.executors.end(),
                            [&](const ExecutorStageSummary& e) { return e.executor_id == executor_id; });
     if (it == s.executors.end()) {

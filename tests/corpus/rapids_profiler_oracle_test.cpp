@@ -778,11 +778,12 @@ void compare_failed_tasks(FieldTally& tally, const Csv& csv, const AppModel& m) 
       for (const auto& [cls, count] : classes) keys.insert({stage, cls});
     }
   }
-  for (const auto& [stage, cls] : keys) {
-    auto count_in = [&](const auto& side) -> int64_t {
-      auto it = side.find(stage);
+  for (const auto& key : keys) {
+    const auto& [stage, cls] = key;
+    auto count_in = [&key](const auto& side) -> int64_t {
+      auto it = side.find(key.first);
       if (it == side.end()) return 0;
-      auto c = it->second.find(cls);
+      auto c = it->second.find(key.second);
       return c == it->second.end() ? 0 : c->second;
     };
     tally.check("stage " + std::to_string(stage.first) + "." + std::to_string(stage.second),
