@@ -1,34 +1,28 @@
 #!/usr/bin/env bash
-# make fuzz: builds the libFuzzer targets with clang, AddressSanitizer and UBSan in
-# build-fuzz/, seeds each from generated logs and small cuts of ../shared/corpus (copied at run
-# time, never committed), and runs each for FUZZ_SECONDS (default 60). Prints, per target, the
-# executions reached; any crash, leak, timeout or out-of-memory stops the run with the
-# reproducer's path (a file under build-fuzz/crashes/ to turn into a regression test).
+# make fuzz: runs each libFuzzer target of a build configured with -DSF_FUZZ=ON (make test-asan
+# and make fuzz configure build-asan/ that way, with clang, AddressSanitizer and UBSan) for
+# FUZZ_SECONDS (default 60). Seeds come from generated logs and small cuts of ../shared/corpus
+# (copied at run time, never committed). Prints, per target, the executions reached; any
+# crash, leak, timeout or out-of-memory stops the run with the reproducer's path (a file under
+# BUILD_DIR/fuzz-crashes/ to turn into a regression test).
 #   scripts/fuzz.sh BUILD_DIR [TARGET...]
 set -euo pipefail
-build="${1:-build}"
-shift || true
+fuzz_build="${1:?usage: scripts/fuzz.sh BUILD_DIR [TARGET...]}"
+shift
 here="$(cd "$(dirname "$0")/.." && pwd)"
-fuzz_build="${FUZZ_BUILD_DIR:-build-fuzz}"
 seconds="${FUZZ_SECONDS:-60}"
 corpus="${SF_CORPUS_DIR:-$here/../shared/corpus}"
-loggen="$build/bench/loggen/sf-loggen"
-
-"$here/scripts/install-deps.sh" clang libclang-rt-14-dev
-if [[ ! -f "$fuzz_build/CMakeCache.txt" ]]; then
-  CXX=clang++ CC=clang cmake -S "$here" -B "$fuzz_build" -DSF_FUZZ=ON -DSF_SANITIZE=address,undefined \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$fuzz_build.configure.log" 2>&1 ||
-    { cat "$fuzz_build.configure.log"; exit 1; }
-fi
-cmake --build "$fuzz_build" -j2 >/dev/null
+loggen="$fuzz_build/bench/loggen/sf-loggen"
+[[ -x "$fuzz_build/fuzz/fuzz_decode_line" && -x "$loggen" ]] ||
+  { echo "fuzz: $fuzz_build has no fuzz targets: build it with make fuzz" >&2; exit 2; }
 
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(fuzz_decode_line fuzz_load_file fuzz_zip fuzz_rolling_dir fuzz_thresholds_config
+  targets=(fuzz_decode_line fuzz_load_file fuzz_zip fuzz_rolling_dir fuzz_thresholds_config fuzz_result_documents
            fuzz_decompress_zstd fuzz_decompress_lz4 fuzz_decompress_snappy fuzz_decompress_lzf fuzz_decompress_gzip)
 fi
 
-seeds="$fuzz_build/seeds"
+seeds="$fuzz_build/fuzz-seeds"
 # Seeds: the generated small log in every codec, lines of it, and the first 16 KiB of real logs.
 if [[ ! -f "$seeds/.complete" ]]; then
   rm -rf "$seeds"
@@ -65,6 +59,15 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         z.write(os.path.join(src, name), name)
 PY
   echo '{"thresholds": {"skew.maxToMedianRatio": 4, "stage.minDurationMs": 1000}}' > "$seeds/config/overrides.json"
+  # A result document of the generated log, and the store's identity policy, as the store writes them.
+  sf="$fuzz_build/src/cli/sparkforensics"
+  mkdir -p "$seeds/results"
+  "$sf" store ingest --store "$seeds/store.db" --quiet "$seeds/gen-none"/*
+  id=$("$sf" store list --store "$seeds/store.db" --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')
+  "$sf" store show --store "$seeds/store.db" "$id" |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("id"); d.pop("order"); print(json.dumps(d))' \
+    > "$seeds/results/generated.json"
+  "$sf" store policy --store "$seeds/store.db" > "$seeds/results/policy.json"
   printf '\x00\x02\x01{"Event":"SparkListenerLogStart","Spark Version":"3.5.0"}\n' > "$seeds/rolling/one-part"
   touch "$seeds/.complete"
 fi
@@ -76,18 +79,19 @@ seed_dirs_of() {
     fuzz_zip) echo "$seeds/zip" ;;
     fuzz_rolling_dir) echo "$seeds/rolling" ;;
     fuzz_thresholds_config) echo "$seeds/config" ;;
+    fuzz_result_documents) echo "$seeds/results" ;;
     fuzz_decompress_*) echo "$seeds/${1#fuzz_decompress_}" ;;
   esac
 }
 
-mkdir -p "$fuzz_build/crashes"
+mkdir -p "$fuzz_build/fuzz-crashes"
 for target in "${targets[@]}"; do
-  work="$fuzz_build/work/$target"
+  work="$fuzz_build/fuzz-work/$target"
   mkdir -p "$work"
-  log="$fuzz_build/work/$target.log"
+  log="$fuzz_build/fuzz-work/$target.log"
   # shellcheck disable=SC2046
   if ! "$fuzz_build/fuzz/$target" "$work" $(seed_dirs_of "$target") -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$fuzz_build/crashes/$target-" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$fuzz_build/fuzz-crashes/$target-" \
       -print_final_stats=1 >"$log" 2>&1; then
     echo "fuzz: $target FAILED; the log is $log:"
     grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -20
