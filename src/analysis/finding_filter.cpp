@@ -15,8 +15,8 @@ bool FindingFilter::passes(const Finding& finding) const {
 }
 
 std::optional<ImpactBand> parse_impact_band(std::string_view text) {
-  for (ImpactBand band : {ImpactBand::kCritical, ImpactBand::kHigh, ImpactBand::kMedium, ImpactBand::kLow,
-                          ImpactBand::kInfo}) {
+  for (ImpactBand band :
+       {ImpactBand::kCritical, ImpactBand::kHigh, ImpactBand::kMedium, ImpactBand::kLow, ImpactBand::kInfo}) {
     if (to_string(band) == text) return band;
   }
   return std::nullopt;

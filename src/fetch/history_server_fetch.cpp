@@ -55,9 +55,9 @@ struct EasyDeleter {
 
 Status transfer_failure(CURLcode code, const Transfer& transfer, const std::string& where) {
   if (transfer.too_large || code == CURLE_FILESIZE_EXCEEDED) {
-    return history_server_status(HistoryServerError::kTooLarge,
-                                 fmt::format("the logs of {} are larger than the {} byte limit", where,
-                                             transfer.max_bytes));
+    return history_server_status(
+        HistoryServerError::kTooLarge,
+        fmt::format("the logs of {} are larger than the {} byte limit", where, transfer.max_bytes));
   }
   if (transfer.write_failed) {
     return history_server_status(HistoryServerError::kWriteFailed, "the download could not be saved locally");
@@ -81,8 +81,8 @@ Status transfer_failure(CURLcode code, const Transfer& transfer, const std::stri
 Result<FetchedLogs> fetch_history_server_logs(const HistoryServerRequest& request,
                                               const std::filesystem::path& destination, const FetchOptions& options) {
   initialize_curl_once();
-  const std::string where = request.attempt_id ? fmt::format("{} attempt {}", request.app_id, *request.attempt_id)
-                                               : request.app_id;
+  const std::string where =
+      request.attempt_id ? fmt::format("{} attempt {}", request.app_id, *request.attempt_id) : request.app_id;
   std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
   if (!easy) return fail(history_server_status(HistoryServerError::kUnreachable, "no HTTP client could be created"));
 

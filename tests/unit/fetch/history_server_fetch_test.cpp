@@ -1,6 +1,8 @@
 // The download against a History Server stand-in served by cpp-httplib on the loopback: a zip
 // the loader reads, and each failure with its stable code: not found, redirect (not followed),
 // oversize, an error status, no server, a timeout, a cancellation. No credentials are sent.
+#include "fetch/history_server_fetch.h"
+
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <unistd.h>
@@ -10,8 +12,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include "fetch/history_server_fetch.h"
 
 namespace sf::fetch {
 namespace {
@@ -24,7 +24,8 @@ class HistoryServerFetch : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("sf-fetch-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
-    server_.Get("/shs/api/v1/applications/local-1/logs", [this](const httplib::Request& request, httplib::Response& response) {
+    server_.Get("/shs/api/v1/applications/local-1/logs", [this](const httplib::Request& request,
+                                                                httplib::Response& response) {
       saw_authorization_ = saw_authorization_ || request.has_header("Authorization") || request.has_header("Cookie");
       response.set_content(body_, "application/zip");
     });
@@ -65,7 +66,8 @@ class HistoryServerFetch : public ::testing::Test {
   }
 
   HistoryServerRequest request(const std::string& app, const std::string& attempt = "") {
-    auto validated = validate_history_server_request("http://127.0.0.1:" + std::to_string(port_) + "/shs", app, attempt);
+    auto validated =
+        validate_history_server_request("http://127.0.0.1:" + std::to_string(port_) + "/shs", app, attempt);
     EXPECT_TRUE(validated.has_value());
     return *validated;
   }

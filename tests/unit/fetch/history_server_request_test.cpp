@@ -1,13 +1,14 @@
 // The History Server request contract: which base URLs and ids are accepted, how the base URL
 // is made canonical, and the stable code of every refusal.
-#include <gtest/gtest.h>
-
 #include "fetch/history_server_request.h"
+
+#include <gtest/gtest.h>
 
 namespace sf::fetch {
 namespace {
 
-std::optional<HistoryServerError> refusal(std::string_view base, std::string_view app = "application_1700000000000_0001",
+std::optional<HistoryServerError> refusal(std::string_view base,
+                                          std::string_view app = "application_1700000000000_0001",
                                           std::string_view attempt = "") {
   auto request = validate_history_server_request(base, app, attempt);
   if (request) return std::nullopt;
@@ -44,10 +45,10 @@ TEST(HistoryServerRequest, LogsUrlIsBuiltFromTheValidatedFields) {
 }
 
 TEST(HistoryServerRequest, BaseUrlsOutsideTheContractAreRefused) {
-  for (const std::string& base : std::vector<std::string>{"", "   ", "shs:18080", "/api/v1", "ftp://shs/", "file:///etc/passwd",
-                                 "http://user:secret@shs/", "http://user@shs/", "http://shs/?x=1", "http://shs/#frag",
-                                 "http://shs/a b", "http:///path", "javascript:alert(1)", "http://shs/\nx", "http://",
-                                 std::string("http://") + std::string(3000, 'a') + "/"}) {
+  for (const std::string& base : std::vector<std::string>{
+           "", "   ", "shs:18080", "/api/v1", "ftp://shs/", "file:///etc/passwd", "http://user:secret@shs/",
+           "http://user@shs/", "http://shs/?x=1", "http://shs/#frag", "http://shs/a b", "http:///path",
+           "javascript:alert(1)", "http://shs/\nx", "http://", std::string("http://") + std::string(3000, 'a') + "/"}) {
     EXPECT_EQ(refusal(base), HistoryServerError::kInvalidBaseUrl) << "\"" << base << "\"";
   }
 }
@@ -61,8 +62,8 @@ TEST(HistoryServerRequest, CredentialsAreNeverEchoedInTheMessage) {
 }
 
 TEST(HistoryServerRequest, ApplicationIdsOfTheSupportedShapesOnly) {
-  for (const std::string app : {"application_1700000000000_0001", "local-1642039451826", "app-20240101120000-0001",
-                                "app-x.y_z"}) {
+  for (const std::string app :
+       {"application_1700000000000_0001", "local-1642039451826", "app-20240101120000-0001", "app-x.y_z"}) {
     EXPECT_EQ(refusal("http://shs/", app), std::nullopt) << app;
   }
   for (const std::string app : {"", "application_17_", "application_x_1", "local-abc", "app-", "spark-1", "../etc",
@@ -77,7 +78,8 @@ TEST(HistoryServerRequest, AttemptIdsArePathSafe) {
   for (const std::string attempt : {"1", "2", "attempt_1.a-b"}) {
     EXPECT_EQ(refusal("http://shs/", "local-1", attempt), std::nullopt) << attempt;
   }
-  for (const std::string& attempt : std::vector<std::string>{".", "..", "1/2", "a b", "%2e%2e", "1?x", std::string(200, '1')}) {
+  for (const std::string& attempt :
+       std::vector<std::string>{".", "..", "1/2", "a b", "%2e%2e", "1?x", std::string(200, '1')}) {
     EXPECT_EQ(refusal("http://shs/", "local-1", attempt), HistoryServerError::kInvalidAttemptId) << attempt;
   }
 }
