@@ -42,10 +42,6 @@ const Json kFindingSchema = Json::parse(R"({"type": "object",
                  "evidence": {"type": "array", "items": {"type": "object", "required": ["name", "value", "unit"]}},
                  "impactEstimate": {"type": "object", "required": ["basis", "wallClock", "estimateMethod", "rawWaste"]}}})");
 
-ToolResult load_error(const Status& status) {
-  return ToolResult::error(status.message());
-}
-
 Json with_schema(std::string_view text) {
   return Json::parse(text);
 }
@@ -82,10 +78,8 @@ Tool analyze_event_log_tool() {
   schema["properties"]["topFindings"]["items"] = kBriefFindingSchema;
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     const Json& doc = log.document;
     ToolResult result;
@@ -153,10 +147,8 @@ Tool get_findings_tool() {
   schema["properties"]["findings"]["items"] = kFindingSchema;
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     analysis::FindingFilter filter;
     for (const auto& band : arguments.string_list("impactBand"))
@@ -203,10 +195,8 @@ Tool explain_finding_tool() {
   schema["properties"]["finding"] = kFindingSchema;
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     const std::string id = arguments.string("findingId");
     const auto& findings = log.analysis.findings;

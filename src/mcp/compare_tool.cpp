@@ -57,13 +57,9 @@ Tool compare_runs_tool() {
     }
     auto normalizer = compare::ComparisonNormalizer::with_patterns(arguments.string_list("normalizePath"));
     if (!normalizer) return ToolResult::error(normalizer.error().message());
-    auto base_reference = log_reference_from(arguments.object("baseline"));
-    if (!base_reference) return ToolResult::error("baseline: " + base_reference.error().message());
-    auto cand_reference = log_reference_from(arguments.object("candidate"));
-    if (!cand_reference) return ToolResult::error("candidate: " + cand_reference.error().message());
-    auto base = context.session.load(*base_reference, context, {0, 2});
+    auto base = load_named_log(arguments.object("baseline"), context, {0, 2});
     if (!base) return ToolResult::error("baseline: " + base.error().message());
-    auto cand = context.session.load(*cand_reference, context, {1, 2});
+    auto cand = load_named_log(arguments.object("candidate"), context, {1, 2});
     if (!cand) return ToolResult::error("candidate: " + cand.error().message());
 
     compare::CompareOptions options;

@@ -12,10 +12,6 @@ namespace sf::mcp {
 
 namespace {
 
-ToolResult load_error(const Status& status) {
-  return ToolResult::error(status.message());
-}
-
 std::string duration_text(const Json& duration_ms) {
   return duration_ms.is_number() ? units::format_duration_ms(duration_ms.get<int64_t>()) : "-";
 }
@@ -76,10 +72,8 @@ Tool get_stage_tool() {
       "attemptIds": {"type": "array", "items": {"type": "integer"}},
       "findingIds": {"type": "array", "items": {"type": "string"}}}})");
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     const int64_t stage_id = arguments.integer("stageId", 0);
     const auto attempt = arguments.optional_integer("attemptId");
@@ -140,10 +134,8 @@ Tool get_sql_execution_tool() {
   schema["properties"]["stages"]["items"] = kBriefStageSchema;
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     const int64_t id = arguments.integer("executionId", 0);
     const Json* found = nullptr;
@@ -194,10 +186,8 @@ Tool get_slowest_tool() {
                        "status": {"type": "string"}, "stageIds": {"type": "array", "items": {"type": "integer"}},
                        "sqlExecutionId": {"type": ["integer", "null"]}}}}}})");
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    auto reference = log_reference_from(arguments);
-    if (!reference) return load_error(reference.error());
-    auto loaded = context.session.load(*reference, context);
-    if (!loaded) return load_error(loaded.error());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
     const LoadedLog& log = **loaded;
     const std::string kind = arguments.string("kind");
     const size_t limit = static_cast<size_t>(arguments.integer("limit", 10));

@@ -259,16 +259,18 @@ void ProtocolServer::start_tool_call(const Json& id, const Json& params) {
     send(error_line(id, kInvalidRequest, "Invalid Request: a call with this id is still running"));
     return;
   }
-  if (running_.size() >= kMaxRunningCalls) {
-    send(response_line(
-        id, tool_result_json(ToolResult::error(fmt::format(
-                "{} tool calls are running already; wait for one to finish and call again", kMaxRunningCalls)))));
+  if (running_.size() >= kMaxAcceptedCalls) {
+    send(response_line(id, tool_result_json(ToolResult::error(fmt::format(
+                               "{} tool calls are running or waiting already; wait for one to finish and call again",
+                               kMaxAcceptedCalls)))));
     return;
   }
   running_[id_key(id)] = RunningCall{cancel};
   const uint64_t serial = next_thread_++;
   threads_[serial] = std::thread([this, &tool = *tool, id, arguments, progress_token, cancel, serial] {
+    run_slots_.acquire();
     run_tool_call(tool, id, arguments, progress_token, cancel);
+    run_slots_.release();
     std::lock_guard done(calls_mutex_);
     finished_threads_.push_back(serial);
   });
@@ -289,7 +291,9 @@ void ProtocolServer::run_tool_call(const Tool& tool, Json id, Json arguments, Js
   context.log = [this](LogLevel level, const std::string& message) { log(level, message); };
 
   ToolResult result;
-  if (Status checked = check_arguments(tool.parameters, arguments); !checked.ok()) {
+  if (cancel->load()) {
+    result = ToolResult::error("cancelled before it started");  // never sent: the call was cancelled
+  } else if (Status checked = check_arguments(tool.parameters, arguments); !checked.ok()) {
     result = ToolResult::error(fmt::format("{}: {}", tool.name, checked.message()));
   } else {
     try {

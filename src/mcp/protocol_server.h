@@ -8,7 +8,8 @@
 // (its answer is then never sent), `notifications/initialized` is noted.
 //
 // A tool call runs on its own thread, so the reader stays free for pings and cancellations; at
-// most kMaxRunningCalls run at once. Progress (when the request carries _meta.progressToken)
+// most kMaxRunningCalls run at once, the others wait in order of arrival (a call cancelled while
+// it waits never runs). Progress (when the request carries _meta.progressToken)
 // and log messages are sent from those threads. Bad input never stops the server: a line that
 // is not JSON gets -32700, an unknown method -32601, bad params -32602, and a tool that fails
 // answers with isError and a message saying what to do.
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <semaphore>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -35,7 +37,8 @@
 namespace sf::mcp {
 
 inline constexpr std::string_view kLatestProtocolVersion = "2025-11-25";
-inline constexpr size_t kMaxRunningCalls = 4;
+inline constexpr size_t kMaxRunningCalls = 4;    // tool calls running at once; more wait their turn
+inline constexpr size_t kMaxAcceptedCalls = 64;  // calls running or waiting; past it a call is refused
 
 class ProtocolServer {
  public:
@@ -80,7 +83,8 @@ class ProtocolServer {
 
   std::mutex calls_mutex_;
   std::condition_variable calls_changed_;
-  std::map<std::string, RunningCall> running_;  // by the request id's JSON text
+  std::map<std::string, RunningCall> running_;  // accepted calls, by the request id's JSON text
+  std::counting_semaphore<kMaxRunningCalls> run_slots_{kMaxRunningCalls};
   std::map<uint64_t, std::thread> threads_;
   std::vector<uint64_t> finished_threads_;
   uint64_t next_thread_ = 0;

@@ -82,11 +82,9 @@ Tool store_ingest_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto c = context_from(arguments);
     if (!c) return ToolResult::error(c.error().message());
-    auto reference = log_reference_from(arguments);
-    if (!reference) return ToolResult::error(reference.error().message());
     auto store = open_session_store(context.session);
     if (!store) return ToolResult::error(store.error().message());
-    auto loaded = context.session.load(*reference, context);
+    auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
     c->origin = history::event_log_origin((*loaded)->source, (*loaded)->model.app.id);
     const history::ResultDocument document = history::result_from_app_model((*loaded)->model, *c);

@@ -244,6 +244,25 @@ TEST_F(McpTools, ProgressIsReportedAndLogMessagesFollowTheLevel) {
   EXPECT_EQ(logs.front()["params"]["level"], "info");
 }
 
+// A client that sends many calls before reading any answer gets every answer: past
+// kMaxRunningCalls the calls wait their turn instead of being refused.
+TEST_F(McpTools, ManyCallsAtOnceAreAllAnswered) {
+  McpHarness harness(confined_options());
+  harness.initialize();
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 12; ++i) {
+    ids.push_back(harness.request(
+        "tools/call", {{"name", "get_slowest"},
+                       {"arguments", {{"path", small_->filename().string()}, {"kind", "stages"}, {"limit", 1 + i}}}}));
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto answer = harness.response(ids[i]);
+    ASSERT_TRUE(answer.has_value()) << i;
+    EXPECT_FALSE((*answer)["result"]["isError"].get<bool>()) << answer->dump();
+    EXPECT_EQ((*answer)["result"]["structuredContent"]["items"].size(), i + 1);
+  }
+}
+
 // A log big enough that its load reports progress several times before it ends.
 TEST_F(McpTools, ACancelledLongParseStopsAndSendsNoAnswer) {
   const fs::path big_dir = *root_ / "logs" / "big";
