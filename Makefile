@@ -20,7 +20,7 @@ MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 
-.PHONY: deps configure build demo test test-asan fuzz bench bench-large bench-quick clean
+.PHONY: deps configure build mcp-client-deps demo test test-asan fuzz bench bench-large bench-quick clean
 
 deps:
 	@scripts/install-deps.sh $(DEPS_EXTRA)
@@ -38,7 +38,12 @@ demo: build
 	@echo "== sparkforensics analyze $$(cat $(BUILD_DIR)/demo/log-path.txt)"
 	@$(SF) analyze "$$(cat $(BUILD_DIR)/demo/log-path.txt)"
 
-test: build
+# The MCP client test needs the official SDK from npm (tests/mcp-client/package-lock.json).
+mcp-client-deps:
+	@if [ ! -d tests/mcp-client/node_modules ] && command -v npm >/dev/null; then \
+	  npm ci --prefix tests/mcp-client --no-audit --no-fund >/dev/null || exit 1; fi
+
+test: build mcp-client-deps
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
 	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
 

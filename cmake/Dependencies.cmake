@@ -13,6 +13,7 @@ find_package(ZLIB REQUIRED)
 find_package(LibArchive REQUIRED)
 find_package(SQLite3 REQUIRED)      # the embedded result store
 find_package(PostgreSQL REQUIRED)   # the shared result store (libpq)
+find_package(CURL REQUIRED)         # History Server downloads (src/fetch)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 # xxhash: lz4-java's block checksum (XXH32); liblz4 does not export its copy.
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)

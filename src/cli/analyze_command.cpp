@@ -13,17 +13,14 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "analysis/analyzer.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "common/units.h"
 #include "io/log_source.h"
 #include "model/load.h"
 #include "report/analysis_markdown.h"
 #include "report/analysis_text.h"
-#include "report/finding_text.h"
 #include "report/model_json.h"
 
 namespace sf::cli {
@@ -118,21 +115,6 @@ std::optional<std::vector<std::string>> logs_in_directory(const std::string& pat
   return *logs;
 }
 
-// One line for one application of a batch: what it is, and what to fix first.
-std::string summary_line(const std::string& path, const model::AppModel& model, const analysis::Analysis& analysis) {
-  const auto& app = model.app;
-  std::string line = fmt::format("{}: {} \"{}\" {} {}", path, app.id.empty() ? "(no id)" : app.id, app.name,
-                                 units::format_optional_duration(app.duration_ms()), app.finished ? "finished" : "INCOMPLETE");
-  line += fmt::format(" | {} finding{}", analysis.findings.size(), analysis.findings.size() == 1 ? "" : "s");
-  for (const auto& group : analysis.rollup.groups) {
-    if (group.tier != analysis::RollupTier::kTime) continue;
-    line += fmt::format(" | fix first: {} ({})", group.type, report::rollup_figure(group));
-    break;
-  }
-  if (model.diagnostics.read_error) line += " | partial load";
-  return line;
-}
-
 int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {
   // Expand directories of logs into their logs; a directory that is a log stays one entry.
   std::vector<std::string> paths;
@@ -161,7 +143,7 @@ int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions&
         continue;
       }
       const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
-      lines[i] = summary_line(paths[i], *loaded, analysis);
+      lines[i] = report::analysis_summary_line(paths[i], *loaded, analysis);
     }
   };
   unsigned jobs = options.jobs != 0 ? options.jobs : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));

@@ -72,7 +72,6 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
   c.revision.parents = o.parents;
   c.revision.benchmark_tree = o.benchmark_tree;
   c.revision.clean = !o.dirty;
-  if (!o.parents.empty() && o.revision.empty()) return fail(Status::InvalidArgument("--parent needs --revision"));
   if (!o.variant.empty()) c.parameters[std::string(history::kVariantRoleParameter)] = o.variant;
   std::string key, value;
   for (const std::string& p : o.params) {
@@ -85,8 +84,6 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
       return fail(Status::InvalidArgument(fmt::format("--env {}: expected KEY=VALUE", e)));
     c.environment[key] = value;
   }
-  if ((o.round || o.slot) && o.run_key.empty())
-    return fail(Status::InvalidArgument("--round and --slot need --run-key"));
   c.procedure = {o.run_key, o.round, o.slot};
   if (!o.status.empty()) {
     c.status = history::parse_run_status(o.status);
@@ -94,6 +91,7 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
   }
+  if (Status s = history::validate(c); !s.ok()) return fail(s);
   return c;
 }
 
@@ -116,7 +114,7 @@ int run_ingest(const IngestOptions& o) {
     auto model = model::load_event_log(path);
     if (!model) return usage_error(model.error().message());
     history::SparkResultContext c = *context;
-    c.origin = fmt::format("spark event log {} ({})", path, model->app.id);
+    c.origin = history::event_log_origin(path, model->app.id);
     documents.emplace_back(path, history::result_from_app_model(*model, c));
   }
 

@@ -174,15 +174,9 @@ void register_verdict(CLI::App& app, int& exit_code) {
     exit_code =
         run_verdict(o, "dispersion-scaled",
                     [&](const auto& results, const auto& policy, const auto& method) -> Result<ComparisonDocument> {
-                      std::string target = o.target;
-                      for (const auto& r : results) {  // a unique prefix names its result
-                        if (r.id.starts_with(o.target) && r.id != target) {
-                          if (target != o.target)
-                            return fail(Status::InvalidArgument(o.target + ": ambiguous id prefix"));
-                          target = r.id;
-                        }
-                      }
-                      return history::compare_history(results, policy, method, target, o.quantities);
+                      auto target = history::resolve_result_id(results, o.target);
+                      if (!target) return fail(target.error());
+                      return history::compare_history(results, policy, method, *target, o.quantities);
                     });
   });
 

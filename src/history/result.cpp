@@ -75,4 +75,17 @@ std::optional<std::string> coordinate_value(const ResultDocument& result, std::s
   return std::nullopt;
 }
 
+Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, const std::string& id_or_prefix) {
+  std::string resolved = id_or_prefix;
+  for (const auto& r : results) {
+    if (r.id == id_or_prefix) return r.id;
+  }
+  for (const auto& r : results) {
+    if (!r.id.starts_with(id_or_prefix)) continue;
+    if (resolved != id_or_prefix) return fail(Status::InvalidArgument(id_or_prefix + ": ambiguous id prefix"));
+    resolved = r.id;
+  }
+  return resolved;
+}
+
 }  // namespace sf::history

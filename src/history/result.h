@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status.h"
+
 namespace sf::history {
 
 // What happened to the run. Only kOk results are usable references by default; the comparison
@@ -77,6 +79,11 @@ struct StoredResult {
   std::string id;
   ResultDocument document;
 };
+
+// The id of the result `id_or_prefix` names among `results`: an exact id, or a prefix of exactly
+// one id. A prefix of several is an InvalidArgument; a text naming none is returned as it is
+// (the comparator then reports it as not found).
+Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, const std::string& id_or_prefix);
 
 std::string_view to_string(RunStatus status);  // ok, partial, censored, error, skipped
 std::optional<RunStatus> parse_run_status(std::string_view text);

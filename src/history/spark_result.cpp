@@ -115,4 +115,18 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   return result;
 }
 
+Status validate(const SparkResultContext& context) {
+  if (!context.revision.parents.empty() && context.revision.tree.empty()) {
+    return Status::InvalidArgument("parent revisions need the revision they are parents of (--revision)");
+  }
+  if ((context.procedure.round || context.procedure.slot) && context.procedure.run_key.empty()) {
+    return Status::InvalidArgument("a round or a slot needs the run key it belongs to (--run-key)");
+  }
+  return {};
+}
+
+std::string event_log_origin(std::string_view source, std::string_view app_id) {
+  return fmt::format("spark event log {} ({})", source, app_id);
+}
+
 }  // namespace sf::history

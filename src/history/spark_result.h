@@ -27,4 +27,11 @@ struct SparkResultContext {
 
 ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
 
+// A context must be consistent before anything is read: parents need the revision they are the
+// parents of; a round or a slot needs the run key they belong to.
+Status validate(const SparkResultContext& context);
+
+// The origin recorded for a result read from an event log: "spark event log <source> (<app id>)".
+std::string event_log_origin(std::string_view source, std::string_view app_id);
+
 }  // namespace sf::history

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "model/slowest.h"
 #include "report/finding_text.h"
 
 namespace sf::report {
@@ -123,14 +124,8 @@ void work_section(std::string& out, const AppModel& model, const Totals& t) {
 }
 
 void top_stages_section(std::string& out, const AppModel& model, size_t limit) {
-  std::vector<const StageAttempt*> ran;
-  for (const StageAttempt& s : model.stages) {
-    if (s.duration_ms()) ran.push_back(&s);
-  }
+  const std::vector<const StageAttempt*> ran = slowest_stages(model, limit);
   if (ran.empty()) return;
-  std::stable_sort(ran.begin(), ran.end(),
-                   [](const StageAttempt* a, const StageAttempt* b) { return *a->duration_ms() > *b->duration_ms(); });
-  if (ran.size() > limit) ran.resize(limit);
   out += fmt::format("\nTop {} stages by duration\n", ran.size());
   out += fmt::format("  {:>8} {:>9} {:>7} {:>9} {:>9} {:>10} {:>10}  {}\n", "stage", "duration", "tasks", "p50 task",
                      "max task", "shuffle rd", "disk spill", "name");
@@ -243,6 +238,21 @@ std::string analysis_text(const AppModel& model, const analysis::Analysis* analy
   top_stages_section(out, model, options.top_stages);
   diagnostics_section(out, model);
   return out;
+}
+
+std::string analysis_summary_line(const std::string& source, const AppModel& model,
+                                  const analysis::Analysis& analysis) {
+  const auto& app = model.app;
+  std::string line = fmt::format("{}: {} \"{}\" {} {}", source, app.id.empty() ? "(no id)" : app.id, app.name,
+                                 format_optional_duration(app.duration_ms()), app.finished ? "finished" : "INCOMPLETE");
+  line += fmt::format(" | {} finding{}", analysis.findings.size(), analysis.findings.size() == 1 ? "" : "s");
+  for (const auto& group : analysis.rollup.groups) {
+    if (group.tier != analysis::RollupTier::kTime) continue;
+    line += fmt::format(" | fix first: {} ({})", group.type, rollup_figure(group));
+    break;
+  }
+  if (model.diagnostics.read_error) line += " | partial load";
+  return line;
 }
 
 }  // namespace sf::report

@@ -20,4 +20,9 @@ struct TextOptions {
 std::string analysis_text(const model::AppModel& model, const analysis::Analysis* analysis,
                           const TextOptions& options = {});
 
+// One line for one application: its id, name, duration, finished or not, the finding count
+// and what to fix first. `analyze` prints it for each log of a batch; MCP tools summarize with it.
+std::string analysis_summary_line(const std::string& source, const model::AppModel& model,
+                                  const analysis::Analysis& analysis);
+
 }  // namespace sf::report

@@ -1,0 +1,47 @@
+// sparkforensics mcp: the Model Context Protocol server over stdio, for AI assistants.
+// Everything it says comes from src/mcp, over the same library calls as the other commands.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/store_location.h"
+#include "mcp/stdio_server.h"
+
+namespace sf::cli {
+
+namespace {
+
+struct McpCliOptions {
+  std::string log_dir;
+  std::string store;
+};
+
+int run_mcp(const McpCliOptions& options) {
+  mcp::ServerOptions server_options;
+  if (!options.log_dir.empty()) {
+    auto confined = mcp::LogDirectory::confine_to(options.log_dir);
+    if (!confined) {
+      std::fprintf(stderr, "sparkforensics: %s\n", confined.error().message().c_str());
+      return kExitUsage;
+    }
+    server_options.log_directory = std::move(*confined);
+  }
+  server_options.store_location = options.store;
+  return mcp::run_stdio_server(std::move(server_options));
+}
+
+}  // namespace
+
+void register_mcp(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<McpCliOptions>();
+  CLI::App* cmd =
+      app.add_subcommand("mcp", "Serve the Model Context Protocol over stdin/stdout for AI assistants (docs/mcp.md)");
+  cmd->add_option("--log-dir", options->log_dir,
+                  "The directory whose event logs the tools may read (list_applications lists it); paths outside it "
+                  "are refused");
+  add_store_option(*cmd, options->store);
+  cmd->callback([options, &exit_code] { exit_code = run_mcp(*options); });
+}
+
+}  // namespace sf::cli

@@ -1,0 +1,102 @@
+// list_applications: the event logs under --log-dir, each with its application's name, id,
+// duration and whether it finished, one page at a time.
+#include <fmt/format.h>
+
+#include "common/units.h"
+#include "io/log_source.h"
+#include "mcp/paging.h"
+#include "mcp/session.h"
+#include "mcp/tools.h"
+#include "model/load.h"
+
+namespace sf::mcp {
+
+namespace fs = std::filesystem;
+
+Tool list_applications_tool() {
+  Tool tool;
+  tool.name = "list_applications";
+  tool.title = "List the applications under --log-dir";
+  tool.description =
+      "The Spark event logs in the log directory the server was started with (--log-dir), or in a directory inside "
+      "it, sorted by name: each with its path (to pass to analyze_event_log), application id and name, duration and "
+      "status (finished, incomplete, or unreadable with the reason). Each log on the page is read, so pages are "
+      "small.";
+  tool.parameters = {text_parameter("directory", "A directory inside the log directory (default: the log directory)")};
+  for (auto& p : paging_parameters(20, 100)) tool.parameters.push_back(std::move(p));
+  Json schema = Json::parse(R"({"type": "object", "required": ["directory", "page", "applications"],
+    "properties": {"directory": {"type": "string"}, "page": {},
+      "applications": {"type": "array", "items": {"type": "object",
+        "required": ["path", "status", "appId", "appName", "attemptId", "sparkVersion", "durationMs", "error"],
+        "properties": {"path": {"type": "string"}, "status": {"enum": ["finished", "incomplete", "unreadable"]},
+                       "appId": {"type": ["string", "null"]}, "appName": {"type": ["string", "null"]},
+                       "attemptId": {"type": ["string", "null"]}, "sparkVersion": {"type": ["string", "null"]},
+                       "durationMs": {"type": ["integer", "null"]}, "error": {"type": ["string", "null"]}}}}}})");
+  schema["properties"]["page"] = page_schema();
+  tool.output_schema = std::move(schema);
+  tool.run = [](const ToolArguments& arguments, ToolContext& context) {
+    const LogDirectory& log_directory = context.session.options().log_directory;
+    const auto directory_argument = arguments.optional_string("directory");
+    if (!log_directory.root() && !directory_argument) {
+      return ToolResult::error(
+          "the server was started without --log-dir; give \"directory\", or restart it with --log-dir DIR");
+    }
+    auto directory = log_directory.resolve(directory_argument.value_or(log_directory.root()->string()));
+    if (!directory) return ToolResult::error(directory.error().message());
+    auto logs = io::list_event_logs(directory->string());
+    if (!logs) return ToolResult::error(logs.error().message());
+    const PageWindow window = page_window(logs->size(), arguments, 20);
+    const fs::path shown_from = log_directory.root().value_or(*directory);
+
+    ToolResult result;
+    Json applications = Json::array();
+    size_t finished = 0;
+    for (size_t i = window.begin; i < window.end; ++i) {
+      if (context.cancelled()) return ToolResult::error("cancelled");
+      const std::string& path = (*logs)[i];
+      const std::string shown = fs::relative(path, shown_from).string();
+      model::LoadOptions options;
+      options.cancel = context.cancel;
+      options.threads = 1;
+      auto model = model::load_event_log(path, options);
+      context.report_progress(static_cast<double>(i - window.begin + 1), static_cast<double>(window.end - window.begin),
+                              "read " + shown);
+      Json entry = {{"path", shown}};
+      if (!model) {
+        entry.update({{"status", "unreadable"},
+                      {"appId", nullptr},
+                      {"appName", nullptr},
+                      {"attemptId", nullptr},
+                      {"sparkVersion", nullptr},
+                      {"durationMs", nullptr},
+                      {"error", model.error().message()}});
+        result.summary += fmt::format("\n- {}: unreadable: {}", shown, model.error().message());
+      } else {
+        const auto& app = model->app;
+        const auto duration = app.duration_ms();
+        finished += app.finished ? 1 : 0;
+        entry.update({{"status", app.finished ? "finished" : "incomplete"},
+                      {"appId", app.id},
+                      {"appName", app.name},
+                      {"attemptId", app.attempt_id ? Json(*app.attempt_id) : Json(nullptr)},
+                      {"sparkVersion", app.spark_version},
+                      {"durationMs", duration ? Json(*duration) : Json(nullptr)},
+                      {"error", nullptr}});
+        result.summary +=
+            fmt::format("\n- {}: {} \"{}\" {} {}", shown, app.id, app.name, units::format_optional_duration(duration),
+                        app.finished ? "finished" : "incomplete");
+      }
+      applications.push_back(std::move(entry));
+    }
+    result.summary = fmt::format("{} event log(s) in {}; {} to {} ({} finished):", window.total, directory->string(),
+                                 window.begin + (window.end > window.begin ? 1 : 0), window.end, finished) +
+                     result.summary;
+    if (window.end < window.total) result.summary += fmt::format("\nmore from offset {}", window.end);
+    result.structured = {
+        {"directory", directory->string()}, {"page", page_json(window)}, {"applications", std::move(applications)}};
+    return result;
+  };
+  return tool;
+}
+
+}  // namespace sf::mcp

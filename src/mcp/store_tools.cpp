@@ -1,0 +1,190 @@
+// store_ingest and verdict: `sparkforensics store ingest` and `sparkforensics verdict` on the
+// result store the server was started with (--store).
+#include <fmt/format.h>
+
+#include "history/comparison_method.h"
+#include "history/history_comparison.h"
+#include "history/run_evaluation.h"
+#include "history/spark_result.h"
+#include "history/store.h"
+#include "mcp/log_reference.h"
+#include "mcp/session.h"
+#include "mcp/tools.h"
+#include "report/verdict_json.h"
+#include "report/verdict_summary.h"
+
+namespace sf::mcp {
+
+namespace {
+
+constexpr size_t kMaxSummaryBytes = 4000;
+
+Result<std::unique_ptr<history::Store>> open_session_store(const McpSession& session) {
+  const std::string& location = session.options().store_location;
+  if (location.empty()) {
+    return fail(Status::InvalidArgument("no result store: restart the server with --store PATH|postgresql://URL"));
+  }
+  return history::open_store(location);
+}
+
+Result<history::SparkResultContext> context_from(const ToolArguments& arguments) {
+  history::SparkResultContext c;
+  c.subject = arguments.string("subject");
+  c.revision.tree = arguments.string("revision");
+  c.revision.parents = arguments.string_list("parents");
+  c.revision.benchmark_tree = arguments.string("benchmarkTree");
+  c.revision.clean = !arguments.boolean("dirty", false);
+  if (arguments.has("variant")) c.parameters[std::string(history::kVariantRoleParameter)] = arguments.string("variant");
+  for (const auto& [key, value] : arguments.string_map("parameters")) c.parameters[key] = value;
+  for (const auto& [key, value] : arguments.string_map("environment")) c.environment[key] = value;
+  c.procedure = {arguments.string("runKey"), arguments.optional_integer("round"), arguments.optional_integer("slot")};
+  if (arguments.has("status")) c.status = history::parse_run_status(arguments.string("status"));
+  if (Status s = history::validate(c); !s.ok()) return fail(s);
+  return c;
+}
+
+}  // namespace
+
+Tool store_ingest_tool() {
+  Tool tool;
+  tool.name = "store_ingest";
+  tool.title = "Store a run in the result store";
+  tool.description =
+      "Reads an event log and stores its result document (app wall-clock, run time, CPU, GC, shuffle, spill, input, "
+      "failed tasks, core-hours, and each SQL execution's and stage's duration) in the result store (--store), with "
+      "what the log does not know: the subject, revision, parameters, environment and the planned run it belongs "
+      "to. Storing the same log with the same context again stores nothing new.";
+  tool.read_only = false;
+  tool.parameters = log_reference_parameters();
+  for (Parameter p : {
+           text_parameter("subject", "The job or benchmark measured (default: the application name)"),
+           text_parameter("revision", "The revision's tree id"),
+           list_parameter("parents", "Parent tree ids of the revision"),
+           text_parameter("benchmarkTree", "The tree id of a separately recorded benchmark"),
+           flag_parameter("dirty", "Built from uncommitted changes (comparisons are local-only)"),
+           text_parameter("variant", "The variant role (parameters.role), e.g. baseline or candidate"),
+           map_parameter("parameters", "Parameters of the run, KEY: VALUE"),
+           map_parameter("environment", "Environment facts, e.g. cluster, executorShape"),
+           text_parameter("runKey", "The planned run this attempt belongs to"),
+           integer_parameter("round", "The round within the run (attempts of a round are paired)", std::nullopt,
+                             std::nullopt),
+           integer_parameter("slot", "The execution position within the run", std::nullopt, std::nullopt),
+           choice_parameter("status", "The run's status (default: from the log)",
+                            {"ok", "partial", "censored", "error", "skipped"}),
+       }) {
+    tool.parameters.push_back(std::move(p));
+  }
+  tool.output_schema = Json::parse(R"({"type": "object",
+    "required": ["resultId", "order", "alreadyPresent", "quantities", "subject", "analysisId"],
+    "properties": {"resultId": {"type": "string"}, "order": {"type": "integer"}, "alreadyPresent": {"type": "boolean"},
+                   "quantities": {"type": "integer"}, "subject": {"type": "string"},
+                   "analysisId": {"type": "string"}}})");
+  tool.run = [](const ToolArguments& arguments, ToolContext& context) {
+    auto c = context_from(arguments);
+    if (!c) return ToolResult::error(c.error().message());
+    auto store = open_session_store(context.session);
+    if (!store) return ToolResult::error(store.error().message());
+    auto loaded = load_named_log(arguments, context);
+    if (!loaded) return ToolResult::error(loaded.error().message());
+    c->origin = history::event_log_origin((*loaded)->source, (*loaded)->model.app.id);
+    const history::ResultDocument document = history::result_from_app_model((*loaded)->model, *c);
+    auto outcome = (*store)->ingest(document);
+    if (!outcome) return ToolResult::error(outcome.error().message());
+    ToolResult result;
+    result.structured = {{"resultId", outcome->id},
+                         {"order", outcome->order},
+                         {"alreadyPresent", outcome->already_present},
+                         {"quantities", document.quantities.size()},
+                         {"subject", document.subject},
+                         {"analysisId", (*loaded)->analysis_id}};
+    result.summary = fmt::format("{} {} ({} quantities, subject \"{}\") from {}",
+                                 outcome->already_present ? "already present" : "ingested", outcome->id,
+                                 document.quantities.size(), document.subject, (*loaded)->source);
+    return result;
+  };
+  return tool;
+}
+
+Tool verdict_tool() {
+  Tool tool;
+  tool.name = "verdict";
+  tool.title = "Did performance change beyond noise?";
+  tool.description =
+      "Evaluates results in the result store (--store). mode \"history\": a target result against the preceding "
+      "points of its series (dispersion-scaled by default). mode \"run\": the two sides of one planned run, paired by "
+      "round (paired-ratio by default). Each evaluation says regressed, improved, changed, no-change-detected or "
+      "indeterminate, with the effect and the noise that decided it.";
+  tool.parameters = {
+      choice_parameter("mode", "history or run", {"history", "run"}, true),
+      text_parameter("target", "history: the target result id, or a unique prefix of it"),
+      list_parameter("quantities", "history: only these quantities (default: all of the target's)"),
+      text_parameter("runKey", "run: the planned run"),
+      choice_parameter("profile", "run: what varies between the sides", {"revisions", "variants", "environments"}),
+      text_parameter("coordinate", "run: the varying coordinate (default: revision.tree or parameters.role)"),
+      text_parameter("baseline", "run: the baseline side's value of the coordinate"),
+      choice_parameter("method", "The comparison method (default: by mode)", {"dispersion-scaled", "paired-ratio"}),
+      integer_parameter("limit", "Evaluations kept (default 50, at most 500)", 1, 500),
+  };
+  tool.output_schema = Json::parse(R"({"type": "object", "required": ["mode", "counts", "evaluationTotal", "document"],
+    "properties": {"mode": {"enum": ["history", "run"]},
+      "counts": {"type": "object", "required": ["regressed", "improved", "changed", "no-change-detected",
+                                                "indeterminate", "missing"],
+                 "additionalProperties": {"type": "integer"}},
+      "evaluationTotal": {"type": "integer"},
+      "document": {"type": "object", "required": ["schemaVersion", "kind", "mode", "method", "evaluations"],
+                   "properties": {"evaluations": {"type": "array"}}}}})");
+  tool.run = [](const ToolArguments& arguments, ToolContext& context) {
+    const std::string mode = arguments.string("mode");
+    if (mode == "history" && !arguments.has("target")) {
+      return ToolResult::error("mode history needs \"target\" (a result id from store_ingest)");
+    }
+    if (mode == "run" && (!arguments.has("runKey") || !arguments.has("profile") || !arguments.has("baseline"))) {
+      return ToolResult::error("mode run needs \"runKey\", \"profile\" and \"baseline\"");
+    }
+    history::MethodConfig method;
+    method.name =
+        arguments.string("method", std::string(mode == "run" ? history::kPairedRatio : history::kDispersionScaled));
+    if (Status s = history::validate(method); !s.ok()) return ToolResult::error(s.message());
+    auto store = open_session_store(context.session);
+    if (!store) return ToolResult::error(store.error().message());
+    auto policy = (*store)->identity_policy();
+    if (!policy) return ToolResult::error(policy.error().message());
+    auto results = (*store)->results();
+    if (!results) return ToolResult::error(results.error().message());
+
+    Result<history::ComparisonDocument> document = [&]() -> Result<history::ComparisonDocument> {
+      if (mode == "history") {
+        auto target = history::resolve_result_id(*results, arguments.string("target"));
+        if (!target) return fail(target.error());
+        return history::compare_history(*results, *policy, method, *target, arguments.string_list("quantities"));
+      }
+      return history::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
+                                    arguments.string("coordinate"), arguments.string("baseline")},
+                                   *results, *policy, method);
+    }();
+    if (!document) return ToolResult::error(document.error().message());
+
+    Json doc = Json::parse(report::verdict_json(*document));
+    const size_t total = doc["evaluations"].size();
+    const size_t limit = static_cast<size_t>(arguments.integer("limit", 50));
+    if (total > limit) doc["evaluations"].get_ref<Json::array_t&>().resize(limit);
+    Json counts = Json::object();
+    for (auto verdict : {history::Verdict::kRegressed, history::Verdict::kImproved, history::Verdict::kChanged,
+                         history::Verdict::kNoChangeDetected, history::Verdict::kIndeterminate}) {
+      counts[std::string(history::to_string(verdict))] = report::count_verdict(*document, verdict);
+    }
+    counts["missing"] = document->missing.size();
+    ToolResult result;
+    result.summary = report::verdict_text(*document);
+    if (result.summary.size() > kMaxSummaryBytes) {
+      result.summary.resize(kMaxSummaryBytes);
+      result.summary += "\n... (the document has every evaluation)";
+    }
+    result.structured = {
+        {"mode", mode}, {"counts", std::move(counts)}, {"evaluationTotal", total}, {"document", std::move(doc)}};
+    return result;
+  };
+  return tool;
+}
+
+}  // namespace sf::mcp
