@@ -14,8 +14,8 @@ namespace {
 struct Recorder : EventHandler {
   using EventHandler::on;
   std::vector<std::string> kinds;
-  TaskEnd task_end;
-  std::string task_executor, task_host;
+  TaskEnd task_end;  // its views are dangling once decode() returns: read the copies below
+  std::string task_executor, task_host, task_exception_class, task_kill_reason;
   TaskStart task_start;
   StageSubmitted stage_submitted;
   StageCompleted stage_completed;
@@ -36,6 +36,8 @@ struct Recorder : EventHandler {
     task_end = e;
     task_executor = std::string(e.info.executor_id);
     task_host = std::string(e.info.host);
+    task_exception_class = std::string(e.exception_class);
+    task_kill_reason = std::string(e.kill_reason);
   }
   void on(const TaskStart& e) override { kinds.push_back("TaskStart"); task_start = e; }
   void on(const StageSubmitted& e) override { kinds.push_back("StageSubmitted"); stage_submitted = e; }
@@ -152,7 +154,7 @@ TEST(Decoder, FailedTaskReasonsAndMissingMetrics) {
       R"("Speculative":false,"Getting Result Time":0,"Finish Time":20,"Failed":true,"Killed":false,"Accumulables":[]}})";
   ASSERT_EQ(decode(decoder, line, r).outcome, DecodeOutcome::kEvent);
   EXPECT_EQ(r.task_end.reason, TaskEndReason::kExceptionFailure);
-  EXPECT_EQ(r.task_end.exception_class, "java.lang.OutOfMemoryError");
+  EXPECT_EQ(r.task_exception_class, "java.lang.OutOfMemoryError");
   EXPECT_FALSE(r.task_end.has_metrics);
   EXPECT_EQ(r.task_end.accumulator_ids, std::vector<int64_t>{9});
 
@@ -164,7 +166,7 @@ TEST(Decoder, FailedTaskReasonsAndMissingMetrics) {
       R"("Task Metrics":null})";
   ASSERT_EQ(decode(decoder, killed, r).outcome, DecodeOutcome::kEvent);
   EXPECT_EQ(r.task_end.reason, TaskEndReason::kTaskKilled);
-  EXPECT_EQ(r.task_end.kill_reason, "another attempt succeeded");
+  EXPECT_EQ(r.task_kill_reason, "another attempt succeeded");
   EXPECT_FALSE(r.task_end.has_metrics);
   EXPECT_TRUE(r.task_end.accumulator_ids.empty()) << "ids of the previous task must not leak into the next";
 }
