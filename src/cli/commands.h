@@ -16,5 +16,6 @@ void register_analyze(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_store(CLI::App& app, int& exit_code);    // store ingest|list|show|policy
 void register_verdict(CLI::App& app, int& exit_code);  // verdict history|run|batch
+void register_serve(CLI::App& app, int& exit_code);    // serve --log-dir DIR (REST API)
 
 }  // namespace sf::cli
