@@ -262,7 +262,17 @@ json application_json(const ApplicationListing& app) {
   return {{"id", app.id}, {"name", app.name}, {"attempts", std::move(attempts)}};
 }
 
-json job_json(const model::AppModel& m, const model::Job& job) {
+KilledTasksByJob killed_tasks_by_job(const model::AppModel& m) {
+  KilledTasksByJob out;
+  for (const model::StageAttempt& s : m.stages) {
+    for (int64_t job_id : s.job_ids) {
+      for (const auto& [reason, count] : s.killed_tasks_summary) out[job_id][reason] += count;
+    }
+  }
+  return out;
+}
+
+json job_json(const model::Job& job, const KilledTasksByJob& killed) {
   json out = {{"jobId", job.job_id}, {"name", job.name}};
   if (!job.description.empty()) out["description"] = job.description;
   put_time(out, "submissionTime", job.submission_time_ms);
@@ -282,13 +292,8 @@ json job_json(const model::AppModel& m, const model::Job& job) {
   out["numCompletedStages"] = job.num_completed_stages;
   out["numSkippedStages"] = job.num_skipped_stages;
   out["numFailedStages"] = job.num_failed_stages;
-  // The model keeps kill reasons per stage attempt; a job's are those of the attempts run for it.
-  std::map<std::string, int64_t> killed;
-  for (const model::StageAttempt& s : m.stages) {
-    if (!std::binary_search(s.job_ids.begin(), s.job_ids.end(), job.job_id)) continue;
-    for (const auto& [reason, count] : s.killed_tasks_summary) killed[reason] += count;
-  }
-  out["killedTasksSummary"] = killed;
+  auto it = killed.find(job.job_id);
+  out["killedTasksSummary"] = it == killed.end() ? json::object() : json(it->second);
   return out;
 }
 

@@ -6,6 +6,7 @@
 // Each writer is a pure function of its arguments; safe from any thread.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -29,7 +30,12 @@ struct StageMetricField {
 };
 std::span<const StageMetricField> stage_metric_fields();
 
-nlohmann::json job_json(const model::AppModel& m, const model::Job& job);
+// A job's killed tasks by reason: the model keeps them per stage attempt, a job's are those of
+// the attempts run for it. One pass over the stages for every job.
+using KilledTasksByJob = std::map<int64_t, std::map<std::string, int64_t>>;
+KilledTasksByJob killed_tasks_by_job(const model::AppModel& m);
+
+nlohmann::json job_json(const model::Job& job, const KilledTasksByJob& killed);
 
 // What a stage document shows beyond the stage's own figures.
 struct StageDetail {

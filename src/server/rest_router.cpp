@@ -254,10 +254,11 @@ class Request {
 
   json jobs(const model::AppModel& m) const {
     const auto status = params_.statuses("status", {"RUNNING", "SUCCEEDED", "FAILED", "UNKNOWN"});
+    const KilledTasksByJob killed = killed_tasks_by_job(m);
     json out = json::array();
     for (auto it = m.jobs.rbegin(); it != m.jobs.rend(); ++it) {
       if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
-      out.push_back(job_json(m, *it));
+      out.push_back(job_json(*it, killed));
     }
     return out;
   }
@@ -265,7 +266,7 @@ class Request {
   json one_job(const model::AppModel& m, const std::string& id) const {
     const model::Job* job = m.job(parse_id(id, "job"));
     if (job == nullptr) throw RequestError{404, "unknown job: " + id};
-    return job_json(m, *job);
+    return job_json(*job, killed_tasks_by_job(m));
   }
 
   std::shared_ptr<const StageTasks> tasks_of(const model::StageAttempt& s) {
