@@ -6,6 +6,7 @@
 #   make bench        build and print the speed and memory ratios (a ~200 MB log, real logs)
 #   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
 #   make bench-quick  one small log, one run: the ratios in a few seconds
+#   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60), from the same build-asan/
 #
@@ -74,6 +75,11 @@ bench-quick: build
 .PHONY: bench-compare
 bench-compare: build
 	@bench/compare.sh $(BUILD_DIR)
+
+# serve alone: the REST API on a ~1 GB generated log (also the end of make bench).
+.PHONY: bench-serve
+bench-serve: build
+	@bench/serve.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

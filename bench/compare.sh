@@ -10,14 +10,8 @@ repeat="${2:-3}"
 scale="${SF_BENCH_COMPARE_SCALE:-56}"
 "$build/bench/sf-bench-compare" --repeat "$repeat"
 
-out="$build/bench-data/compare-$scale"
-loggen="$build/bench/loggen/sf-loggen"
-if [[ ! -f "$out/.complete" ]]; then
-  rm -rf "$out"
-  "$loggen" --preset benchmark --scale "$scale" --seed 1 --codec none --layout file --out "$out/base" >/dev/null 2>&1
-  "$loggen" --preset benchmark --scale "$scale" --seed 2 --codec none --layout file --out "$out/cand" >/dev/null 2>&1
-  touch "$out/.complete"
-fi
+source "$(dirname "$0")/compare_logs.sh"
+out=$(generate_compare_logs "$build" "$scale")
 base=$(ls "$out"/base/*)
 cand=$(ls "$out"/cand/*)
 python3 - "$build/src/cli/sparkforensics" "$base" "$cand" <<'PY'

@@ -118,3 +118,7 @@ fi
 echo
 echo "== compare: execution alignment and two ~1 GB logs end to end"
 "$here/compare.sh" "$build" "$repeat"
+
+echo
+echo "== serve: the REST API on the first of those ~1 GB logs"
+"$here/serve.sh" "$build"

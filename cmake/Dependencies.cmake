@@ -17,3 +17,5 @@ find_package(CURL REQUIRED)         # History Server downloads (src/fetch)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 # xxhash: lz4-java's block checksum (XXH32); liblz4 does not export its copy.
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
+# The HTTP server of `serve` (libcpp-httplib-dev: a header and a shared library).
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)

@@ -16,6 +16,7 @@ void register_analyze(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_store(CLI::App& app, int& exit_code);    // store ingest|list|show|policy
 void register_verdict(CLI::App& app, int& exit_code);  // verdict history|run|batch
+void register_serve(CLI::App& app, int& exit_code);    // serve --log-dir DIR (REST API)
 void register_mcp(CLI::App& app, int& exit_code);      // the MCP server over stdio
 
 }  // namespace sf::cli

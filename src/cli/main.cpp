@@ -21,6 +21,7 @@ constexpr CommandEntry kCommands[] = {
     {"compare", &sf::cli::register_compare},
     {"store", &sf::cli::register_store},
     {"verdict", &sf::cli::register_verdict},
+    {"serve", &sf::cli::register_serve},
     {"mcp", &sf::cli::register_mcp},
 };
 

@@ -55,6 +55,7 @@ enum class EventKind {
   kSqlAdaptiveExecutionUpdate,
   kSqlAdaptiveMetricUpdates,
   kDriverAccumUpdates,
+  kMiscellaneousProcessAdded,
   kUnknown,
 };
 
@@ -100,6 +101,7 @@ constexpr std::array kEventNames = {
     EventName{"SparkListenerNodeBlacklistedForStage", EventKind::kNodeExcludedForStage},
     EventName{"SparkListenerNodeUnexcluded", EventKind::kNodeUnexcluded},
     EventName{"SparkListenerNodeUnblacklisted", EventKind::kNodeUnexcluded},
+    EventName{"SparkListenerMiscellaneousProcessAdded", EventKind::kMiscellaneousProcessAdded},
 };
 
 // Core events are logged by simple name, SQL and scheduler extras by fully qualified class
@@ -295,9 +297,12 @@ error_code read_accumulator_ids(od::value& value, std::vector<int64_t>& ids) {
   });
 }
 
-error_code read_accumulables(od::value& value, std::vector<model::Accumulable>& out) {
+// An accumulables array in full: model::Accumulable (a stage's) or TaskAccumulable (a task's,
+// which also has its update). An object without "ID" is skipped.
+template <class AccumulableType>
+error_code read_accumulables(od::value& value, std::vector<AccumulableType>& out) {
   return for_each_element(value, [&](od::value& element) -> error_code {
-    model::Accumulable accumulable;
+    AccumulableType accumulable;
     bool has_id = false;
     auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
       if (key == "ID") {
@@ -306,6 +311,11 @@ error_code read_accumulables(od::value& value, std::vector<model::Accumulable>& 
       }
       if (key == "Name") return read_string(v, accumulable.name);
       if (key == "Value") return json::read_as_text(v, accumulable.value);
+      if (key == "Internal") return read_bool(v, accumulable.internal);
+      if (key == "Metadata") return json::read_as_text(v, accumulable.metadata);
+      if constexpr (requires { accumulable.update; }) {
+        if (key == "Update") return json::read_as_text(v, accumulable.update);
+      }
       return SUCCESS;
     });
     if (error) return error;
@@ -410,7 +420,10 @@ constexpr json::KeyTable<14> kTaskInfoKeys{{"Task ID", "Index", "Attempt", "Part
                                              "Host", "Locality", "Speculative", "Getting Result Time", "Finish Time",
                                              "Failed", "Killed", "Accumulables"}};
 
-error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>* accumulator_ids) {
+// Task Info; its accumulables go to `accumulables` in full when given, else their ids to
+// `accumulator_ids` when given, else nowhere.
+error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>* accumulator_ids,
+                          std::vector<TaskAccumulable>* accumulables = nullptr) {
   return for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
     switch (index) {
       case 0: return read_int(v, info.task_id);
@@ -431,7 +444,9 @@ error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>
       case 10: return read_int(v, info.finish_time_ms);
       case 11: return read_bool(v, info.failed);
       case 12: return read_bool(v, info.killed);
-      case 13: return accumulator_ids != nullptr ? read_accumulator_ids(v, *accumulator_ids) : SUCCESS;
+      case 13:
+        if (accumulables != nullptr) return read_accumulables(v, *accumulables);
+        return accumulator_ids != nullptr ? read_accumulator_ids(v, *accumulator_ids) : SUCCESS;
       default: return SUCCESS;
     }
   });
@@ -450,9 +465,9 @@ TaskEndReason parse_reason(std::string_view reason) {
   return TaskEndReason::kUnknownReason;
 }
 
-constexpr json::KeyTable<8> kTaskEndReasonKeys{{
-    "Reason", "Class Name", "Kill Reason", "Loss Reason", "Accumulator Updates", "Job ID", "Partition ID",
-    "Attempt Number"}};
+constexpr json::KeyTable<10> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill Reason", "Loss Reason",
+                                                 "Accumulator Updates", "Job ID", "Partition ID", "Attempt Number",
+                                                 "Description", "Full Stack Trace"}};
 
 error_code read_task_end_reason(od::value& value, TaskEnd& event) {
   return for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
@@ -468,6 +483,8 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event) {
       case 5: return read_int(v, event.commit_denied_job);
       case 6: return read_int(v, event.commit_denied_partition);
       case 7: return read_int(v, event.commit_denied_attempt);
+      case 8: return read_string_view(v, event.description);
+      case 9: return read_string_view(v, event.full_stack_trace);
       default: return SUCCESS;
     }
   });
@@ -580,7 +597,7 @@ constexpr json::KeyTable<8> kTaskEndKeys{{
     "Event", "Stage ID", "Stage Attempt ID", "Task Type", "Task End Reason", "Task Info", "Task Executor Metrics",
     "Task Metrics"}};
 
-error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has_stage) {
+error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has_stage, bool task_accumulables) {
   switch (index) {
     case 1:
       has_stage = true;
@@ -588,7 +605,7 @@ error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has
     case 2: return read_int(v, e.stage_attempt_id);
     case 3: return read_string_view(v, e.task_type);
     case 4: return read_task_end_reason(v, e);
-    case 5: return read_task_info(v, e.info, &e.accumulator_ids);
+    case 5: return read_task_info(v, e.info, &e.accumulator_ids, task_accumulables ? &e.accumulables : nullptr);
     case 6: return read_executor_metrics(v, e.executor_metrics);
     case 7: return read_task_metrics(v, e.metrics, e.has_metrics);
     default: return SUCCESS;  // "Event", read already
@@ -793,7 +810,7 @@ error_code Decoder::Impl::decode_task_end(od::document& doc, EventHandler& handl
   reset(e);
   bool has_stage = false;
   auto error = decode_known_fields(doc, kTaskEndKeys, [&](size_t index, od::value& v) -> error_code {
-    return read_task_end_field(index, v, e, has_stage);
+    return read_task_end_field(index, v, e, has_stage, options.task_accumulables);
   });
   if (error) return error;
   if (!has_stage) return simdjson::NO_SUCH_FIELD;
@@ -910,6 +927,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
               return for_each_field(v, [&](std::string_view k, V& bv) -> error_code {
                 if (k == "Executor ID") return read_string(bv, e.executor_id);
                 if (k == "Host") return read_string(bv, e.host);
+                if (k == "Port") return read_optional_int(bv, e.port);
                 return SUCCESS;
               });
             }
@@ -986,6 +1004,21 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             if (key == "Stage ID") return read_int(v, e.stage_id);
             if (key == "Stage Attempt ID") return read_int(v, e.stage_attempt_id);
             if (key == "Executor Metrics") return read_executor_metrics(v, e.metrics);
+            return SUCCESS;
+          });
+    case EventKind::kMiscellaneousProcessAdded:
+      return decode_and_emit<MiscellaneousProcessAdded>(
+          doc, handler, [](std::string_view key, V& v, MiscellaneousProcessAdded& e) -> error_code {
+            if (key == "time") return read_optional_int(v, e.timestamp_ms);
+            if (key == "processId") return read_string(v, e.process_id);
+            if (key == "info") {
+              return for_each_field(v, [&](std::string_view k, V& iv) -> error_code {
+                if (k == "hostPort") return read_string(iv, e.host_port);
+                if (k == "cores") return read_int(iv, e.cores);
+                if (k == "logUrlInfo") return json::read_key_values(iv, e.log_urls);
+                return SUCCESS;
+              });
+            }
             return SUCCESS;
           });
     case EventKind::kUnpersistRdd:

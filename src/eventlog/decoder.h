@@ -39,6 +39,9 @@ struct DecoderOptions {
   // that only takes their union per stage attempt, as the model builder does, this changes
   // nothing and saves a set insertion per id.
   bool omit_repeated_accumulator_ids = false;
+  // Reads each task's accumulables in full (name, update, value) into TaskEnd::accumulables: what
+  // the History Server's task list shows. Off for the analysis, which needs only their ids.
+  bool task_accumulables = false;
 };
 
 class Decoder {

@@ -61,6 +61,8 @@ void EventBatch::on(const TaskEnd& e) {
   keep(slot.exception_class);
   keep(slot.kill_reason);
   keep(slot.loss_reason);
+  keep(slot.description);
+  keep(slot.full_stack_trace);
   keep(slot.info);
   order_.push_back({Kind::kTaskEnd, static_cast<uint32_t>(task_end_count_++)});
 }

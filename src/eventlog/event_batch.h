@@ -59,6 +59,7 @@ class EventBatch final : public EventHandler {
   void on(const TaskEnd& e) override;
   void on(const StageExecutorMetrics& e) override { record_other(e); }
   void on(const UnpersistRdd& e) override { record_other(e); }
+  void on(const MiscellaneousProcessAdded& e) override { record_other(e); }
   void on(const ExclusionChange& e) override { record_other(e); }
   void on(const SqlExecutionStart& e) override { record_other(e); }
   void on(const SqlExecutionEnd& e) override { record_other(e); }
@@ -68,11 +69,12 @@ class EventBatch final : public EventHandler {
   void on_unknown_event(std::string_view event_name) override;
 
  private:
-  using Other = std::variant<LogStart, DatabricksMetadata, ApplicationStart, ApplicationEnd, EnvironmentUpdate,
-                             ResourceProfileAdded, ExecutorAdded, ExecutorRemoved, BlockManagerAdded,
-                             BlockManagerRemoved, JobStart, JobEnd, StageSubmitted, StageCompleted,
-                             StageExecutorMetrics, UnpersistRdd, ExclusionChange, SqlExecutionStart, SqlExecutionEnd,
-                             SqlAdaptiveExecutionUpdate, SqlAdaptiveMetricUpdates, DriverAccumUpdates>;
+  using Other =
+      std::variant<LogStart, DatabricksMetadata, ApplicationStart, ApplicationEnd, EnvironmentUpdate,
+                   ResourceProfileAdded, ExecutorAdded, ExecutorRemoved, BlockManagerAdded, BlockManagerRemoved,
+                   JobStart, JobEnd, StageSubmitted, StageCompleted, StageExecutorMetrics, UnpersistRdd,
+                   MiscellaneousProcessAdded, ExclusionChange, SqlExecutionStart, SqlExecutionEnd,
+                   SqlAdaptiveExecutionUpdate, SqlAdaptiveMetricUpdates, DriverAccumUpdates>;
   enum class Kind : uint8_t { kTaskEnd, kTaskStart, kOther, kUnknown };
   struct Entry {
     Kind kind;

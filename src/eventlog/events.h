@@ -80,6 +80,7 @@ struct BlockManagerAdded {
   std::optional<int64_t> timestamp_ms;
   std::string executor_id;
   std::string host;
+  std::optional<int64_t> port;
   int64_t max_memory_bytes = 0;
   std::optional<int64_t> max_onheap_memory_bytes;
   std::optional<int64_t> max_offheap_memory_bytes;
@@ -156,6 +157,16 @@ struct TaskInfo {
   bool killed = false;
 };
 
+// One accumulable of a task's Task Info, in full (DecoderOptions::task_accumulables).
+struct TaskAccumulable {
+  int64_t id = 0;
+  std::string name;
+  std::string update;  // as logged; "" when the log has none
+  std::string value;
+  bool internal = false;
+  std::string metadata;  // "sql" for SQL metrics
+};
+
 struct TaskStart {
   int64_t stage_id = 0;
   int32_t stage_attempt_id = 0;
@@ -185,6 +196,8 @@ struct TaskEnd {
   std::string_view exception_class;   // ExceptionFailure's Class Name
   std::string_view kill_reason;       // TaskKilled's Kill Reason
   std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
+  std::string_view description;       // ExceptionFailure's Description
+  std::string_view full_stack_trace;  // ExceptionFailure's Full Stack Trace (Spark 1.2+)
   // TaskCommitDenied's job, partition and attempt number, which its reason text names.
   int64_t commit_denied_job = 0;
   int64_t commit_denied_partition = 0;
@@ -196,6 +209,8 @@ struct TaskEnd {
   // Accumulator ids of the task's accumulables (Task Info/Accumulables, or the failure
   // reason's Accumulator Updates), for plan-node attribution.
   std::vector<int64_t> accumulator_ids;
+  // Task Info's accumulables in full; filled only with DecoderOptions::task_accumulables.
+  std::vector<TaskAccumulable> accumulables;
 };
 
 struct StageExecutorMetrics {
@@ -203,6 +218,15 @@ struct StageExecutorMetrics {
   int64_t stage_id = 0;
   int32_t stage_attempt_id = 0;
   model::ExecutorMetricPeaks metrics;
+};
+
+// A process besides the driver and executors (a YARN application master), Spark 3.2+.
+struct MiscellaneousProcessAdded {
+  std::optional<int64_t> timestamp_ms;
+  std::string process_id;
+  std::string host_port;
+  int32_t cores = 0;
+  KeyValues log_urls;
 };
 
 struct UnpersistRdd {
@@ -277,6 +301,7 @@ class EventHandler {
   virtual void on(const TaskEnd&) {}
   virtual void on(const StageExecutorMetrics&) {}
   virtual void on(const UnpersistRdd&) {}
+  virtual void on(const MiscellaneousProcessAdded&) {}
   virtual void on(const ExclusionChange&) {}
   virtual void on(const SqlExecutionStart&) {}
   virtual void on(const SqlExecutionEnd&) {}

@@ -88,6 +88,7 @@ struct ResourceInformation {
 struct Executor {
   std::string id;                        // "driver" or a number
   std::string host;
+  std::string host_port;  // "host:port" of its block manager; "" when none registered
   int32_t total_cores = 0;
   int32_t resource_profile_id = 0;
   std::optional<int64_t> add_time_ms;
@@ -122,6 +123,15 @@ struct Executor {
   std::vector<int64_t> excluded_in_stages;
 
   bool is_driver() const { return id == "driver"; }
+};
+
+// A process besides the driver and executors (a YARN application master).
+struct MiscellaneousProcess {
+  std::string id;
+  std::string host_port;
+  int32_t cores = 0;
+  std::optional<int64_t> add_time_ms;
+  KeyValues log_urls;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -173,6 +183,10 @@ struct Accumulable {
   int64_t id = 0;
   std::string name;
   std::string value;  // as Spark logged it (a number or a string)
+  // Spark's flags: an internal task metric ("internal.metrics.*"), and the metadata SQL metrics
+  // carry ("sql"). The History Server's REST API shows neither kind.
+  bool internal = false;
+  std::string metadata;
 };
 
 struct RddInfo {
@@ -258,6 +272,7 @@ struct StageAttempt {
   int32_t num_tasks = 0;
   std::vector<int64_t> parent_ids;       // parent stage ids, sorted
   std::vector<int64_t> rdd_ids;          // RDDs of this stage, sorted
+  std::vector<int64_t> rdd_ids_in_log_order;  // the same as the log lists them (the History Server's order)
   std::vector<int64_t> job_ids;          // jobs that ran this attempt, sorted
   std::optional<int64_t> sql_execution_id;
   int32_t resource_profile_id = 0;
@@ -427,6 +442,7 @@ struct AppModel {
   AppInfo app;
   Environment environment;
   std::vector<Executor> executors;       // sorted: driver first, then numeric order
+  std::vector<MiscellaneousProcess> miscellaneous_processes;  // sorted by id
   std::vector<Job> jobs;                 // sorted by id
   std::vector<StageAttempt> stages;      // sorted by (stage id, attempt id)
   std::vector<SqlExecution> sql;         // sorted by execution id

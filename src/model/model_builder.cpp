@@ -94,6 +94,7 @@ struct AnnouncedStage {
   int32_t num_tasks = 0;
   std::vector<int64_t> parent_ids;
   std::vector<int64_t> rdd_ids;
+  std::vector<int64_t> rdd_ids_in_log_order;
   int32_t resource_profile_id = 0;
   bool submitted = false;  // an attempt of it has been submitted (ever)
 };
@@ -224,6 +225,7 @@ struct ModelBuilder::State {
         out.rdd_ids.push_back(rdd.rdd_id);
         model.rdds[rdd.rdd_id] = rdd;
       }
+      out.rdd_ids_in_log_order = out.rdd_ids;
       sort_unique(out.rdd_ids);
     }
     for (const auto& accumulable : info.accumulables) stage.accumulator_ids.insert(accumulable.id);
@@ -395,6 +397,7 @@ void ModelBuilder::on(const ev::BlockManagerAdded& e) {
   ExecutorBuild& exec = state_->executor(e.executor_id, e.timestamp_ms);
   Executor& out = exec.out;
   if (out.host.empty()) out.host = e.host;
+  out.host_port = e.port ? e.host + ":" + std::to_string(*e.port) : e.host;
   out.max_memory_bytes = e.max_memory_bytes;
   if (e.max_onheap_memory_bytes) out.max_onheap_memory_bytes = e.max_onheap_memory_bytes;
   if (e.max_offheap_memory_bytes) out.max_offheap_memory_bytes = e.max_offheap_memory_bytes;
@@ -479,6 +482,7 @@ void ModelBuilder::on(const ev::JobStart& e) {
       announced.rdd_ids.push_back(rdd.rdd_id);
       s.model.rdds[rdd.rdd_id] = rdd;
     }
+    announced.rdd_ids_in_log_order = announced.rdd_ids;
     sort_unique(announced.rdd_ids);
     // A running attempt that this job also needs runs for it too.
     if (StageBuild* running = s.find_stage(info.stage_id, info.attempt_id);
@@ -621,18 +625,8 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
 
   // The task's full metric vector, including the fields Spark derives from Task Info.
   TaskMetricValues metrics = e.metrics;
-  metrics[index_of(TaskMetric::kDurationMs)] = duration_ms;
-  const int64_t getting_result_ms =
-      e.info.getting_result_time_ms > 0 && e.info.finish_time_ms > 0
-          ? std::max<int64_t>(0, e.info.finish_time_ms - e.info.getting_result_time_ms)
-          : 0;
-  metrics[index_of(TaskMetric::kGettingResultTimeMs)] = getting_result_ms;
-  if (e.has_metrics) {
-    metrics[index_of(TaskMetric::kSchedulerDelayMs)] = std::max<int64_t>(
-        0, duration_ms - metrics[index_of(TaskMetric::kExecutorRunTimeMs)] -
-               metrics[index_of(TaskMetric::kExecutorDeserializeTimeMs)] -
-               metrics[index_of(TaskMetric::kResultSerializationTimeMs)] - getting_result_ms);
-  }
+  fill_task_info_timings(metrics, e.info.launch_time_ms, e.info.finish_time_ms, e.info.getting_result_time_ms,
+                         e.has_metrics);
 
   if (e.has_metrics) {
     add_metrics(out.metric_sums, metrics);
@@ -726,6 +720,19 @@ void ModelBuilder::on(const ev::UnpersistRdd& e) {
   it->second.num_cached_partitions = 0;
   it->second.memory_size_bytes = 0;
   it->second.disk_size_bytes = 0;
+}
+
+void ModelBuilder::on(const ev::MiscellaneousProcessAdded& e) {
+  state_->touch(e.timestamp_ms);
+  auto& processes = state_->model.miscellaneous_processes;
+  auto it = std::find_if(processes.begin(), processes.end(), [&](const auto& p) { return p.id == e.process_id; });
+  if (it == processes.end()) it = processes.insert(processes.end(), MiscellaneousProcess{});
+  it->id = e.process_id;
+  it->host_port = e.host_port;
+  it->cores = e.cores;
+  it->add_time_ms = e.timestamp_ms;
+  it->log_urls = e.log_urls;
+  std::sort(processes.begin(), processes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -909,6 +916,7 @@ void ModelBuilder::State::add_never_submitted_stages() {
     never_ran.num_tasks = info.num_tasks;
     never_ran.parent_ids = info.parent_ids;
     never_ran.rdd_ids = info.rdd_ids;
+    never_ran.rdd_ids_in_log_order = info.rdd_ids_in_log_order;
     never_ran.resource_profile_id = info.resource_profile_id;
     never_ran.status = StageStatus::kPending;
     for (const auto& [job_id, job] : jobs) {

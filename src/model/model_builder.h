@@ -52,6 +52,7 @@ class ModelBuilder final : public eventlog::EventHandler {
   void on(const eventlog::TaskEnd& e) override;
   void on(const eventlog::StageExecutorMetrics& e) override;
   void on(const eventlog::UnpersistRdd& e) override;
+  void on(const eventlog::MiscellaneousProcessAdded& e) override;
   void on(const eventlog::ExclusionChange& e) override;
   void on(const eventlog::SqlExecutionStart& e) override;
   void on(const eventlog::SqlExecutionEnd& e) override;

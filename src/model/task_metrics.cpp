@@ -148,4 +148,20 @@ void ExecutorMetricPeaks::merge(const ExecutorMetricPeaks& other) {
   for (size_t i = 0; i < kExecutorMetricCount; ++i) values[i] = std::max(values[i], other.values[i]);
 }
 
+void fill_task_info_timings(TaskMetricValues& metrics, int64_t launch_time_ms, int64_t finish_time_ms,
+                            int64_t getting_result_start_ms, bool has_metrics) {
+  const int64_t duration_ms = finish_time_ms > 0 ? std::max<int64_t>(0, finish_time_ms - launch_time_ms) : 0;
+  metrics[index_of(TaskMetric::kDurationMs)] = duration_ms;
+  const int64_t getting_result_ms = getting_result_start_ms > 0 && finish_time_ms > 0
+                                        ? std::max<int64_t>(0, finish_time_ms - getting_result_start_ms)
+                                        : 0;
+  metrics[index_of(TaskMetric::kGettingResultTimeMs)] = getting_result_ms;
+  if (has_metrics) {
+    metrics[index_of(TaskMetric::kSchedulerDelayMs)] =
+        std::max<int64_t>(0, duration_ms - metrics[index_of(TaskMetric::kExecutorRunTimeMs)] -
+                                 metrics[index_of(TaskMetric::kExecutorDeserializeTimeMs)] -
+                                 metrics[index_of(TaskMetric::kResultSerializationTimeMs)] - getting_result_ms);
+  }
+}
+
 }  // namespace sf::model

@@ -99,6 +99,13 @@ constexpr size_t index_of(QuantileMetric m) { return static_cast<size_t>(m); }
 
 std::string_view quantile_metric_name(QuantileMetric metric);
 
+// Fills the slots Spark derives from a task's Task Info rather than its metrics, as the History
+// Server does: duration (finish - launch), getting result time (finish - fetch start, when the
+// result was fetched) and, when the task reported metrics, scheduler delay (duration - run -
+// deserialize - serialize - getting result, at least 0). A finish time of 0 means unfinished.
+void fill_task_info_timings(TaskMetricValues& metrics, int64_t launch_time_ms, int64_t finish_time_ms,
+                            int64_t getting_result_start_ms, bool has_metrics);
+
 // The value of a quantile metric for one task, from its task metrics.
 int64_t quantile_metric_value(QuantileMetric metric, const TaskMetricValues& values);
 

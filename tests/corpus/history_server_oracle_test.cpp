@@ -16,10 +16,12 @@
 #include <string>
 
 #include "corpus/corpus_catalog.h"
+#include "corpus/expectation_map.h"
 #include "corpus/field_tally.h"
-#include "corpus/history_server_json.h"
 #include "corpus/model_cache.h"
 #include "model/app_model.h"
+#include "server/history_server_json.h"
+#include "server/rest_path.h"
 #include "support/corpus.h"
 
 namespace sf::corpus_testing {
@@ -49,15 +51,15 @@ struct ExpectationCase {
 };
 
 constexpr std::string_view kTaskListReason =
-    "per-task lists: the model keeps per-stage aggregates and exact quantiles, not one record per task";
+    "per-task lists: the model keeps per-stage aggregates and exact quantiles, not one record per task "
+    "(the server reads them on demand; rest_api_fidelity_test compares them)";
 constexpr std::string_view kStorageReason =
     "storage (cached RDD blocks per executor) is not in the model yet (later work)";
 constexpr std::string_view kEnvironmentReason =
     "environment details are not compared yet (later work); the model's Environment is not checked "
     "against this oracle";
 constexpr std::string_view kMiscProcessReason =
-    "miscellaneous processes (SparkListenerMiscellaneousProcessAdded) "
-    "are not in the model";
+    "miscellaneous processes (SparkListenerMiscellaneousProcessAdded): compared by rest_api_fidelity_test";
 
 const std::vector<ExpectationCase>& expectation_cases() {
   static const std::vector<ExpectationCase> cases = {
@@ -210,7 +212,7 @@ class ObjectComparison {
     const json& v = object_.at(key);
     FieldValue expected = nullptr;
     if (v.is_string()) {
-      auto ms = parse_history_server_time(v.get<std::string>());
+      auto ms = server::parse_history_server_time(v.get<std::string>());
       if (!ms) {
         ADD_FAILURE() << tally_.file() << ": " << where_ << ": " << key << ": cannot read the date " << v;
         return;
@@ -354,48 +356,6 @@ void compare_job(FieldTally& tally, const json& expected, const AppModel& m) {
 
 // ---------------------------------------------------------------------------------------------
 // Stages
-
-// The stage metric sums of the REST API, as model task metrics.
-struct StageMetricField {
-  const char* name;
-  TaskMetric metric;
-};
-constexpr StageMetricField kStageMetricFields[] = {
-    {"executorRunTime", TaskMetric::kExecutorRunTimeMs},
-    {"executorCpuTime", TaskMetric::kExecutorCpuTimeNs},
-    {"executorDeserializeTime", TaskMetric::kExecutorDeserializeTimeMs},
-    {"executorDeserializeCpuTime", TaskMetric::kExecutorDeserializeCpuTimeNs},
-    {"resultSize", TaskMetric::kResultSizeBytes},
-    {"jvmGcTime", TaskMetric::kJvmGcTimeMs},
-    {"resultSerializationTime", TaskMetric::kResultSerializationTimeMs},
-    {"memoryBytesSpilled", TaskMetric::kMemoryBytesSpilled},
-    {"diskBytesSpilled", TaskMetric::kDiskBytesSpilled},
-    {"peakExecutionMemory", TaskMetric::kPeakExecutionMemoryBytes},
-    {"inputBytes", TaskMetric::kInputBytes},
-    {"inputRecords", TaskMetric::kInputRecords},
-    {"outputBytes", TaskMetric::kOutputBytes},
-    {"outputRecords", TaskMetric::kOutputRecords},
-    {"shuffleRemoteBlocksFetched", TaskMetric::kShuffleRemoteBlocksFetched},
-    {"shuffleLocalBlocksFetched", TaskMetric::kShuffleLocalBlocksFetched},
-    {"shuffleFetchWaitTime", TaskMetric::kShuffleFetchWaitTimeMs},
-    {"shuffleRemoteBytesRead", TaskMetric::kShuffleRemoteBytesRead},
-    {"shuffleRemoteBytesReadToDisk", TaskMetric::kShuffleRemoteBytesReadToDisk},
-    {"shuffleLocalBytesRead", TaskMetric::kShuffleLocalBytesRead},
-    {"shuffleReadRecords", TaskMetric::kShuffleRecordsRead},
-    {"shuffleRemoteReqsDuration", TaskMetric::kShuffleRemoteReqsDurationMs},
-    {"shuffleWriteBytes", TaskMetric::kShuffleWriteBytes},
-    {"shuffleWriteTime", TaskMetric::kShuffleWriteTimeNs},
-    {"shuffleWriteRecords", TaskMetric::kShuffleWriteRecords},
-    {"shuffleCorruptMergedBlockChunks", TaskMetric::kPushCorruptMergedBlockChunks},
-    {"shuffleMergedFetchFallbackCount", TaskMetric::kPushMergedFetchFallbackCount},
-    {"shuffleMergedRemoteBlocksFetched", TaskMetric::kPushMergedRemoteBlocksFetched},
-    {"shuffleMergedLocalBlocksFetched", TaskMetric::kPushMergedLocalBlocksFetched},
-    {"shuffleMergedRemoteChunksFetched", TaskMetric::kPushMergedRemoteChunksFetched},
-    {"shuffleMergedLocalChunksFetched", TaskMetric::kPushMergedLocalChunksFetched},
-    {"shuffleMergedRemoteBytesRead", TaskMetric::kPushMergedRemoteBytesRead},
-    {"shuffleMergedLocalBytesRead", TaskMetric::kPushMergedLocalBytesRead},
-    {"shuffleMergedRemoteReqsDuration", TaskMetric::kPushMergedRemoteReqsDurationMs},
-};
 
 // Task metric distributions: the REST field path and the model's quantile metric.
 struct DistributionField {
@@ -544,7 +504,7 @@ void compare_stage(FieldTally& tally, const json& expected, const AppModel& m) {
   c.time("firstTaskLaunchedTime", s->first_task_launched_time_ms);
   c.time("completionTime", s->completion_time_ms);
   c.field("failureReason", s->failure_reason);
-  for (const StageMetricField& f : kStageMetricFields) c.field(f.name, s->metric(f.metric));
+  for (const server::StageMetricField& f : server::stage_metric_fields()) c.field(f.name, s->metric(f.metric));
   c.field("shuffleReadBytes", s->shuffle_read_bytes());
   c.field("name", s->name);
   c.field("description", s->description);
@@ -725,7 +685,7 @@ TEST_P(HistoryServerOracle, ModelMatchesTheRestApi) {
   auto entry = std::find_if(entries.begin(), entries.end(),
                             [&](const ExpectationEntry& e) { return e.file == expectation.file; });
   ASSERT_NE(entry, entries.end()) << expectation.file << " is not in expectation-map.tsv";
-  const RestPath rest = parse_rest_path(entry->rest_path);
+  const server::RestPath rest = server::parse_rest_path(entry->rest_path);
 
   std::ifstream in(expectation_path);
   const json expected = json::parse(in);

@@ -1,0 +1,140 @@
+// sparkforensics serve --log-dir DIR: a Spark History Server compatible REST API (/api/v1/...)
+// over the event logs in DIR, from the same model `analyze` uses.
+//
+// SIGINT and SIGTERM stop it cleanly: requests in flight finish, then it exits 0.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "cli/commands.h"
+#include "server/http_server.h"
+#include "server/log_directory.h"
+#include "server/rest_router.h"
+
+namespace sf::cli {
+
+namespace {
+
+struct ServeOptions {
+  std::string log_dir;
+  std::string host = "127.0.0.1";
+  int port = 18080;
+  size_t max_loaded = 8;
+  size_t max_task_stages = 4;
+  unsigned threads = 8;
+  int rescan_interval_s = 10;
+};
+
+// Set by the signal handler; read by the server's watcher thread.
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void request_stop(int) {
+  g_stop_requested.store(true);
+}
+
+std::string timestamp_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+int run_serve(const ServeOptions& options) {
+  std::mutex log_mutex;
+  auto log_line = [&](const std::string& line) {
+    std::lock_guard lock(log_mutex);
+    std::fprintf(stderr, "%s %s\n", timestamp_utc().c_str(), line.c_str());
+    std::fflush(stderr);
+  };
+  if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1") {
+    log_line("warning: listening on " + options.host +
+             ", not only on this machine: anyone who can reach it can read every event log in " + options.log_dir +
+             " (there is no authentication)");
+  }
+
+  // Installed first, so a signal during the first listing also ends in a clean stop.
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+
+  server::LogDirectoryOptions directory_options;
+  directory_options.directory = options.log_dir;
+  directory_options.max_loaded = options.max_loaded;
+  directory_options.max_task_stages = options.max_task_stages;
+  server::LogDirectory logs(directory_options);
+  auto scan = logs.rescan();
+  if (!scan) {
+    std::fprintf(stderr, "sparkforensics: %s\n", scan.error().message().c_str());
+    return kExitError;
+  }
+  for (const auto& problem : scan->unreadable) log_line("not listed: " + problem);
+  log_line(std::to_string(logs.applications().size()) + " application(s) in " + std::to_string(scan->logs) +
+           " log(s) in " + options.log_dir);
+
+  server::RestRouter router(logs);
+  server::HttpServerOptions http_options;
+  http_options.host = options.host;
+  http_options.port = options.port;
+  http_options.threads = options.threads;
+  http_options.rescan_interval_s = options.rescan_interval_s;
+  http_options.log_line = log_line;
+  http_options.on_listening = [&](int port) {
+    // On stdout, alone, so a script starting the server on port 0 can read the port.
+    std::printf("listening on http://%s:%d/api/v1/applications\n", options.host.c_str(), port);
+    std::fflush(stdout);
+  };
+  const Status status = server::run_http_server(logs, router, http_options, g_stop_requested);
+  if (!status.ok()) {
+    std::fprintf(stderr, "sparkforensics: %s\n", status.message().c_str());
+    return kExitError;
+  }
+  log_line("stopped");
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ServeOptions>();
+  CLI::App* serve = app.add_subcommand(
+      "serve", "Serve a Spark History Server compatible REST API (/api/v1/...) for the event logs in a directory");
+  serve
+      ->add_option("--log-dir", options->log_dir,
+                   "Directory of event logs (as the History Server's spark.history.fs.logDirectory)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  serve->add_option("--host", options->host, "Address to listen on; anything but 127.0.0.1 exposes the logs")
+      ->capture_default_str();
+  serve->add_option("--port", options->port, "Port to listen on (0: any free port, printed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  serve
+      ->add_option("--max-loaded", options->max_loaded,
+                   "Application models kept in memory (least recently used evicted)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  serve
+      ->add_option("--max-task-stages", options->max_task_stages,
+                   "Stages whose task lists are kept in memory (task-level endpoints)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--threads", options->threads, "Request handling threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  serve
+      ->add_option("--rescan-interval", options->rescan_interval_s,
+                   "Seconds between listings of the log directory (new and changed logs); 0: never")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
+}
+
+}  // namespace sf::cli

@@ -1,0 +1,52 @@
+// What the application list shows of one log, read from file metadata and the log's first
+// events (LogStart, ApplicationStart) and its ApplicationEnd, without loading the log.
+//
+// For a plain file the end event is looked for in the file's last MiB only (Spark writes it
+// last); a compressed part is streamed and only lines naming SparkListenerApplicationEnd are
+// decoded. Safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace sf::server {
+
+struct AttemptListing {
+  std::string log_path;  // the log as list_event_logs named it
+  std::string app_id;
+  std::string app_name;
+  std::optional<std::string> attempt_id;
+  std::optional<int64_t> start_time_ms;
+  std::optional<int64_t> end_time_ms;  // ApplicationEnd's time; nullopt when not logged
+  std::string user;
+  std::string spark_version;    // "" before Spark 1.x's LogStart
+  bool completed = false;       // an ApplicationEnd was logged
+  int64_t last_updated_ms = 0;  // latest modification time of the log's files
+  uint64_t stored_bytes = 0;    // on disk, all parts
+
+  // What identifies this version of the log's files: a change means the log was rewritten.
+  bool same_files(const AttemptListing& other) const {
+    return last_updated_ms == other.last_updated_ms && stored_bytes == other.stored_bytes;
+  }
+};
+
+// An application and its attempts, newest start first.
+struct ApplicationListing {
+  std::string id;
+  std::string name;
+  std::vector<AttemptListing> attempts;
+};
+
+// Reads the listing of the log at `log_path`. An error when it is not an event log or holds
+// no SparkListenerApplicationStart within its first events.
+Result<AttemptListing> read_attempt_listing(const std::string& log_path);
+
+// The file metadata part of a listing (modification time and size of every part), cheap: what a
+// rescan compares to decide whether a log changed.
+Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path);
+
+}  // namespace sf::server

@@ -1,0 +1,650 @@
+#include "server/history_server_json.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string_view>
+
+#include "server/rest_path.h"
+
+namespace sf::server {
+
+namespace {
+
+using model::ExecutorMetric;
+using model::TaskMetric;
+using model::TaskMetricValues;
+using nlohmann::json;
+
+// Sets `key` to the History Server's date of `ms`, or leaves it out (an absent Option).
+void put_time(json& out, const char* key, const std::optional<int64_t>& ms) {
+  if (ms) out[key] = format_history_server_time(*ms);
+}
+
+json key_values_object(const model::KeyValues& values) {
+  json out = json::object();
+  for (const auto& [key, value] : values) out[key] = value;
+  return out;
+}
+
+json key_value_pairs(const model::KeyValues& values) {
+  json out = json::array();
+  for (const auto& [key, value] : values) out.push_back(json::array({key, value}));
+  return out;
+}
+
+json executor_peaks_json(const model::ExecutorMetricPeaks& peaks) {
+  json out = json::object();
+  for (size_t i = 0; i < model::kExecutorMetricCount; ++i) {
+    out[std::string(model::executor_metric_name(static_cast<ExecutorMetric>(i)))] = peaks.values[i];
+  }
+  return out;
+}
+
+// Accumulables as the History Server shows them: named, neither internal task metrics nor SQL
+// metrics (LiveEntityHelpers.newAccumulatorInfos).
+bool shown_accumulable(const std::string& name, bool internal, const std::string& metadata) {
+  return !name.empty() && !internal && name.rfind("internal.", 0) != 0 && metadata != "sql";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task metrics: the REST paths of each metric, for tasks and for their distributions.
+
+struct MetricPath {
+  const char* group;  // "" for a top-level field, else the nested object's name
+  const char* name;
+  std::function<int64_t(const TaskMetricValues&)> value;
+};
+
+int64_t at(const TaskMetricValues& v, TaskMetric m) {
+  return v[model::index_of(m)];
+}
+
+std::function<int64_t(const TaskMetricValues&)> slot(TaskMetric m) {
+  return [m](const TaskMetricValues& v) { return at(v, m); };
+}
+
+const std::vector<MetricPath>& task_metric_paths() {
+  static const std::vector<MetricPath> paths = {
+      {"", "executorDeserializeTime", slot(TaskMetric::kExecutorDeserializeTimeMs)},
+      {"", "executorDeserializeCpuTime", slot(TaskMetric::kExecutorDeserializeCpuTimeNs)},
+      {"", "executorRunTime", slot(TaskMetric::kExecutorRunTimeMs)},
+      {"", "executorCpuTime", slot(TaskMetric::kExecutorCpuTimeNs)},
+      {"", "resultSize", slot(TaskMetric::kResultSizeBytes)},
+      {"", "jvmGcTime", slot(TaskMetric::kJvmGcTimeMs)},
+      {"", "resultSerializationTime", slot(TaskMetric::kResultSerializationTimeMs)},
+      {"", "memoryBytesSpilled", slot(TaskMetric::kMemoryBytesSpilled)},
+      {"", "diskBytesSpilled", slot(TaskMetric::kDiskBytesSpilled)},
+      {"", "peakExecutionMemory", slot(TaskMetric::kPeakExecutionMemoryBytes)},
+      {"inputMetrics", "bytesRead", slot(TaskMetric::kInputBytes)},
+      {"inputMetrics", "recordsRead", slot(TaskMetric::kInputRecords)},
+      {"outputMetrics", "bytesWritten", slot(TaskMetric::kOutputBytes)},
+      {"outputMetrics", "recordsWritten", slot(TaskMetric::kOutputRecords)},
+      {"shuffleReadMetrics", "remoteBlocksFetched", slot(TaskMetric::kShuffleRemoteBlocksFetched)},
+      {"shuffleReadMetrics", "localBlocksFetched", slot(TaskMetric::kShuffleLocalBlocksFetched)},
+      {"shuffleReadMetrics", "fetchWaitTime", slot(TaskMetric::kShuffleFetchWaitTimeMs)},
+      {"shuffleReadMetrics", "remoteBytesRead", slot(TaskMetric::kShuffleRemoteBytesRead)},
+      {"shuffleReadMetrics", "remoteBytesReadToDisk", slot(TaskMetric::kShuffleRemoteBytesReadToDisk)},
+      {"shuffleReadMetrics", "localBytesRead", slot(TaskMetric::kShuffleLocalBytesRead)},
+      {"shuffleReadMetrics", "recordsRead", slot(TaskMetric::kShuffleRecordsRead)},
+      {"shuffleReadMetrics", "remoteReqsDuration", slot(TaskMetric::kShuffleRemoteReqsDurationMs)},
+      {"shuffleWriteMetrics", "bytesWritten", slot(TaskMetric::kShuffleWriteBytes)},
+      {"shuffleWriteMetrics", "writeTime", slot(TaskMetric::kShuffleWriteTimeNs)},
+      {"shuffleWriteMetrics", "recordsWritten", slot(TaskMetric::kShuffleWriteRecords)},
+  };
+  return paths;
+}
+
+// Push-based shuffle read metrics: nested in shuffleReadMetrics.shufflePushReadMetrics of a task,
+// and in shuffleReadMetrics.shufflePushReadMetricsDist of a distribution.
+struct PushMetric {
+  const char* name;
+  TaskMetric metric;
+};
+constexpr PushMetric kPushMetrics[] = {
+    {"corruptMergedBlockChunks", TaskMetric::kPushCorruptMergedBlockChunks},
+    {"mergedFetchFallbackCount", TaskMetric::kPushMergedFetchFallbackCount},
+    {"remoteMergedBlocksFetched", TaskMetric::kPushMergedRemoteBlocksFetched},
+    {"localMergedBlocksFetched", TaskMetric::kPushMergedLocalBlocksFetched},
+    {"remoteMergedChunksFetched", TaskMetric::kPushMergedRemoteChunksFetched},
+    {"localMergedChunksFetched", TaskMetric::kPushMergedLocalChunksFetched},
+    {"remoteMergedBytesRead", TaskMetric::kPushMergedRemoteBytesRead},
+    {"localMergedBytesRead", TaskMetric::kPushMergedLocalBytesRead},
+    {"remoteMergedReqsDuration", TaskMetric::kPushMergedRemoteReqsDurationMs},
+};
+
+json task_metrics_json(const TaskMetricValues& v) {
+  json out = json::object();
+  for (const MetricPath& p : task_metric_paths()) {
+    if (*p.group == '\0') {
+      out[p.name] = p.value(v);
+    } else {
+      out[p.group][p.name] = p.value(v);
+    }
+  }
+  json push = json::object();
+  for (const PushMetric& p : kPushMetrics) push[p.name] = at(v, p.metric);
+  out["shuffleReadMetrics"]["shufflePushReadMetrics"] = std::move(push);
+  return out;
+}
+
+// The value at quantile q of sorted values, as Spark's Distribution and task summary pick it:
+// the element at min(floor(q * n), n - 1).
+double quantile_of(const std::vector<int64_t>& sorted, double q) {
+  const auto n = static_cast<int64_t>(sorted.size());
+  const int64_t index = std::min(static_cast<int64_t>(q * static_cast<double>(n)), n - 1);
+  return static_cast<double>(sorted[static_cast<size_t>(std::max<int64_t>(index, 0))]);
+}
+
+json quantiles_json(std::vector<int64_t> values, const std::vector<double>& quantiles) {
+  std::sort(values.begin(), values.end());
+  json out = json::array();
+  for (double q : quantiles) out.push_back(quantile_of(values, q));
+  return out;
+}
+
+// The stage's executors as Spark keys them in executorSummary: by id.
+const model::Executor* find_executor(const model::AppModel& m, const std::string& id) {
+  return m.executor(id);
+}
+
+json executor_stage_summary_json(const model::ExecutorStageSummary& e) {
+  json out = {
+      {"taskTime", e.task_time_ms},
+      {"failedTasks", e.tasks_failed},
+      {"succeededTasks", e.tasks_succeeded},
+      {"killedTasks", e.tasks_killed},
+      {"inputBytes", e.input_bytes},
+      {"inputRecords", e.input_records},
+      {"outputBytes", e.output_bytes},
+      {"outputRecords", e.output_records},
+      {"shuffleRead", e.shuffle_read_bytes},
+      {"shuffleReadRecords", e.shuffle_read_records},
+      {"shuffleWrite", e.shuffle_write_bytes},
+      {"shuffleWriteRecords", e.shuffle_write_records},
+      {"memoryBytesSpilled", e.memory_bytes_spilled},
+      {"diskBytesSpilled", e.disk_bytes_spilled},
+      {"isBlacklistedForStage", e.excluded},
+      {"isExcludedForStage", e.excluded},
+  };
+  // The History Server's peaks are set by the first task end (zeros when the log carries no
+  // executor metrics), so an executor that ended a task shows them.
+  if (e.peak_metrics.present || e.tasks_succeeded + e.tasks_failed + e.tasks_killed > 0) {
+    out["peakMemoryMetrics"] = executor_peaks_json(e.peak_metrics);
+  }
+  return out;
+}
+
+json executor_metrics_distributions_json(const model::StageAttempt& s, const std::vector<double>& quantiles) {
+  using Summary = model::ExecutorStageSummary;
+  const std::vector<std::pair<const char*, std::function<int64_t(const Summary&)>>> fields = {
+      {"taskTime", [](const Summary& e) { return e.task_time_ms; }},
+      {"failedTasks", [](const Summary& e) { return e.tasks_failed; }},
+      {"succeededTasks", [](const Summary& e) { return e.tasks_succeeded; }},
+      {"killedTasks", [](const Summary& e) { return e.tasks_killed; }},
+      {"inputBytes", [](const Summary& e) { return e.input_bytes; }},
+      {"inputRecords", [](const Summary& e) { return e.input_records; }},
+      {"outputBytes", [](const Summary& e) { return e.output_bytes; }},
+      {"outputRecords", [](const Summary& e) { return e.output_records; }},
+      {"shuffleRead", [](const Summary& e) { return e.shuffle_read_bytes; }},
+      {"shuffleReadRecords", [](const Summary& e) { return e.shuffle_read_records; }},
+      {"shuffleWrite", [](const Summary& e) { return e.shuffle_write_bytes; }},
+      {"shuffleWriteRecords", [](const Summary& e) { return e.shuffle_write_records; }},
+      {"memoryBytesSpilled", [](const Summary& e) { return e.memory_bytes_spilled; }},
+      {"diskBytesSpilled", [](const Summary& e) { return e.disk_bytes_spilled; }},
+  };
+  json out = {{"quantiles", quantiles}};
+  if (s.executors.empty()) return out;
+  for (const auto& [name, value] : fields) {
+    std::vector<int64_t> values;
+    for (const Summary& e : s.executors) values.push_back(value(e));
+    out[name] = quantiles_json(std::move(values), quantiles);
+  }
+  json peaks = json::object();
+  std::vector<const Summary*> with_peaks;
+  for (const Summary& e : s.executors) {
+    if (e.peak_metrics.present) with_peaks.push_back(&e);
+  }
+  if (!with_peaks.empty()) {
+    for (size_t i = 0; i < model::kExecutorMetricCount; ++i) {
+      std::vector<int64_t> values;
+      for (const Summary* e : with_peaks) values.push_back(e->peak_metrics.values[i]);
+      peaks[std::string(model::executor_metric_name(static_cast<ExecutorMetric>(i)))] =
+          quantiles_json(std::move(values), quantiles);
+    }
+    out["peakMemoryMetrics"] = std::move(peaks);
+  }
+  return out;
+}
+
+// Speculative attempts by outcome (Spark 3.4's SpeculationStageSummary).
+json speculation_summary_json(const StageTasks& tasks) {
+  int64_t total = 0, active = 0, completed = 0, failed = 0, killed = 0;
+  for (const TaskRecord& t : tasks.tasks) {
+    if (!t.speculative) continue;
+    ++total;
+    if (t.status == "RUNNING") ++active;
+    if (t.status == "SUCCESS") ++completed;
+    if (t.status == "FAILED") ++failed;
+    if (t.status == "KILLED") ++killed;
+  }
+  return {{"numTasks", total},
+          {"numActiveTasks", active},
+          {"numCompletedTasks", completed},
+          {"numFailedTasks", failed},
+          {"numKilledTasks", killed}};
+}
+
+}  // namespace
+
+// -----------------------------------------------------------------------------------------------
+
+json application_json(const ApplicationListing& app) {
+  json attempts = json::array();
+  for (const AttemptListing& a : app.attempts) {
+    json attempt = json::object();
+    if (a.attempt_id) attempt["attemptId"] = *a.attempt_id;
+    const int64_t start = a.start_time_ms.value_or(-1);
+    // The History Server shows an unfinished attempt's end as -1 and its duration as 0.
+    const int64_t end = a.completed && a.end_time_ms ? *a.end_time_ms : -1;
+    attempt["startTime"] = format_history_server_time(start);
+    attempt["endTime"] = format_history_server_time(end);
+    attempt["lastUpdated"] = format_history_server_time(a.last_updated_ms);
+    attempt["duration"] = end >= 0 && start >= 0 ? end - start : 0;
+    attempt["sparkUser"] = a.user;
+    attempt["completed"] = a.completed;
+    attempt["appSparkVersion"] = a.spark_version;
+    attempt["startTimeEpoch"] = start;
+    attempt["endTimeEpoch"] = end;
+    attempt["lastUpdatedEpoch"] = a.last_updated_ms;
+    attempts.push_back(std::move(attempt));
+  }
+  return {{"id", app.id}, {"name", app.name}, {"attempts", std::move(attempts)}};
+}
+
+KilledTasksByJob killed_tasks_by_job(const model::AppModel& m) {
+  KilledTasksByJob out;
+  for (const model::StageAttempt& s : m.stages) {
+    for (int64_t job_id : s.job_ids) {
+      for (const auto& [reason, count] : s.killed_tasks_summary) out[job_id][reason] += count;
+    }
+  }
+  return out;
+}
+
+json job_json(const model::Job& job, const KilledTasksByJob& killed) {
+  json out = {{"jobId", job.job_id}, {"name", job.name}};
+  if (!job.description.empty()) out["description"] = job.description;
+  put_time(out, "submissionTime", job.submission_time_ms);
+  put_time(out, "completionTime", job.completion_time_ms);
+  out["stageIds"] = job.stage_ids;
+  if (!job.job_group.empty()) out["jobGroup"] = job.job_group;
+  out["jobTags"] = json::array();
+  out["status"] = std::string(model::to_string(job.status));
+  out["numTasks"] = job.num_tasks;
+  out["numActiveTasks"] = job.num_active_tasks;
+  out["numCompletedTasks"] = job.num_completed_tasks;
+  out["numSkippedTasks"] = job.num_skipped_tasks;
+  out["numFailedTasks"] = job.num_failed_tasks;
+  out["numKilledTasks"] = job.num_killed_tasks;
+  out["numCompletedIndices"] = job.num_completed_indices;
+  out["numActiveStages"] = job.num_active_stages;
+  out["numCompletedStages"] = job.num_completed_stages;
+  out["numSkippedStages"] = job.num_skipped_stages;
+  out["numFailedStages"] = job.num_failed_stages;
+  auto it = killed.find(job.job_id);
+  out["killedTasksSummary"] = it == killed.end() ? json::object() : json(it->second);
+  return out;
+}
+
+std::span<const StageMetricField> stage_metric_fields() {
+  static constexpr StageMetricField kFields[] = {
+      {"executorDeserializeTime", TaskMetric::kExecutorDeserializeTimeMs},
+      {"executorDeserializeCpuTime", TaskMetric::kExecutorDeserializeCpuTimeNs},
+      {"executorRunTime", TaskMetric::kExecutorRunTimeMs},
+      {"executorCpuTime", TaskMetric::kExecutorCpuTimeNs},
+      {"resultSize", TaskMetric::kResultSizeBytes},
+      {"jvmGcTime", TaskMetric::kJvmGcTimeMs},
+      {"resultSerializationTime", TaskMetric::kResultSerializationTimeMs},
+      {"memoryBytesSpilled", TaskMetric::kMemoryBytesSpilled},
+      {"diskBytesSpilled", TaskMetric::kDiskBytesSpilled},
+      {"peakExecutionMemory", TaskMetric::kPeakExecutionMemoryBytes},
+      {"inputBytes", TaskMetric::kInputBytes},
+      {"inputRecords", TaskMetric::kInputRecords},
+      {"outputBytes", TaskMetric::kOutputBytes},
+      {"outputRecords", TaskMetric::kOutputRecords},
+      {"shuffleRemoteBlocksFetched", TaskMetric::kShuffleRemoteBlocksFetched},
+      {"shuffleLocalBlocksFetched", TaskMetric::kShuffleLocalBlocksFetched},
+      {"shuffleFetchWaitTime", TaskMetric::kShuffleFetchWaitTimeMs},
+      {"shuffleRemoteBytesRead", TaskMetric::kShuffleRemoteBytesRead},
+      {"shuffleRemoteBytesReadToDisk", TaskMetric::kShuffleRemoteBytesReadToDisk},
+      {"shuffleLocalBytesRead", TaskMetric::kShuffleLocalBytesRead},
+      {"shuffleReadRecords", TaskMetric::kShuffleRecordsRead},
+      {"shuffleCorruptMergedBlockChunks", TaskMetric::kPushCorruptMergedBlockChunks},
+      {"shuffleMergedFetchFallbackCount", TaskMetric::kPushMergedFetchFallbackCount},
+      {"shuffleMergedRemoteBlocksFetched", TaskMetric::kPushMergedRemoteBlocksFetched},
+      {"shuffleMergedLocalBlocksFetched", TaskMetric::kPushMergedLocalBlocksFetched},
+      {"shuffleMergedRemoteChunksFetched", TaskMetric::kPushMergedRemoteChunksFetched},
+      {"shuffleMergedLocalChunksFetched", TaskMetric::kPushMergedLocalChunksFetched},
+      {"shuffleMergedRemoteBytesRead", TaskMetric::kPushMergedRemoteBytesRead},
+      {"shuffleMergedLocalBytesRead", TaskMetric::kPushMergedLocalBytesRead},
+      {"shuffleRemoteReqsDuration", TaskMetric::kShuffleRemoteReqsDurationMs},
+      {"shuffleMergedRemoteReqsDuration", TaskMetric::kPushMergedRemoteReqsDurationMs},
+      {"shuffleWriteBytes", TaskMetric::kShuffleWriteBytes},
+      {"shuffleWriteTime", TaskMetric::kShuffleWriteTimeNs},
+      {"shuffleWriteRecords", TaskMetric::kShuffleWriteRecords},
+  };
+  return kFields;
+}
+
+json stage_json(const model::AppModel& m, const model::StageAttempt& s, const StageDetail& detail) {
+  json out = {
+      {"status", std::string(model::to_string(s.status))},
+      {"stageId", s.stage_id},
+      {"attemptId", s.attempt_id},
+      {"numTasks", s.num_tasks},
+      {"numActiveTasks", s.tasks_active},
+      {"numCompleteTasks", s.tasks_succeeded},
+      {"numFailedTasks", s.tasks_failed},
+      {"numKilledTasks", s.tasks_killed},
+      {"numCompletedIndices", s.completed_indices},
+  };
+  put_time(out, "submissionTime", s.submission_time_ms);
+  put_time(out, "firstTaskLaunchedTime", s.first_task_launched_time_ms);
+  put_time(out, "completionTime", s.completion_time_ms);
+  if (!s.failure_reason.empty()) out["failureReason"] = s.failure_reason;
+  for (const StageMetricField& f : stage_metric_fields()) out[f.name] = s.metric(f.metric);
+  out["shuffleReadBytes"] = s.shuffle_read_bytes();
+  out["name"] = s.name;
+  if (!s.description.empty()) out["description"] = s.description;
+  out["details"] = s.details;
+  out["schedulingPool"] = s.scheduling_pool;
+  out["rddIds"] = s.rdd_ids_in_log_order;
+  json accumulables = json::array();
+  for (const model::Accumulable& a : s.accumulables) {
+    if (!shown_accumulable(a.name, a.internal, a.metadata)) continue;
+    accumulables.push_back({{"id", a.id}, {"name", a.name}, {"value", a.value}});
+  }
+  out["accumulatorUpdates"] = std::move(accumulables);
+  if (detail.with_tasks && detail.tasks != nullptr) {
+    json tasks = json::object();
+    for (const TaskRecord& t : detail.tasks->tasks) {
+      if (!detail.task_statuses.empty() &&
+          std::find(detail.task_statuses.begin(), detail.task_statuses.end(), t.status) == detail.task_statuses.end()) {
+        continue;
+      }
+      tasks[std::to_string(t.task_id)] = task_json(m, t);
+    }
+    out["tasks"] = std::move(tasks);
+  }
+  if (detail.with_executor_summary) {
+    json summaries = json::object();
+    for (const model::ExecutorStageSummary& e : s.executors) summaries[e.executor_id] = executor_stage_summary_json(e);
+    out["executorSummary"] = std::move(summaries);
+    if (s.tasks_speculative > 0 && detail.tasks != nullptr) {
+      out["speculationSummary"] = speculation_summary_json(*detail.tasks);
+    }
+  }
+  {
+    std::map<std::string, int64_t> killed(s.killed_tasks_summary.begin(), s.killed_tasks_summary.end());
+    out["killedTasksSummary"] = killed;
+  }
+  out["resourceProfileId"] = s.resource_profile_id;
+  if (s.peak_executor_metrics.present || s.tasks_started > 0) {
+    out["peakExecutorMetrics"] = executor_peaks_json(s.peak_executor_metrics);
+  }
+  if (detail.with_summaries && detail.tasks != nullptr) {
+    if (auto distributions = task_metric_distributions_json(*detail.tasks, detail.quantiles)) {
+      out["taskMetricsDistributions"] = std::move(*distributions);
+    }
+    out["executorMetricsDistributions"] = executor_metrics_distributions_json(s, detail.quantiles);
+  }
+  out["isShufflePushEnabled"] = s.shuffle_push_enabled;
+  out["shuffleMergersCount"] = s.shuffle_mergers_count;
+  return out;
+}
+
+json task_json(const model::AppModel& m, const TaskRecord& t) {
+  json out = {
+      {"taskId", t.task_id},
+      {"index", t.index},
+      {"attempt", t.attempt},
+      {"partitionId", t.partition_id},
+      {"launchTime", format_history_server_time(t.launch_time_ms)},
+  };
+  if (t.getting_result_start_ms > 0) out["resultFetchStart"] = format_history_server_time(t.getting_result_start_ms);
+  if (t.finish_time_ms > 0) out["duration"] = at(t.metrics, TaskMetric::kDurationMs);
+  out["executorId"] = t.executor_id;
+  out["host"] = t.host;
+  out["status"] = t.status;
+  out["taskLocality"] = t.locality;
+  out["speculative"] = t.speculative;
+  json accumulables = json::array();
+  for (const eventlog::TaskAccumulable& a : t.accumulables) {
+    if (!shown_accumulable(a.name, a.internal, a.metadata)) continue;
+    json entry = {{"id", a.id}, {"name", a.name}};
+    if (!a.update.empty()) entry["update"] = a.update;
+    entry["value"] = a.value;
+    accumulables.push_back(std::move(entry));
+  }
+  out["accumulatorUpdates"] = std::move(accumulables);
+  if (t.error_message) out["errorMessage"] = *t.error_message;
+  if (t.has_metrics) out["taskMetrics"] = task_metrics_json(t.metrics);
+  const model::Executor* executor = find_executor(m, t.executor_id);
+  out["executorLogs"] = executor != nullptr ? key_values_object(executor->log_urls) : json::object();
+  out["schedulerDelay"] = at(t.metrics, TaskMetric::kSchedulerDelayMs);
+  out["gettingResultTime"] = at(t.metrics, TaskMetric::kGettingResultTimeMs);
+  return out;
+}
+
+std::optional<json> task_metric_distributions_json(const StageTasks& tasks, const std::vector<double>& quantiles) {
+  std::vector<const TaskRecord*> done;
+  for (const TaskRecord& t : tasks.tasks) {
+    if (t.status == "SUCCESS" && t.has_metrics) done.push_back(&t);
+  }
+  if (done.empty()) return std::nullopt;
+  auto distribution = [&](const std::function<int64_t(const TaskMetricValues&)>& value) {
+    std::vector<int64_t> values;
+    values.reserve(done.size());
+    for (const TaskRecord* t : done) values.push_back(value(t->metrics));
+    return quantiles_json(std::move(values), quantiles);
+  };
+  json out = {{"quantiles", quantiles}};
+  out["duration"] = distribution(slot(TaskMetric::kDurationMs));
+  out["schedulerDelay"] = distribution(slot(TaskMetric::kSchedulerDelayMs));
+  out["gettingResultTime"] = distribution(slot(TaskMetric::kGettingResultTimeMs));
+  for (const MetricPath& p : task_metric_paths()) {
+    const std::string group = p.group;
+    // A distribution shows shuffle reads as readBytes (local + remote), not local bytes alone.
+    if (group == "shuffleReadMetrics" && std::string_view(p.name) == "localBytesRead") continue;
+    // A distribution names a few fields differently from a task's metrics.
+    std::string name = p.name;
+    if (group == "shuffleReadMetrics" && name == "recordsRead") name = "readRecords";
+    if (group == "shuffleWriteMetrics" && name == "bytesWritten") name = "writeBytes";
+    if (group == "shuffleWriteMetrics" && name == "recordsWritten") name = "writeRecords";
+    if (group.empty()) {
+      out[name] = distribution(p.value);
+    } else {
+      out[group][name] = distribution(p.value);
+    }
+  }
+  out["shuffleReadMetrics"]["readBytes"] = distribution([](const TaskMetricValues& v) {
+    return at(v, TaskMetric::kShuffleLocalBytesRead) + at(v, TaskMetric::kShuffleRemoteBytesRead);
+  });
+  out["shuffleReadMetrics"]["totalBlocksFetched"] = distribution([](const TaskMetricValues& v) {
+    return at(v, TaskMetric::kShuffleLocalBlocksFetched) + at(v, TaskMetric::kShuffleRemoteBlocksFetched);
+  });
+  json push = json::object();
+  for (const PushMetric& p : kPushMetrics) push[p.name] = distribution(slot(p.metric));
+  out["shuffleReadMetrics"]["shufflePushReadMetricsDist"] = std::move(push);
+  return out;
+}
+
+json executor_json(const model::AppModel& m, const model::Executor& e) {
+  json out = {
+      {"id", e.id},
+      {"hostPort", e.host_port.empty() ? e.host : e.host_port},
+      {"isActive", !e.remove_time_ms.has_value()},
+      {"rddBlocks", 0},
+      {"memoryUsed", 0},
+      {"diskUsed", 0},
+      {"totalCores", e.total_cores},
+  };
+  // Task slots: cores over the CPUs each task takes (the resource profile's, else spark.task.cpus).
+  double task_cpus = 1;
+  if (const std::string* cpus = m.environment.spark_property("spark.task.cpus")) {
+    try {
+      task_cpus = std::stod(*cpus);
+    } catch (const std::exception&) {
+      task_cpus = 1;
+    }
+  }
+  for (const model::ResourceProfile& profile : m.environment.resource_profiles) {
+    if (profile.id != e.resource_profile_id) continue;
+    for (const model::ResourceRequest& r : profile.task_resources) {
+      if (r.name == "cpus") task_cpus = r.amount;
+    }
+  }
+  out["maxTasks"] = task_cpus > 0 ? static_cast<int64_t>(e.total_cores / task_cpus) : 0;
+  out["activeTasks"] = e.tasks_total - e.tasks_succeeded - e.tasks_failed - e.tasks_killed;
+  out["failedTasks"] = e.tasks_failed;
+  out["completedTasks"] = e.tasks_succeeded;
+  out["totalTasks"] = e.tasks_total;
+  out["totalDuration"] = e.total_duration_ms;
+  out["totalGCTime"] = e.total_gc_time_ms;
+  // The History Server's peaks are set by the first task end (zeros without executor metrics).
+  const bool peaks_shown = e.peak_metrics.present || e.tasks_total > 0;
+  if (e.is_driver()) {
+    // The REST API shows the driver's running time and GC time (SPARK-37493): the application's
+    // duration, and the driver's peak TotalGCTime metric when it reported peaks.
+    if (auto duration = m.app.duration_ms(); duration && m.app.finished) out["totalDuration"] = *duration;
+    if (peaks_shown) out["totalGCTime"] = e.peak_metrics.values[model::index_of(ExecutorMetric::kTotalGcTime)];
+  }
+  out["totalInputBytes"] = e.total_input_bytes;
+  out["totalShuffleRead"] = e.total_shuffle_read_bytes;
+  out["totalShuffleWrite"] = e.total_shuffle_write_bytes;
+  out["isBlacklisted"] = e.excluded;
+  out["maxMemory"] = e.max_memory_bytes;
+  put_time(out, "addTime", e.add_time_ms);
+  put_time(out, "removeTime", e.remove_time_ms);
+  if (e.remove_time_ms) out["removeReason"] = e.remove_reason;
+  out["executorLogs"] = key_values_object(e.log_urls);
+  if (e.max_onheap_memory_bytes || e.max_offheap_memory_bytes) {
+    out["memoryMetrics"] = {{"usedOnHeapStorageMemory", 0},
+                            {"usedOffHeapStorageMemory", 0},
+                            {"totalOnHeapStorageMemory", e.max_onheap_memory_bytes.value_or(0)},
+                            {"totalOffHeapStorageMemory", e.max_offheap_memory_bytes.value_or(0)}};
+  }
+  out["blacklistedInStages"] = e.excluded_in_stages;
+  if (peaks_shown) out["peakMemoryMetrics"] = executor_peaks_json(e.peak_metrics);
+  out["attributes"] = key_values_object(e.attributes);
+  json resources = json::object();
+  for (const model::ResourceInformation& r : e.resources) {
+    resources[r.name] = {{"name", r.name}, {"addresses", r.addresses}};
+  }
+  out["resources"] = std::move(resources);
+  out["resourceProfileId"] = e.resource_profile_id;
+  out["isExcluded"] = e.excluded;
+  out["excludedInStages"] = e.excluded_in_stages;
+  return out;
+}
+
+json environment_json(const model::AppModel& m) {
+  const model::Environment& env = m.environment;
+  auto jvm = [&](const char* key) {
+    for (const auto& [k, v] : env.jvm_information) {
+      if (k == key) return v;
+    }
+    return std::string();
+  };
+  json profiles = json::array();
+  for (const model::ResourceProfile& p : env.resource_profiles) {
+    json executor_resources = json::object();
+    for (const model::ResourceRequest& r : p.executor_resources) {
+      executor_resources[r.name] = {{"resourceName", r.name},
+                                    {"amount", static_cast<int64_t>(r.amount)},
+                                    {"discoveryScript", r.discovery_script},
+                                    {"vendor", r.vendor}};
+    }
+    json task_resources = json::object();
+    for (const model::ResourceRequest& r : p.task_resources) {
+      task_resources[r.name] = {{"resourceName", r.name}, {"amount", r.amount}};
+    }
+    profiles.push_back({{"id", p.id},
+                        {"executorResources", std::move(executor_resources)},
+                        {"taskResources", std::move(task_resources)}});
+  }
+  return {
+      {"runtime",
+       {{"javaVersion", jvm("Java Version")}, {"javaHome", jvm("Java Home")}, {"scalaVersion", jvm("Scala Version")}}},
+      {"sparkProperties", key_value_pairs(env.spark_properties)},
+      {"hadoopProperties", key_value_pairs(env.hadoop_properties)},
+      {"systemProperties", key_value_pairs(env.system_properties)},
+      {"metricsProperties", key_value_pairs(env.metrics_properties)},
+      {"classpathEntries", key_value_pairs(env.classpath_entries)},
+      {"resourceProfiles", std::move(profiles)},
+  };
+}
+
+json miscellaneous_process_json(const model::MiscellaneousProcess& p) {
+  json out = {{"id", p.id}, {"hostPort", p.host_port}, {"isActive", true}, {"totalCores", p.cores}};
+  put_time(out, "addTime", p.add_time_ms);
+  out["processLogs"] = key_values_object(p.log_urls);
+  return out;
+}
+
+json rdd_storage_json(const model::RddInfo& rdd) {
+  return {
+      {"id", rdd.rdd_id},
+      {"name", rdd.name},
+      {"numPartitions", rdd.num_partitions},
+      {"numCachedPartitions", rdd.num_cached_partitions},
+      {"storageLevel", rdd.storage_level},
+      {"memoryUsed", rdd.memory_size_bytes},
+      {"diskUsed", rdd.disk_size_bytes},
+      {"partitions", json::array()},
+  };
+}
+
+json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description) {
+  json out = {{"id", x.execution_id}};
+  std::string status = "RUNNING";
+  if (x.end_time_ms) status = x.error_message ? "FAILED" : "COMPLETED";
+  out["status"] = status;
+  out["description"] = x.description;
+  out["planDescription"] = plan_description ? x.physical_plan_description : std::string();
+  put_time(out, "submissionTime", x.start_time_ms);
+  out["duration"] = x.duration_ms().value_or(0);
+  json running = json::array(), succeeded = json::array(), failed = json::array();
+  for (int64_t job_id : x.job_ids) {
+    const model::Job* job = m.job(job_id);
+    if (job == nullptr) continue;
+    if (job->status == model::JobStatus::kSucceeded) {
+      succeeded.push_back(job_id);
+    } else if (job->status == model::JobStatus::kFailed) {
+      failed.push_back(job_id);
+    } else {
+      running.push_back(job_id);
+    }
+  }
+  out["runningJobIds"] = std::move(running);
+  out["successJobIds"] = std::move(succeeded);
+  out["failedJobIds"] = std::move(failed);
+  json nodes = json::array(), edges = json::array();
+  if (details) {
+    for (const model::PlanNode& node : x.plan.nodes) {
+      json metrics = json::array();
+      for (const model::PlanMetric& metric : node.metrics) {
+        if (!metric.value) continue;
+        metrics.push_back({{"name", metric.name}, {"value", std::to_string(*metric.value)}});
+      }
+      nodes.push_back({{"nodeId", node.node_id}, {"nodeName", node.node_name}, {"metrics", std::move(metrics)}});
+      for (int32_t child : node.children) edges.push_back({{"fromId", child}, {"toId", node.node_id}});
+    }
+  }
+  out["nodes"] = std::move(nodes);
+  out["edges"] = std::move(edges);
+  return out;
+}
+
+}  // namespace sf::server

@@ -1,0 +1,65 @@
+// The History Server's REST documents (Spark's status/api/v1/api.scala), written from the
+// model and from on-demand task records, with the History Server's field names and shapes.
+//
+// Conventions of Spark's JSON mapper that the writers follow: an absent Option is left out
+// (not null); dates are "yyyy-MM-ddTHH:mm:ss.SSSGMT" strings in GMT; maps are JSON objects.
+// Each writer is a pure function of its arguments; safe from any thread.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/app_model.h"
+#include "server/app_listing.h"
+#include "server/stage_tasks.h"
+
+namespace sf::server {
+
+// One application of the list: its id, name and attempts (newest first).
+nlohmann::json application_json(const ApplicationListing& app);
+
+// The metric sums a stage document shows, by their REST names, and the model metric each one is
+// (shuffleReadBytes, local + remote, is written besides these).
+struct StageMetricField {
+  const char* name;
+  model::TaskMetric metric;
+};
+std::span<const StageMetricField> stage_metric_fields();
+
+// A job's killed tasks by reason: the model keeps them per stage attempt, a job's are those of
+// the attempts run for it. One pass over the stages for every job.
+using KilledTasksByJob = std::map<int64_t, std::map<std::string, int64_t>>;
+KilledTasksByJob killed_tasks_by_job(const model::AppModel& m);
+
+nlohmann::json job_json(const model::Job& job, const KilledTasksByJob& killed);
+
+// What a stage document shows beyond the stage's own figures.
+struct StageDetail {
+  const StageTasks* tasks = nullptr;       // per-task records; required for the options below
+  bool with_tasks = false;                 // "tasks": every task, keyed by task id
+  std::vector<std::string> task_statuses;  // keep only these statuses in "tasks" (empty: all)
+  bool with_executor_summary = false;      // "executorSummary" (and "speculationSummary")
+  bool with_summaries = false;             // "taskMetricsDistributions", "executorMetricsDistributions"
+  std::vector<double> quantiles = {0.0, 0.25, 0.5, 0.75, 1.0};
+};
+nlohmann::json stage_json(const model::AppModel& m, const model::StageAttempt& stage, const StageDetail& detail);
+
+nlohmann::json task_json(const model::AppModel& m, const TaskRecord& task);
+
+// The metric distributions over the stage's successful tasks that reported metrics, at the
+// given quantiles; nullopt when there are none (the History Server's 404).
+std::optional<nlohmann::json> task_metric_distributions_json(const StageTasks& tasks,
+                                                             const std::vector<double>& quantiles);
+
+nlohmann::json executor_json(const model::AppModel& m, const model::Executor& executor);
+nlohmann::json environment_json(const model::AppModel& m);
+nlohmann::json miscellaneous_process_json(const model::MiscellaneousProcess& process);
+nlohmann::json rdd_storage_json(const model::RddInfo& rdd);
+nlohmann::json sql_execution_json(const model::AppModel& m, const model::SqlExecution& execution, bool details,
+                                  bool plan_description);
+
+}  // namespace sf::server

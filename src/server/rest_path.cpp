@@ -1,0 +1,168 @@
+#include "server/rest_path.h"
+
+#include <charconv>
+#include <cstdio>
+#include <set>
+
+namespace sf::server {
+
+namespace {
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    parts.emplace_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::optional<int64_t> number(std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '+') {
+      out += ' ';
+    } else if (c == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2 ? 1 : 0;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// The inverse (Howard Hinnant's civil_from_days).
+void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+}
+
+}  // namespace
+
+QueryParams parse_query_string(std::string_view query) {
+  QueryParams out;
+  if (query.empty()) return out;
+  for (const auto& pair : split(query, '&')) {
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    out[percent_decode(std::string_view(pair).substr(0, eq))].push_back(
+        eq == std::string::npos ? "" : percent_decode(std::string_view(pair).substr(eq + 1)));
+  }
+  return out;
+}
+
+RestPath parse_rest_path(std::string_view path) {
+  RestPath out;
+  std::string_view query;
+  if (const size_t q = path.find('?'); q != std::string_view::npos) {
+    query = path.substr(q + 1);
+    path = path.substr(0, q);
+  }
+  for (auto& s : split(path, '/')) {
+    if (!s.empty()) out.segments.push_back(percent_decode(s));
+  }
+  if (out.segments.size() >= 2 && out.segments[0] == "api" && out.segments[1] == "v1") {
+    out.segments.erase(out.segments.begin(), out.segments.begin() + 2);
+  }
+  out.query = parse_query_string(query);
+  if (out.segments.empty() || out.segments[0] != "applications") return out;
+  if (out.segments.size() >= 2) out.app_id = out.segments[1];
+  size_t next = 2;
+  static const std::set<std::string, std::less<>> kResources = {
+      "jobs", "stages", "executors", "allexecutors", "storage", "environment", "allmiscellaneousprocess",
+      "logs", "sql"};
+  if (out.segments.size() > next && !kResources.contains(out.segments[next])) out.attempt_id = out.segments[next++];
+  if (next < out.segments.size()) {
+    out.resource.assign(out.segments.begin() + static_cast<std::ptrdiff_t>(next), out.segments.end());
+  }
+  return out;
+}
+
+std::optional<int64_t> parse_history_server_time(std::string_view text) {
+  // yyyy-MM-ddTHH:mm:ss.SSSGMT
+  if (text.size() != 26 || text.substr(23) != "GMT" || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
+      text[13] != ':' || text[16] != ':' || text[19] != '.') {
+    return std::nullopt;
+  }
+  auto y = number(text.substr(0, 4));
+  auto mo = number(text.substr(5, 2));
+  auto d = number(text.substr(8, 2));
+  auto h = number(text.substr(11, 2));
+  auto mi = number(text.substr(14, 2));
+  auto s = number(text.substr(17, 2));
+  auto ms = number(text.substr(20, 3));
+  if (!y || !mo || !d || !h || !mi || !s || !ms) return std::nullopt;
+  if (*mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *s > 60) return std::nullopt;
+  const int64_t days = days_from_civil(*y, *mo, *d);
+  return ((days * 24 + *h) * 60 + *mi) * 60 * 1000 + *s * 1000 + *ms;
+}
+
+std::optional<int64_t> parse_history_server_date_param(std::string_view text) {
+  if (auto full = parse_history_server_time(text)) return full;
+  // yyyy-MM-dd
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  auto y = number(text.substr(0, 4));
+  auto mo = number(text.substr(5, 2));
+  auto d = number(text.substr(8, 2));
+  if (!y || !mo || !d || *mo < 1 || *mo > 12 || *d < 1 || *d > 31) return std::nullopt;
+  return days_from_civil(*y, *mo, *d) * 24 * 60 * 60 * 1000;
+}
+
+std::string format_history_server_time(int64_t epoch_ms) {
+  const int64_t day_ms = 24LL * 60 * 60 * 1000;
+  const int64_t days = floor_div(epoch_ms, day_ms);
+  int64_t in_day = epoch_ms - days * day_ms;
+  int64_t y = 0, m = 0, d = 0;
+  civil_from_days(days, y, m, d);
+  const int64_t ms = in_day % 1000;
+  in_day /= 1000;
+  char text[128];  // room for any int64 fields, so the compiler can prove no truncation
+  std::snprintf(text, sizeof text, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldGMT", static_cast<long long>(y),
+                static_cast<long long>(m), static_cast<long long>(d), static_cast<long long>(in_day / 3600),
+                static_cast<long long>(in_day / 60 % 60), static_cast<long long>(in_day % 60),
+                static_cast<long long>(ms));
+  return text;
+}
+
+}  // namespace sf::server

@@ -1,0 +1,464 @@
+#include "server/rest_router.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "server/history_server_json.h"
+#include "server/log_zip.h"
+
+namespace sf::server {
+
+namespace {
+
+using nlohmann::json;
+
+// A request that cannot be answered with a document: the status and its message.
+struct RequestError {
+  int status;
+  std::string message;
+};
+
+RestResponse json_response(const json& body) {
+  RestResponse out;
+  out.body = body.dump();
+  return out;
+}
+
+RestResponse error_response(const RequestError& error) {
+  RestResponse out;
+  out.status = error.status;
+  out.content_type = "text/plain; charset=utf-8";
+  out.body = error.message + "\n";
+  return out;
+}
+
+int status_for(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kNotFound:
+      return 404;
+    case StatusCode::kInvalidArgument:
+      return 400;
+    case StatusCode::kLimitExceeded:
+      return 413;
+    default:
+      return 500;
+  }
+}
+
+std::string upper(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& values, std::string_view separator) {
+  std::string out;
+  for (const std::string& v : values) {
+    if (!out.empty()) out.append(separator);
+    out.append(v);
+  }
+  return out;
+}
+
+// The parameters of one request, read with the History Server's defaults; a malformed value
+// throws RequestError (400) naming the parameter.
+class Params {
+ public:
+  explicit Params(const QueryParams& query) : query_(query) {}
+
+  const std::vector<std::string>* all(const std::string& name) const {
+    auto it = query_.find(name);
+    return it == query_.end() ? nullptr : &it->second;
+  }
+  std::optional<std::string> text(const std::string& name) const {
+    const auto* values = all(name);
+    if (values == nullptr || values->empty()) return std::nullopt;
+    return values->front();
+  }
+  bool flag(const std::string& name, bool fallback) const {
+    auto value = text(name);
+    if (!value) return fallback;
+    const std::string v = upper(*value);
+    if (v == "TRUE") return true;
+    if (v == "FALSE") return false;
+    throw bad(name, *value, "true or false");
+  }
+  int64_t integer(const std::string& name, int64_t fallback, int64_t min_value = 0) const {
+    auto value = text(name);
+    if (!value) return fallback;
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
+    if (ec != std::errc() || end != value->data() + value->size() || n < min_value) {
+      throw bad(name, *value, "an integer >= " + std::to_string(min_value));
+    }
+    return n;
+  }
+  std::optional<int64_t> date(const std::string& name) const {
+    auto value = text(name);
+    if (!value) return std::nullopt;
+    auto ms = parse_history_server_date_param(*value);
+    if (!ms) throw bad(name, *value, "a date, yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss.SSSGMT");
+    return ms;
+  }
+  // Comma-separated values in [0, 1] ("0.05,0.25,0.5").
+  std::vector<double> quantiles(const std::vector<double>& fallback) const {
+    auto value = text("quantiles");
+    if (!value) return fallback;
+    std::vector<double> out;
+    size_t start = 0;
+    while (start <= value->size()) {
+      size_t end = value->find(',', start);
+      if (end == std::string::npos) end = value->size();
+      const std::string item = value->substr(start, end - start);
+      double q = 0;
+      auto [parsed_end, ec] = std::from_chars(item.data(), item.data() + item.size(), q);
+      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || q < 0 || q > 1) {
+        throw bad("quantiles", *value, "comma-separated numbers between 0 and 1");
+      }
+      out.push_back(q);
+      start = end + 1;
+    }
+    return out;
+  }
+  // Every value of a repeated enum parameter, upper-cased, each checked against `allowed`.
+  std::vector<std::string> statuses(const std::string& name, const std::vector<std::string>& allowed) const {
+    std::vector<std::string> out;
+    const auto* values = all(name);
+    if (values == nullptr) return out;
+    for (const std::string& value : *values) {
+      const std::string v = upper(value);
+      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+        throw bad(name, value, "one of " + joined(allowed, ", "));
+      }
+      out.push_back(v);
+    }
+    return out;
+  }
+
+ private:
+  static RequestError bad(const std::string& name, const std::string& value, const std::string& expected) {
+    return {400, "Bad value for parameter \"" + name + "\": \"" + value + "\" (expected " + expected + ")"};
+  }
+  const QueryParams& query_;
+};
+
+int64_t parse_id(const std::string& text, const std::string& what) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 0) {
+    throw RequestError{404, "unknown " + what + ": " + text};
+  }
+  return n;
+}
+
+bool contains(const std::vector<std::string>& values, const std::string& v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Request {
+ public:
+  Request(LogDirectory& logs, const RestPath& path, const QueryParams& query)
+      : logs_(logs), path_(path), params_(query) {}
+
+  RestResponse answer() {
+    const auto& seg = path_.segments;
+    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", "sparkforensics 0.1.0"}});
+    if (seg.empty() || seg[0] != "applications") throw RequestError{404, "unknown resource: /" + path_text()};
+    if (path_.app_id.empty()) return json_response(application_list());
+    const std::vector<std::string>& r = path_.resource;
+    if (r.empty()) return json_response(application());
+
+    attempt_ = take(logs_.find(path_.app_id, path_.attempt_id));
+    if (r[0] == "logs" && r.size() == 1) return logs_zip();
+    model_ = take(logs_.model(attempt_));
+    const model::AppModel& m = *model_;
+    if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
+    if (r[0] == "jobs" && r.size() == 2) return json_response(one_job(m, r[1]));
+    if (r[0] == "stages") return json_response(stages(m, r));
+    if ((r[0] == "executors" || r[0] == "allexecutors") && r.size() == 1) {
+      return json_response(executors(m, r[0] == "executors"));
+    }
+    if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") return json_response(storage(m, r));
+    if (r[0] == "environment" && r.size() == 1) return json_response(environment_json(m));
+    if (r[0] == "sql" && r.size() <= 2) return json_response(sql(m, r));
+    if (r[0] == "allmiscellaneousprocess" && r.size() == 1) {
+      json out = json::array();
+      for (const model::MiscellaneousProcess& p : m.miscellaneous_processes)
+        out.push_back(miscellaneous_process_json(p));
+      return json_response(out);
+    }
+    throw RequestError{404, "unknown resource: /" + path_text()};
+  }
+
+ private:
+  template <class T>
+  T take(Result<T> result) {
+    if (!result) throw RequestError{status_for(result.error()), result.error().message()};
+    return std::move(*result);
+  }
+
+  std::string path_text() const { return joined(path_.segments, "/"); }
+
+  // applications?status&minDate&maxDate&minEndDate&maxEndDate&limit
+  json application_list() const {
+    const auto status = params_.statuses("status", {"COMPLETED", "RUNNING"});
+    const bool include_completed = status.empty() || contains(status, "COMPLETED");
+    const bool include_running = status.empty() || contains(status, "RUNNING");
+    const int64_t min_date = params_.date("minDate").value_or(*parse_history_server_date_param("2010-01-01"));
+    const int64_t max_date = params_.date("maxDate").value_or(*parse_history_server_date_param("3000-01-01"));
+    const int64_t min_end = params_.date("minEndDate").value_or(*parse_history_server_date_param("2010-01-01"));
+    const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
+    const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
+    json out = json::array();
+    for (const ApplicationListing& app : logs_.applications()) {
+      if (static_cast<int64_t>(out.size()) >= limit) break;
+      const bool running = app.attempts.empty() || !app.attempts.front().completed;
+      if (running ? !include_running : !include_completed) continue;
+      // An app is kept when any attempt falls in the window (ApplicationListResource.isAttemptInRange);
+      // a running attempt's end counts as "now", inside any window ending in the future.
+      const bool in_range = std::any_of(app.attempts.begin(), app.attempts.end(), [&](const AttemptListing& a) {
+        const int64_t start = a.start_time_ms.value_or(-1);
+        const bool start_ok = start >= min_date && start <= max_date;
+        const int64_t end = a.end_time_ms.value_or(-1);
+        const bool end_ok = running ? max_end > now_ms() : (end >= min_end && end <= max_end);
+        return start_ok && end_ok;
+      });
+      if (in_range) out.push_back(application_json(app));
+    }
+    return out;
+  }
+
+  static int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // applications/<id>, or applications/<id>/<attempt> (one attempt's info).
+  json application() const {
+    for (const ApplicationListing& app : logs_.applications()) {
+      if (app.id != path_.app_id) continue;
+      json out = application_json(app);
+      if (!path_.attempt_id) return out;
+      for (const json& attempt : out["attempts"]) {
+        if (attempt.value("attemptId", "") == *path_.attempt_id) return attempt;
+      }
+      throw RequestError{404, "unknown app: " + path_.app_id + ", attempt: " + *path_.attempt_id};
+    }
+    throw RequestError{404, "no such app: " + path_.app_id};
+  }
+
+  json jobs(const model::AppModel& m) const {
+    const auto status = params_.statuses("status", {"RUNNING", "SUCCEEDED", "FAILED", "UNKNOWN"});
+    const KilledTasksByJob killed = killed_tasks_by_job(m);
+    json out = json::array();
+    for (auto it = m.jobs.rbegin(); it != m.jobs.rend(); ++it) {
+      if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
+      out.push_back(job_json(*it, killed));
+    }
+    return out;
+  }
+
+  json one_job(const model::AppModel& m, const std::string& id) const {
+    const model::Job* job = m.job(parse_id(id, "job"));
+    if (job == nullptr) throw RequestError{404, "unknown job: " + id};
+    return job_json(*job, killed_tasks_by_job(m));
+  }
+
+  std::shared_ptr<const StageTasks> tasks_of(const model::StageAttempt& s) {
+    return take(logs_.stage_tasks(attempt_, s.stage_id, s.attempt_id));
+  }
+
+  // The stage detail the request asks for; `details_default` differs between the list and one stage.
+  json stage_document(const model::AppModel& m, const model::StageAttempt& s, bool details_default) {
+    StageDetail detail;
+    const bool details = params_.flag("details", details_default);
+    detail.with_tasks = details;
+    detail.with_executor_summary = details;
+    detail.with_summaries = params_.flag("withSummaries", false);
+    detail.task_statuses = params_.statuses("taskStatus", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
+    detail.quantiles = params_.quantiles({0.0, 0.25, 0.5, 0.75, 1.0});
+    std::shared_ptr<const StageTasks> tasks;
+    if (detail.with_tasks || detail.with_summaries || (details && s.tasks_speculative > 0)) {
+      tasks = tasks_of(s);
+      detail.tasks = tasks.get();
+    }
+    return stage_json(m, s, detail);
+  }
+
+  json stages(const model::AppModel& m, const std::vector<std::string>& r) {
+    if (r.size() == 1) {
+      const auto status = params_.statuses("status", {"ACTIVE", "COMPLETE", "PENDING", "SKIPPED", "FAILED"});
+      json out = json::array();
+      for (auto it = m.stages.rbegin(); it != m.stages.rend(); ++it) {
+        if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
+        out.push_back(stage_document(m, *it, false));
+      }
+      return out;
+    }
+    const int64_t stage_id = parse_id(r[1], "stage");
+    std::vector<const model::StageAttempt*> attempts;
+    for (const model::StageAttempt& s : m.stages) {
+      if (s.stage_id == stage_id) attempts.push_back(&s);
+    }
+    if (attempts.empty()) throw RequestError{404, "unknown stage: " + r[1]};
+    if (r.size() == 2) {
+      json out = json::array();
+      for (const model::StageAttempt* s : attempts) out.push_back(stage_document(m, *s, true));
+      return out;
+    }
+    const model::StageAttempt* s = m.stage(stage_id, static_cast<int32_t>(parse_id(r[2], "stage attempt")));
+    if (s == nullptr) {
+      std::vector<std::string> found;
+      for (const model::StageAttempt* a : attempts) found.push_back(std::to_string(a->attempt_id));
+      throw RequestError{404, "unknown attempt for stage " + r[1] + ".  Found attempts: [" + joined(found, ",") + "]"};
+    }
+    if (r.size() == 3) return stage_document(m, *s, true);
+    if (r.size() == 4 && r[3] == "taskSummary") {
+      const auto quantiles = params_.quantiles({0.05, 0.25, 0.5, 0.75, 0.95});
+      auto summary = task_metric_distributions_json(*tasks_of(*s), quantiles);
+      if (!summary) {
+        throw RequestError{404, "No tasks reported metrics for " + r[1] + " / " + r[2] + " yet."};
+      }
+      return *summary;
+    }
+    if (r.size() == 4 && r[3] == "taskList") return task_list(m, *s);
+    throw RequestError{404, "unknown resource: /" + path_text()};
+  }
+
+  // stages/<id>/<attempt>/taskList?offset&length&sortBy&status
+  json task_list(const model::AppModel& m, const model::StageAttempt& s) {
+    const int64_t offset = params_.integer("offset", 0);
+    const int64_t length = params_.integer("length", 20);
+    const auto status = params_.statuses("status", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
+    const std::string sort = params_.text("sortBy").value_or("ID");
+    enum class Order { kId, kIncreasingRuntime, kDecreasingRuntime } order;
+    if (upper(sort) == "ID") {
+      order = Order::kId;
+    } else if (upper(sort) == "INCREASING_RUNTIME" || sort == "runtime") {
+      order = Order::kIncreasingRuntime;
+    } else if (upper(sort) == "DECREASING_RUNTIME" || sort == "-runtime") {
+      order = Order::kDecreasingRuntime;
+    } else {
+      throw RequestError{400, "Bad value for parameter \"sortBy\": \"" + sort +
+                                  "\" (expected ID, INCREASING_RUNTIME, DECREASING_RUNTIME, runtime or -runtime)"};
+    }
+    const auto tasks = tasks_of(s);
+    std::vector<const TaskRecord*> rows;
+    for (const TaskRecord& t : tasks->tasks) {
+      if (status.empty() || contains(status, t.status)) rows.push_back(&t);
+    }
+    // The History Server sorts on its run-time index (-1 for a task without metrics), ties by
+    // task id in the direction of the sort.
+    auto runtime = [](const TaskRecord* t) {
+      return t->has_metrics ? t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)] : int64_t{-1};
+    };
+    if (order == Order::kIncreasingRuntime) {
+      std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) < runtime(b); });
+    } else if (order == Order::kDecreasingRuntime) {
+      std::reverse(rows.begin(), rows.end());
+      std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) > runtime(b); });
+    }
+    json out = json::array();
+    for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + length; ++i) {
+      out.push_back(task_json(m, *rows[static_cast<size_t>(i)]));
+    }
+    return out;
+  }
+
+  json executors(const model::AppModel& m, bool active_only) const {
+    std::vector<const model::Executor*> list;
+    for (const model::Executor& e : m.executors) {
+      if (!active_only || !e.remove_time_ms) list.push_back(&e);
+    }
+    // The History Server lists by executor id as text: active executors descending (from its
+    // "active" index, reversed), all executors ascending.
+    std::sort(list.begin(), list.end(), [&](const model::Executor* a, const model::Executor* b) {
+      return active_only ? a->id > b->id : a->id < b->id;
+    });
+    json out = json::array();
+    for (const model::Executor* e : list) out.push_back(executor_json(m, *e));
+    return out;
+  }
+
+  json storage(const model::AppModel& m, const std::vector<std::string>& r) const {
+    if (r.size() == 2) {
+      json out = json::array();
+      for (const auto& [id, rdd] : m.rdds) {
+        if (rdd.num_cached_partitions > 0) out.push_back(rdd_storage_json(rdd));
+      }
+      return out;
+    }
+    if (r.size() == 3) {
+      const int64_t id = parse_id(r[2], "rdd");
+      auto it = m.rdds.find(id);
+      if (it == m.rdds.end() || !it->second.is_cached()) throw RequestError{404, "no rdd found w/ id " + r[2]};
+      return rdd_storage_json(it->second);
+    }
+    throw RequestError{404, "unknown resource: /" + path_text()};
+  }
+
+  json sql(const model::AppModel& m, const std::vector<std::string>& r) const {
+    const bool details = params_.flag("details", true);
+    const bool plan = params_.flag("planDescription", true);
+    if (r.size() == 2) {
+      const model::SqlExecution* x = m.sql_execution(parse_id(r[1], "execution id"));
+      if (x == nullptr) throw RequestError{404, "unknown query execution id: " + r[1]};
+      return sql_execution_json(m, *x, details, plan);
+    }
+    const int64_t offset = params_.integer("offset", 0);
+    const int64_t length = params_.integer("length", 20);
+    json out = json::array();
+    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < offset + length; ++i) {
+      out.push_back(sql_execution_json(m, m.sql[static_cast<size_t>(i)], details, plan));
+    }
+    return out;
+  }
+
+  RestResponse logs_zip() const {
+    auto zip = zip_event_log(attempt_.log_path);
+    if (!zip) throw RequestError{status_for(zip.error()), zip.error().message()};
+    RestResponse out;
+    out.content_type = "application/octet-stream";
+    std::string name = "eventLogs-" + path_.app_id + (path_.attempt_id ? "-" + *path_.attempt_id : "") + ".zip";
+    out.content_disposition = "attachment; filename=" + name;
+    out.body = std::move(*zip);
+    return out;
+  }
+
+  LogDirectory& logs_;
+  const RestPath& path_;
+  Params params_;
+  AttemptListing attempt_;
+  std::shared_ptr<const model::AppModel> model_;
+};
+
+}  // namespace
+
+RestResponse RestRouter::handle(std::string_view method, std::string_view path, const QueryParams& query) const {
+  if (method != "GET" && method != "HEAD") {
+    return error_response({405, "method " + std::string(method) + " not allowed: the REST API is read-only (GET)"});
+  }
+  RestPath parsed = parse_rest_path(path);
+  parsed.query = query;
+  try {
+    Request request(logs_, parsed, parsed.query);
+    return request.answer();
+  } catch (const RequestError& error) {
+    return error_response(error);
+  } catch (const std::exception& e) {
+    return error_response({500, std::string("internal error: ") + e.what()});
+  }
+}
+
+RestResponse RestRouter::handle(std::string_view method, std::string_view target) const {
+  const size_t q = target.find('?');
+  const QueryParams query = q == std::string_view::npos ? QueryParams{} : parse_query_string(target.substr(q + 1));
+  return handle(method, target.substr(0, q), query);
+}
+
+}  // namespace sf::server

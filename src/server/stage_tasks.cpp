@@ -1,0 +1,183 @@
+#include "server/stage_tasks.h"
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <unordered_map>
+
+#include "eventlog/decoder.h"
+#include "io/line_batches.h"
+#include "io/log_source.h"
+
+namespace sf::server {
+
+namespace {
+
+namespace ev = eventlog;
+
+// What the History Server shows as a failed task's errorMessage (TaskEndReason.toErrorString,
+// and a kill's reason as is).
+std::optional<std::string> error_message_of(const ev::TaskEnd& e) {
+  switch (e.reason) {
+    case ev::TaskEndReason::kSuccess:
+      return std::nullopt;
+    case ev::TaskEndReason::kTaskKilled:
+      return std::string(e.kill_reason);
+    case ev::TaskEndReason::kExceptionFailure:
+      if (!e.full_stack_trace.empty()) return std::string(e.full_stack_trace);
+      return std::string(e.exception_class) + ": " + std::string(e.description) + "\n";
+    case ev::TaskEndReason::kExecutorLostFailure:
+      return "ExecutorLostFailure (executor " + std::string(e.info.executor_id) +
+             " exited) Reason: " + std::string(e.loss_reason);
+    case ev::TaskEndReason::kResubmitted:
+      return std::string("Resubmitted (resubmitted due to lost executor)");
+    case ev::TaskEndReason::kTaskResultLost:
+      return std::string("TaskResultLost (result lost from block manager)");
+    case ev::TaskEndReason::kTaskCommitDenied:
+      return "TaskCommitDenied (Driver denied task commit) for job: " + std::to_string(e.commit_denied_job) +
+             ", partition: " + std::to_string(e.commit_denied_partition) +
+             ", attemptNumber: " + std::to_string(e.commit_denied_attempt);
+    default:
+      return std::string(e.reason_text);
+  }
+}
+
+std::string status_of(const ev::TaskInfo& info, bool ended) {
+  if (!ended || info.finish_time_ms == 0) return "RUNNING";
+  if (info.failed) return "FAILED";
+  if (info.killed) return "KILLED";
+  return "SUCCESS";
+}
+
+class StageTaskFold final : public ev::EventHandler {
+ public:
+  StageTaskFold(int64_t stage_id, int32_t attempt_id, size_t max_tasks)
+      : stage_id_(stage_id), attempt_id_(attempt_id), max_tasks_(max_tasks) {}
+  using EventHandler::on;
+
+  void on(const ev::TaskStart& e) override {
+    if (e.stage_id != stage_id_ || e.stage_attempt_id != attempt_id_) return;
+    TaskRecord* record = record_for(e.info.task_id);
+    if (record == nullptr) return;
+    fill_info(*record, e.info);
+  }
+
+  void on(const ev::TaskEnd& e) override {
+    if (e.stage_id != stage_id_ || e.stage_attempt_id != attempt_id_) return;
+    TaskRecord* record = record_for(e.info.task_id);
+    if (record == nullptr) return;
+    fill_info(*record, e.info);
+    record->finish_time_ms = e.info.finish_time_ms;
+    record->getting_result_start_ms = e.info.getting_result_time_ms;
+    record->status = status_of(e.info, true);
+    record->error_message = error_message_of(e);
+    record->has_metrics = e.has_metrics;
+    record->metrics = e.metrics;
+    model::fill_task_info_timings(record->metrics, e.info.launch_time_ms, e.info.finish_time_ms,
+                                  e.info.getting_result_time_ms, e.has_metrics);
+    record->accumulables = e.accumulables;
+  }
+
+  bool over_limit() const { return over_limit_; }
+
+  std::vector<TaskRecord> take() {
+    std::vector<TaskRecord> out;
+    out.reserve(tasks_.size());
+    for (auto& [id, record] : tasks_) out.push_back(std::move(record));
+    std::sort(out.begin(), out.end(), [](const TaskRecord& a, const TaskRecord& b) { return a.task_id < b.task_id; });
+    return out;
+  }
+
+ private:
+  TaskRecord* record_for(int64_t task_id) {
+    auto it = tasks_.find(task_id);
+    if (it != tasks_.end()) return &it->second;
+    if (tasks_.size() >= max_tasks_) {
+      over_limit_ = true;
+      return nullptr;
+    }
+    TaskRecord& record = tasks_[task_id];
+    record.task_id = task_id;
+    return &record;
+  }
+
+  static void fill_info(TaskRecord& record, const ev::TaskInfo& info) {
+    record.index = info.index;
+    record.attempt = info.attempt;
+    record.partition_id = info.partition_id.value_or(-1);
+    record.launch_time_ms = info.launch_time_ms;
+    record.executor_id = info.executor_id;
+    record.host = info.host;
+    record.locality = info.locality;
+    record.speculative = info.speculative;
+  }
+
+  int64_t stage_id_;
+  int32_t attempt_id_;
+  size_t max_tasks_;
+  bool over_limit_ = false;
+  std::unordered_map<int64_t, TaskRecord> tasks_;
+};
+
+// Whether a line may be a task event of the stage: task lines of other stages are skipped
+// without being parsed. Spark writes `{"Event":"SparkListenerTask...","Stage ID":N,...`; a line
+// that does not look like that exactly is handed to the decoder, which decides.
+bool may_be_task_of_stage(std::string_view line, std::string_view stage_needle) {
+  const size_t event = line.find("SparkListenerTask");
+  if (event == std::string_view::npos || event > 64) return false;
+  const size_t stage = line.find("\"Stage ID\":", event);
+  if (stage == std::string_view::npos || stage > event + 64) return true;
+  return line.compare(stage, stage_needle.size(), stage_needle) == 0;
+}
+
+}  // namespace
+
+Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_id, int32_t attempt_id,
+                                    const StageTaskLimits& limits, const std::atomic<bool>* cancel) {
+  auto input = io::resolve_log_input(log_path);
+  if (!input) return fail(input.error());
+  ev::DecoderOptions decoder_options;
+  decoder_options.task_accumulables = true;
+  ev::Decoder decoder(decoder_options);
+  StageTaskFold fold(stage_id, attempt_id, limits.max_tasks);
+  // `"Stage ID":7,` with the comma, so stage 7 does not match stage 70.
+  const std::string stage_needle = "\"Stage ID\":" + std::to_string(stage_id) + ",";
+
+  for (const io::LogPart& part : input->parts) {
+    auto opened = io::open_log_part(*input, part, {});
+    if (!opened) return fail(opened.error());
+    std::unique_ptr<io::MappedFile> mapped;
+    if (opened->codec == io::Codec::kNone && part.zip_entry.empty() && !part.path.empty()) {
+      if (auto file = io::MappedFile::open(part.path)) mapped = std::move(*file);
+    }
+    std::unique_ptr<io::LineBatcher> batcher =
+        mapped != nullptr ? std::make_unique<io::LineBatcher>(*mapped, size_t{1} << 30)
+                          : std::make_unique<io::LineBatcher>(*opened->stream, size_t{1} << 30);
+    io::LineBatch batch;
+    while (batcher->next(batch)) {
+      if (cancel != nullptr && cancel->load())
+        return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
+      io::split_lines(batch, size_t{1} << 30, [&](const io::BatchLine& line) {
+        if (line.too_long || !may_be_task_of_stage(line.text, stage_needle)) return;
+        // Every batch's text is followed by kPaddingBytes readable bytes (LineBatcher's promise),
+        // and a line inside a batch is followed by the rest of the batch: decode in place.
+        decoder.decode(line.text, fold);
+      });
+      batcher->recycle(batch);
+      if (fold.over_limit()) {
+        return fail(Status::LimitExceeded(log_path + ": stage " + std::to_string(stage_id) + " attempt " +
+                                          std::to_string(attempt_id) + " has more than " +
+                                          std::to_string(limits.max_tasks) + " task attempts, the per-stage limit"));
+      }
+    }
+    // A part that stops early (corrupt block) keeps what was read, as the model does.
+    if (!batcher->error().ok()) break;
+  }
+  StageTasks out;
+  out.stage_id = stage_id;
+  out.attempt_id = attempt_id;
+  out.tasks = fold.take();
+  return out;
+}
+
+}  // namespace sf::server

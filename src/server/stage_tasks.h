@@ -1,0 +1,61 @@
+// The task attempts of one stage attempt, read on demand from the log: what the History
+// Server's task list, task summary and stage details show, and what the analysis model
+// deliberately does not keep (it folds tasks into per-stage aggregates).
+//
+// load_stage_tasks re-reads the log and decodes only the TaskStart/TaskEnd lines of the
+// requested stage (other lines are skipped after a cheap prefix check), so `analyze` pays
+// nothing for this and a request pays one sequential read of the log. Memory: one TaskRecord
+// per task attempt of that stage (about 0.5 KiB each plus its accumulables and error text);
+// a stage with more than StageTaskLimits::max_tasks attempts is refused with LimitExceeded
+// rather than held.
+//
+// Pure function of the log's bytes; safe to call from several threads at once.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "eventlog/events.h"
+#include "model/task_metrics.h"
+
+namespace sf::server {
+
+struct TaskRecord {
+  int64_t task_id = 0;
+  int32_t index = 0;
+  int32_t attempt = 0;
+  int32_t partition_id = -1;  // -1 when the log does not say (before Spark 3.3)
+  int64_t launch_time_ms = 0;
+  int64_t finish_time_ms = 0;           // 0 while running
+  int64_t getting_result_start_ms = 0;  // 0 when the result was not fetched
+  std::string executor_id;
+  std::string host;
+  std::string locality;
+  bool speculative = false;
+  std::string status = "RUNNING";  // RUNNING, SUCCESS, FAILED, KILLED (Spark's TaskInfo.status)
+  std::optional<std::string> error_message;
+  bool has_metrics = false;
+  model::TaskMetricValues metrics{};  // with duration, getting result time and scheduler delay filled
+  std::vector<eventlog::TaskAccumulable> accumulables;
+};
+
+struct StageTaskLimits {
+  size_t max_tasks = 2'000'000;  // attempts of one stage attempt held at once
+};
+
+struct StageTasks {
+  int64_t stage_id = 0;
+  int32_t attempt_id = 0;
+  std::vector<TaskRecord> tasks;  // sorted by task id
+};
+
+// Reads the task attempts of stage `stage_id` attempt `attempt_id` from the log at `log_path`
+// (any layout or codec load_event_log reads). Errors name the log.
+Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_id, int32_t attempt_id,
+                                    const StageTaskLimits& limits = {}, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace sf::server

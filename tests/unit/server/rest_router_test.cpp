@@ -1,0 +1,254 @@
+// The router over a directory of generated logs (a zstd file and a plain rolling directory):
+// the application list from the logs' first and last events, task-level endpoints read on
+// demand against the generator's ground truth, parameters, and the History Server's error codes.
+#include "server/rest_router.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "loggen/log_generator.h"
+
+namespace sf::server {
+namespace {
+
+namespace fs = std::filesystem;
+using model::TaskMetric;
+using nlohmann::json;
+
+class RestRouterTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() / ("sf_server_tests_" + std::to_string(::getpid())));
+    fs::remove_all(*dir_);
+    first_ = new loggen::GroundTruth();
+    second_ = new loggen::GroundTruth();
+    loggen::LogWriteOptions zstd_file;
+    zstd_file.codec = io::Codec::kZstd;
+    loggen::write_event_log(loggen::GeneratorConfig::small(), zstd_file, *dir_, first_);
+    loggen::GeneratorConfig other = loggen::GeneratorConfig::small();
+    other.seed = 2;
+    loggen::LogWriteOptions rolling;
+    rolling.layout = loggen::LogLayout::kRolling;
+    rolling.rolling_max_part_bytes = 64 << 10;  // several parts
+    loggen::write_event_log(other, rolling, *dir_, second_);
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(*dir_, ec);
+    delete dir_;
+    delete first_;
+    delete second_;
+  }
+
+  void SetUp() override {
+    LogDirectoryOptions options;
+    options.directory = dir_->string();
+    options.max_loaded = 1;  // every switch between the two logs reloads: exercises eviction
+    logs_ = std::make_unique<LogDirectory>(options);
+    auto scan = logs_->rescan();
+    ASSERT_TRUE(scan.has_value()) << scan.error().message();
+    ASSERT_TRUE(scan->unreadable.empty()) << scan->unreadable.front();
+    router_ = std::make_unique<RestRouter>(*logs_);
+  }
+
+  json get_json(const std::string& target) {
+    const RestResponse r = router_->handle("GET", target);
+    EXPECT_EQ(r.status, 200) << target << ": " << r.body;
+    EXPECT_EQ(r.content_type, "application/json") << target;
+    return r.status == 200 ? json::parse(r.body) : json();
+  }
+
+  static fs::path* dir_;
+  static loggen::GroundTruth* first_;
+  static loggen::GroundTruth* second_;
+  std::unique_ptr<LogDirectory> logs_;
+  std::unique_ptr<RestRouter> router_;
+};
+
+fs::path* RestRouterTest::dir_ = nullptr;
+loggen::GroundTruth* RestRouterTest::first_ = nullptr;
+loggen::GroundTruth* RestRouterTest::second_ = nullptr;
+
+TEST_F(RestRouterTest, ApplicationsComeFromEachLogsFirstAndLastEvents) {
+  const json apps = get_json("/api/v1/applications");
+  ASSERT_EQ(apps.size(), 2u);
+  for (const loggen::GroundTruth* truth : {first_, second_}) {
+    auto it = std::find_if(apps.begin(), apps.end(), [&](const json& a) { return a["id"] == truth->app.id; });
+    ASSERT_NE(it, apps.end()) << truth->app.id << " is not listed";
+    const json& attempt = (*it)["attempts"][0];
+    EXPECT_EQ((*it)["name"], truth->app.name);
+    EXPECT_EQ(attempt["sparkUser"], truth->app.user);
+    EXPECT_EQ(attempt["appSparkVersion"], truth->app.spark_version);
+    EXPECT_EQ(attempt["startTimeEpoch"], *truth->app.start_time_ms);
+    EXPECT_EQ(attempt["completed"], truth->app.finished);
+    if (truth->app.finished) {
+      EXPECT_EQ(attempt["endTimeEpoch"], *truth->app.end_time_ms);
+      EXPECT_EQ(attempt["duration"], *truth->app.end_time_ms - *truth->app.start_time_ms);
+    }
+  }
+  EXPECT_EQ(get_json("/api/v1/applications?limit=1").size(), 1u);
+  EXPECT_EQ(get_json("/api/v1/applications?status=running").size(), 0u);
+  EXPECT_EQ(get_json("/api/v1/applications?minDate=3000-01-01").size(), 0u);
+}
+
+TEST_F(RestRouterTest, TaskListHoldsEveryTaskAttemptOfEachStage) {
+  for (const loggen::GroundTruth* truth : {first_, second_}) {
+    for (const auto& stage : truth->stages) {
+      const std::string base = "applications/" + truth->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                               std::to_string(stage.attempt_id);
+      const json tasks = get_json(base + "/taskList?length=1000000");
+      ASSERT_TRUE(tasks.is_array());
+      EXPECT_EQ(static_cast<int64_t>(tasks.size()), stage.tasks_started) << base;
+      auto count = [&](const char* status) {
+        return std::count_if(tasks.begin(), tasks.end(), [&](const json& t) { return t["status"] == status; });
+      };
+      EXPECT_EQ(count("SUCCESS"), stage.tasks_succeeded) << base;
+      EXPECT_EQ(count("FAILED"), stage.tasks_failed) << base;
+      EXPECT_EQ(count("KILLED"), stage.tasks_killed) << base;
+      int64_t run_time_ms = 0;
+      for (const json& t : tasks) {
+        if (t.contains("taskMetrics")) run_time_ms += t["taskMetrics"]["executorRunTime"].get<int64_t>();
+      }
+      EXPECT_EQ(run_time_ms, stage.metric_sums[model::index_of(TaskMetric::kExecutorRunTimeMs)]) << base;
+    }
+  }
+}
+
+TEST_F(RestRouterTest, TaskSummaryQuantilesAreTheGroundTruths) {
+  int checked = 0;
+  for (const auto& stage : first_->stages) {
+    if (stage.successful_task_metrics.empty()) continue;
+    std::vector<int64_t> run_times;
+    for (const auto& m : stage.successful_task_metrics)
+      run_times.push_back(m[model::index_of(TaskMetric::kExecutorRunTimeMs)]);
+    std::sort(run_times.begin(), run_times.end());
+    const json summary = get_json("applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                                  std::to_string(stage.attempt_id) + "/taskSummary?quantiles=0,0.5,1");
+    ASSERT_EQ(summary["quantiles"], json({0.0, 0.5, 1.0}));
+    const auto n = run_times.size();
+    EXPECT_EQ(summary["executorRunTime"][0].get<double>(), run_times.front());
+    EXPECT_EQ(summary["executorRunTime"][1].get<double>(), run_times[std::min(n / 2, n - 1)]);
+    EXPECT_EQ(summary["executorRunTime"][2].get<double>(), run_times.back());
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST_F(RestRouterTest, TaskListPagesAndSorts) {
+  const auto& stage = *std::max_element(first_->stages.begin(), first_->stages.end(),
+                                        [](const auto& a, const auto& b) { return a.tasks_started < b.tasks_started; });
+  const std::string base = "applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                           std::to_string(stage.attempt_id) + "/taskList";
+  const json all = get_json(base + "?length=1000000");
+  const json page = get_json(base + "?offset=2&length=3");
+  ASSERT_EQ(page.size(), 3u);
+  EXPECT_EQ(page[0]["taskId"], all[2]["taskId"]);
+  const json slowest = get_json(base + "?sortBy=-runtime&length=1000000");
+  for (size_t i = 1; i < slowest.size(); ++i) {
+    auto run = [](const json& t) {
+      return t.contains("taskMetrics") ? t["taskMetrics"]["executorRunTime"].get<int64_t>() : int64_t{-1};
+    };
+    EXPECT_GE(run(slowest[i - 1]), run(slowest[i]));
+  }
+  const json failed = get_json(base + "?status=failed&length=1000000");
+  for (const json& t : failed) EXPECT_EQ(t["status"], "FAILED");
+}
+
+TEST_F(RestRouterTest, StatusFiltersKeepOnlyThatStatus) {
+  const json failed = get_json("applications/" + first_->app.id + "/jobs?status=FAILED");
+  const auto expected = std::count_if(first_->jobs.begin(), first_->jobs.end(),
+                                      [](const auto& j) { return j.status == model::JobStatus::kFailed; });
+  EXPECT_EQ(static_cast<int64_t>(failed.size()), expected);
+  for (const json& job : failed) EXPECT_EQ(job["status"], "FAILED");
+  const json all = get_json("applications/" + first_->app.id + "/jobs");
+  EXPECT_EQ(all.size(), first_->jobs.size());
+}
+
+TEST_F(RestRouterTest, ErrorsHaveTheHistoryServerStatusCodesAndSayWhat) {
+  const std::string app = "applications/" + first_->app.id;
+  struct Case {
+    std::string method, target;
+    int status;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"GET", "applications/nope/jobs", 404, "no such app: nope"},
+      {"GET", "applications/nope", 404, "no such app: nope"},
+      {"GET", app + "/jobs/999999", 404, "unknown job: 999999"},
+      {"GET", app + "/jobs/x", 404, "unknown job: x"},
+      {"GET", app + "/stages/999999", 404, "unknown stage: 999999"},
+      {"GET", app + "/stages/0/77", 404, "unknown attempt for stage 0"},
+      {"GET", app + "/jobs?status=bogus", 400, "\"status\""},
+      {"GET", app + "/stages/0/0/taskSummary?quantiles=1.5", 400, "\"quantiles\""},
+      {"GET", app + "/stages/0/0/taskList?offset=-1", 400, "\"offset\""},
+      {"GET", app + "/stages/0/0/taskList?sortBy=fastest", 400, "\"sortBy\""},
+      {"GET", app + "/stages?details=maybe", 400, "\"details\""},
+      {"GET", "applications?minDate=soon", 400, "\"minDate\""},
+      {"GET", app + "/storage/rdd/999999", 404, "no rdd found w/ id 999999"},
+      {"GET", app + "/sql/999999", 404, "unknown query execution id: 999999"},
+      // As in the History Server, a segment after the id that is no resource names an attempt.
+      {"GET", app + "/nothing", 404, "attempt: nothing"},
+      {"GET", app + "/jobs/0/extra", 404, "unknown resource"},
+      {"GET", "/api/v1/nothing", 404, "unknown resource"},
+      {"POST", app + "/jobs", 405, "read-only"},
+  };
+  for (const Case& c : cases) {
+    const RestResponse r = router_->handle(c.method, c.target);
+    EXPECT_EQ(r.status, c.status) << c.method << " " << c.target << ": " << r.body;
+    EXPECT_NE(r.body.find(c.message), std::string::npos) << c.target << ": " << r.body;
+  }
+}
+
+TEST_F(RestRouterTest, EveryEndpointAnswersJson) {
+  const std::string app = "applications/" + first_->app.id;
+  for (const std::string& path :
+       {std::string("version"), app, app + "/jobs/0", app + "/stages?details=true&withSummaries=true",
+        app + "/stages/0", app + "/stages/0/0?withSummaries=true&quantiles=0.1,0.9", app + "/executors",
+        app + "/allexecutors", app + "/storage/rdd", app + "/environment", app + "/sql",
+        app + "/sql?details=false&offset=1&length=1", app + "/allmiscellaneousprocess"}) {
+    get_json(path);
+  }
+  const json sql = get_json(app + "/sql");
+  ASSERT_FALSE(sql.empty());
+  EXPECT_FALSE(get_json(app + "/sql/" + std::to_string(sql[0]["id"].get<int64_t>()))["nodes"].empty());
+  const RestResponse zip = router_->handle("GET", app + "/logs");
+  EXPECT_EQ(zip.status, 200);
+  EXPECT_EQ(zip.body.substr(0, 2), "PK");
+}
+
+TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
+  const fs::path extra = *dir_ / "later";
+  fs::create_directories(extra);
+  loggen::GeneratorConfig third = loggen::GeneratorConfig::small();
+  third.seed = 3;
+  loggen::GroundTruth truth;
+  const loggen::WrittenLog written = loggen::write_event_log(third, {}, extra, &truth);
+  const fs::path moved = *dir_ / written.path.filename();
+  fs::rename(written.path, moved);
+  std::ofstream(*dir_ / "not-a-log.txt") << "hello\n";
+
+  auto scan = logs_->rescan();
+  ASSERT_TRUE(scan.has_value());
+  EXPECT_EQ(scan->read, 2u);  // the new log and the text file; the two known logs are not read again
+  ASSERT_EQ(scan->unreadable.size(), 1u);
+  EXPECT_NE(scan->unreadable[0].find("not-a-log.txt"), std::string::npos) << scan->unreadable[0];
+  EXPECT_EQ(get_json("applications").size(), 3u);
+  get_json("applications/" + truth.app.id + "/jobs");
+
+  fs::remove(moved);
+  fs::remove(*dir_ / "not-a-log.txt");
+  fs::remove_all(extra);
+  scan = logs_->rescan();
+  ASSERT_TRUE(scan.has_value());
+  EXPECT_EQ(scan->removed, 1u);
+  EXPECT_EQ(get_json("applications").size(), 2u);
+  EXPECT_EQ(router_->handle("GET", "applications/" + truth.app.id + "/jobs").status, 404);
+}
+
+}  // namespace
+}  // namespace sf::server
