@@ -17,6 +17,21 @@
 
 namespace sf::fuzz {
 
+// A finished application (id app-1) with one stage of two tasks: a log for the front ends'
+// targets (MCP, REST) to answer about.
+inline constexpr std::string_view kSmallEventLog =
+    R"({"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}
+{"Event":"SparkListenerApplicationStart","App Name":"tiny","App ID":"app-1","Timestamp":900,"User":"me"}
+{"Event":"SparkListenerExecutorAdded","Timestamp":1000,"Executor ID":"1","Executor Info":{"Host":"h1","Total Cores":4}}
+{"Event":"SparkListenerJobStart","Job ID":0,"Submission Time":1100,"Stage Infos":[{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":2}],"Stage IDs":[0]}
+{"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":2,"Submission Time":1100}}
+{"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":0,"Index":0,"Attempt":0,"Launch Time":1200,"Executor ID":"1","Host":"h1","Finish Time":1300},"Task Metrics":{"Executor Run Time":90}}
+{"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":1,"Attempt":0,"Launch Time":1200,"Executor ID":"1","Host":"h1","Finish Time":2900},"Task Metrics":{"Executor Run Time":1690}}
+{"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":2,"Submission Time":1100,"Completion Time":3000}}
+{"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":3001,"Job Result":{"Result":"JobSucceeded"}}
+{"Event":"SparkListenerApplicationEnd","Timestamp":3100}
+)";
+
 // A directory of this process's own under $TMPDIR (or /tmp), removed at exit.
 inline const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path dir = [] {
@@ -58,6 +73,17 @@ inline uint64_t drain(io::ByteStream& stream, uint64_t max_bytes = uint64_t{64} 
     total += *got;
   }
   return total;
+}
+
+// A directory holding kSmallEventLog as "app-1", made once per process.
+inline const std::filesystem::path& small_log_directory() {
+  static const std::filesystem::path dir = [] {
+    auto path = scratch_dir() / "logs";
+    std::filesystem::create_directories(path);
+    write_file(path / "app-1", kSmallEventLog);
+    return path;
+  }();
+  return dir;
 }
 
 }  // namespace sf::fuzz

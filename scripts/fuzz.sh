@@ -18,7 +18,8 @@ loggen="$fuzz_build/bench/loggen/sf-loggen"
 
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(fuzz_decode_line fuzz_load_file fuzz_zip fuzz_rolling_dir fuzz_thresholds_config fuzz_result_documents
+  targets=(fuzz_decode_line fuzz_load_file fuzz_zip fuzz_rolling_dir fuzz_thresholds_config fuzz_result_documents fuzz_mcp_messages
+           fuzz_rest_requests
            fuzz_decompress_zstd fuzz_decompress_lz4 fuzz_decompress_snappy fuzz_decompress_lzf fuzz_decompress_gzip)
 fi
 
@@ -68,6 +69,36 @@ PY
     python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("id"); d.pop("order"); print(json.dumps(d))' \
     > "$seeds/results/generated.json"
   "$sf" store policy --store "$seeds/store.db" > "$seeds/results/policy.json"
+  # An MCP session that calls every tool on the log the target puts in its --log-dir ("app-1").
+  mkdir -p "$seeds/mcp"
+  init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}'
+  call() { printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n' "$1" "$2" "$3"; }
+  {
+    echo "$init"
+    echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+    echo '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+    echo '{"jsonrpc":"2.0","id":3,"method":"ping"}'
+    call 4 list_applications '{}'
+    call 5 analyze_event_log '{"path":"app-1"}'
+    call 6 get_findings '{"path":"app-1","limit":2}'
+    call 7 get_slowest '{"path":"app-1","kind":"stages"}'
+    call 8 get_stage '{"path":"app-1","stageId":0}'
+    call 9 compare_runs '{"baseline":{"path":"app-1"},"candidate":{"path":"app-1"}}'
+    echo '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}'
+    echo '{"jsonrpc":"2.0","id":10,"method":"logging/setLevel","params":{"level":"debug"}}'
+  } > "$seeds/mcp/session"
+  echo "$init" > "$seeds/mcp/initialize"
+  # REST request targets: every request of Spark's HistoryServerSuite, asked of the target's log.
+  mkdir -p "$seeds/rest"
+  printf 'applications/app-1/stages/0/0/taskList?sortBy=-runtime&length=1' > "$seeds/rest/tasks"
+  printf 'applications?status=completed&minDate=2015-02-10' > "$seeds/rest/list"
+  map="$corpus/history-server-expectations/expectation-map.tsv"
+  if [[ -f "$map" ]]; then
+    n=0
+    tail -n +2 "$map" | cut -f3 | sed -E 's#^applications/[^/?]+#applications/app-1#' | while IFS= read -r path; do
+      n=$((n + 1)); printf '%s' "$path" > "$seeds/rest/suite-$n"
+    done
+  fi
   printf '\x00\x02\x01{"Event":"SparkListenerLogStart","Spark Version":"3.5.0"}\n' > "$seeds/rolling/one-part"
   touch "$seeds/.complete"
 fi
@@ -80,6 +111,8 @@ seed_dirs_of() {
     fuzz_rolling_dir) echo "$seeds/rolling" ;;
     fuzz_thresholds_config) echo "$seeds/config" ;;
     fuzz_result_documents) echo "$seeds/results" ;;
+    fuzz_mcp_messages) echo "$seeds/mcp" ;;
+    fuzz_rest_requests) echo "$seeds/rest" ;;
     fuzz_decompress_*) echo "$seeds/${1#fuzz_decompress_}" ;;
   esac
 }

@@ -1,0 +1,48 @@
+// The REST API's request handling over arbitrary bytes: the input is a request target (path and
+// query string, as an HTTP client sends it), answered by the router over a log directory with
+// one small event log, for GET and for a method taken from the first byte. Every answer must be
+// a known status, and a JSON answer must be JSON.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "fuzz_support.h"
+#include "server/log_directory.h"
+#include "server/rest_router.h"
+
+namespace {
+
+sf::server::LogDirectory& log_directory() {
+  static sf::server::LogDirectory* logs = [] {
+    sf::server::LogDirectoryOptions options;
+    options.directory = sf::fuzz::small_log_directory().string();
+    auto* directory = new sf::server::LogDirectory(options);  // lives as long as the process
+    if (!directory->rescan()) __builtin_trap();
+    return directory;
+  }();
+  return *logs;
+}
+
+void check(const sf::server::RestResponse& response) {
+  switch (response.status) {
+    case 200: case 400: case 404: case 405: case 413: case 500: break;
+    default: __builtin_trap();
+  }
+  if (response.content_type == "application/json" && !nlohmann::json::accept(response.body)) __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view target(reinterpret_cast<const char*>(data), size);
+  const sf::server::RestRouter router(log_directory());
+  check(router.handle("GET", target));
+  if (size > 0) {
+    static constexpr std::string_view kMethods[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"};
+    check(router.handle(kMethods[data[0] % std::size(kMethods)], target.substr(1)));
+  }
+  return 0;
+}
