@@ -1,17 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the sparkforensics command line: exit codes, formats, stdin, errors a
 # user sees, and byte-for-byte determinism. Usage: cli_test.sh SPARKFORENSICS SF_LOGGEN
-set -uo pipefail
-sf="$1"
-loggen="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-check() {  # check NAME CONDITION-COMMAND...
-  local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/e2e_checks.sh" "$@"
 
 log=$("$loggen" --preset small --codec zstd --layout file --out "$work" 2>/dev/null)
 check "generator wrote a log" test -s "$log"
@@ -85,5 +75,4 @@ mkdir -p "$work/many"
 check "directory of logs exits 0" test $? -eq 0
 check "one summary line per application" test "$(grep -c " finding" "$work/batch.txt")" -eq 2
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all CLI checks passed"
+finish CLI

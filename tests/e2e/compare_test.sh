@@ -1,17 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of `sparkforensics compare`: exit codes 0/1/2, budgets, formats, errors a
 # user sees, and byte-for-byte determinism. Usage: compare_test.sh SPARKFORENSICS SF_LOGGEN
-set -uo pipefail
-sf="$1"
-loggen="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-check() {  # check NAME CONDITION-COMMAND...
-  local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/e2e_checks.sh" "$@"
 
 mkdir -p "$work/a" "$work/b"
 base=$("$loggen" --preset small --codec zstd --layout file --out "$work/a" 2>/dev/null)
@@ -104,5 +94,4 @@ check "bad format exits 2" test $? -eq 2
 "$sf" compare "$base" >/dev/null 2>&1
 check "a missing argument exits 2" test $? -eq 2
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all compare checks passed"
+finish compare

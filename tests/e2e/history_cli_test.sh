@@ -3,18 +3,8 @@
 # JSON results, errors a user sees, the reviewer summary, exit codes for CI gates, and
 # byte-for-byte reproducibility. Usage: history_cli_test.sh SPARKFORENSICS SF_LOGGEN
 # With SF_TEST_POSTGRES_URL set (and psql installed), the store checks run on PostgreSQL too.
-set -uo pipefail
-sf="$1"
-loggen="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
+source "$(dirname "$0")/e2e_checks.sh" "$@"
 unset SPARKFORENSICS_STORE
-
-check() {  # check NAME CONDITION-COMMAND...
-  local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
 
 # result FILE SUBJECT TREE PARENT VALUE [ROLE RUNKEY ROUND SLOT STATUS]: a result document.
 result() {
@@ -206,5 +196,4 @@ else
   echo "skip postgres: SF_TEST_POSTGRES_URL is not set"
 fi
 
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+finish "store and verdict"

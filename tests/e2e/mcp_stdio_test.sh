@@ -3,17 +3,7 @@
 # errors out and the server carries on; end of input ends it with exit 0 after every answer.
 # (The protocol itself is tested in tests/unit/mcp, and by the SDK client in tests/mcp-client.)
 # Usage: mcp_stdio_test.sh SPARKFORENSICS SF_LOGGEN
-set -uo pipefail
-sf="$1"
-loggen="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-check() {  # check NAME CONDITION-COMMAND...
-  local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/e2e_checks.sh" "$@"
 
 mkdir -p "$work/logs"
 log=$("$loggen" --preset small --codec zstd --layout file --out "$work/logs" 2>/dev/null)
@@ -55,7 +45,4 @@ check "an unknown method is method-not-found" grep -qx "unknown-method -32601" "
 check "a tool call after all that analyzes the log" grep -qx "analyzed False True" "$work/checks.txt"
 check "a path outside --log-dir is a tool error" grep -qx "outside True" "$work/checks.txt"
 
-if [[ $failures -gt 0 ]]; then
-  echo "$failures check(s) failed; the server's output:"; cat "$work/out.txt" "$work/err.txt"
-  exit 1
-fi
+finish "mcp on a pipe" "$work/out.txt" "$work/err.txt"

@@ -3,22 +3,13 @@
 # generated logs, answers the REST API over real HTTP (status codes, content, errors), picks up a
 # log added while it runs, logs one line per request, and exits 0 on SIGTERM.
 # Usage: serve_test.sh SPARKFORENSICS SF_LOGGEN
-set -uo pipefail
-sf="$1"
-loggen="$2"
-work=$(mktemp -d)
+source "$(dirname "$0")/e2e_checks.sh" "$@"
 server_pid=""
 cleanup() {
   [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
-failures=0
-
-check() {  # check NAME CONDITION-COMMAND...
-  local name="$1"; shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
 
 mkdir -p "$work/logs" "$work/later"
 "$loggen" --preset small --codec zstd --layout file --out "$work/logs" >"$work/first.txt" 2>/dev/null
@@ -125,9 +116,4 @@ check "SIGINT stops the server with exit 0" test "$status" -eq 0
 "$sf" serve --log-dir "$work/does-not-exist" >/dev/null 2>&1
 check "a missing log directory is a usage error" test $? -eq 2
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed"
-  echo "--- server stderr"; cat "$work/stderr.txt"
-  exit 1
-fi
-echo "all serve checks passed"
+finish serve "$work/stderr.txt"
