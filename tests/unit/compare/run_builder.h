@@ -28,7 +28,7 @@ struct QueryStage {
   std::string name;
   int64_t run_ms = 1000;  // executor run time of each of its tasks
   int tasks = 2;
-  std::string call_site;         // default: a user frame of the query's call site
+  std::string call_site{};       // default: a user frame of the query's call site
   int64_t disk_spill_bytes = 0;  // per task
 };
 
