@@ -135,6 +135,9 @@ struct ModelBuilder::State {
   std::map<StageKey, std::unique_ptr<StageBuild>> stages;
   StageBuild* last_stage = nullptr;  // consecutive task events usually hit one stage
   std::map<int64_t, std::unique_ptr<JobBuild>> jobs;
+  // The jobs between their start and end, by id: what a submitted stage is matched against
+  // (a log can hold thousands of ended jobs, and as many stages).
+  std::map<int64_t, JobBuild*> live_jobs;
   StringMap<ExecutorBuild> executors;
   std::map<int64_t, AnnouncedStage> announced;
   std::map<int64_t, SqlExecution> sql;
@@ -456,6 +459,7 @@ void ModelBuilder::on(const ev::JobStart& e) {
   } else {
     slot = std::make_unique<JobBuild>();
   }
+  s.live_jobs[e.job_id] = slot.get();
   Job& job = slot->out;
   job.job_id = e.job_id;
   if (e.submission_time_ms && *e.submission_time_ms > 0) job.submission_time_ms = e.submission_time_ms;
@@ -510,6 +514,7 @@ void ModelBuilder::on(const ev::JobEnd& e) {
   JobBuild& build = *it->second;
   Job& job = build.out;
   build.live = false;
+  s.live_jobs.erase(e.job_id);
   // Stages the job announced but never submitted while it ran were skipped.
   for (int64_t stage_id : job.stage_ids) {
     auto announced = s.announced.find(stage_id);
@@ -539,10 +544,9 @@ void ModelBuilder::on(const ev::StageSubmitted& e) {
   s.announced[e.info.stage_id].submitted = true;
 
   stage.jobs.clear();
-  for (auto& [job_id, job] : s.jobs) {
-    if (!job->live) continue;
+  for (auto& [job_id, job] : s.live_jobs) {
     if (!std::binary_search(job->out.stage_ids.begin(), job->out.stage_ids.end(), e.info.stage_id)) continue;
-    stage.jobs.push_back(job.get());
+    stage.jobs.push_back(job);
     job->completed_stage_ids.erase(e.info.stage_id);
     ++job->out.num_active_stages;
   }
@@ -904,10 +908,24 @@ void ModelBuilder::State::finish_stages_and_jobs() {
 // Stages that jobs listed but that never ran in this log. Once a job that lists one has ended,
 // Spark calls it skipped (its output already existed); while all its jobs still run, pending.
 void ModelBuilder::State::add_never_submitted_stages() {
+  // The announced stages that never ran, then the jobs listing each, in one pass over the jobs
+  // (a log can have thousands of both).
+  std::unordered_map<int64_t, std::vector<const JobBuild*>> never_ran_jobs;
   for (const auto& [stage_id, info] : announced) {
     if (info.submitted) continue;
     auto attempts = stages.lower_bound({stage_id, INT32_MIN});
     if (attempts != stages.end() && attempts->first.first == stage_id) continue;  // ran in some attempt
+    never_ran_jobs[stage_id];
+  }
+  if (never_ran_jobs.empty()) return;
+  for (const auto& [job_id, job] : jobs) {  // in job id order
+    for (int64_t stage_id : job->out.stage_ids) {
+      if (auto it = never_ran_jobs.find(stage_id); it != never_ran_jobs.end()) it->second.push_back(job.get());
+    }
+  }
+  for (const auto& [stage_id, info] : announced) {
+    auto listed = never_ran_jobs.find(stage_id);
+    if (listed == never_ran_jobs.end()) continue;
     StageAttempt never_ran;
     never_ran.stage_id = stage_id;
     never_ran.attempt_id = info.attempt_id;
@@ -919,28 +937,31 @@ void ModelBuilder::State::add_never_submitted_stages() {
     never_ran.rdd_ids_in_log_order = info.rdd_ids_in_log_order;
     never_ran.resource_profile_id = info.resource_profile_id;
     never_ran.status = StageStatus::kPending;
-    for (const auto& [job_id, job] : jobs) {
-      const auto& ids = job->out.stage_ids;
-      if (!std::binary_search(ids.begin(), ids.end(), stage_id)) continue;
-      never_ran.job_ids.push_back(job_id);
+    for (const JobBuild* job : listed->second) {
+      never_ran.job_ids.push_back(job->out.job_id);
       if (!job->live) never_ran.status = StageStatus::kSkipped;
       if (!never_ran.sql_execution_id) never_ran.sql_execution_id = job->out.sql_execution_id;
     }
+    sort_unique(never_ran.job_ids);
     model.stages.push_back(std::move(never_ran));
   }
 }
 
 void ModelBuilder::State::finish_sql() {
+  std::unordered_map<int64_t, std::vector<const Job*>> jobs_by_execution;
+  for (const Job& job : model.jobs) {
+    if (job.sql_execution_id) jobs_by_execution[*job.sql_execution_id].push_back(&job);
+  }
   for (auto& [execution_id, execution] : sql) {
     if (auto it = driver_accum_updates.find(execution_id); it != driver_accum_updates.end()) {
       execution.driver_accum_updates.assign(it->second.begin(), it->second.end());
     }
     // Jobs may name an execution before its start event was read (or without one at all).
     execution.job_ids.clear();
-    for (const Job& job : model.jobs) {
-      if (job.sql_execution_id == execution_id) {
-        execution.job_ids.push_back(job.job_id);
-        execution.stage_ids.insert(execution.stage_ids.end(), job.stage_ids.begin(), job.stage_ids.end());
+    if (auto it = jobs_by_execution.find(execution_id); it != jobs_by_execution.end()) {
+      for (const Job* job : it->second) {
+        execution.job_ids.push_back(job->job_id);
+        execution.stage_ids.insert(execution.stage_ids.end(), job->stage_ids.begin(), job->stage_ids.end());
       }
     }
     sort_unique(execution.job_ids);
