@@ -50,7 +50,6 @@ enum Home : int {
   kPublish = 7
 };
 
-constexpr int64_t kMiB = int64_t{1} << 20;
 
 std::string scope(int64_t id, std::string_view name) {
   return fmt::format(R"({{"id":"{}","name":"{}"}})", id, name);

@@ -79,7 +79,6 @@ std::string application_id(const GeneratorConfig& config) {
 
 namespace {
 
-constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr std::string_view kDriverHost = "ip-10-16-3-10.ec2.internal";
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@
 
 namespace sf::loggen {
 
+inline constexpr int64_t kMiB = int64_t{1} << 20;
+
 struct ClusterConfig {
   std::string container_prefix;  // "container_e42_1717200000000_0042_01_"
   int32_t cores_per_executor = 4;

@@ -14,6 +14,10 @@ const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stag
   return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
 }
 
+bool DetectorContext::ran_long_enough(const model::StageAttempt& stage) const {
+  return occupancy(stage).duration_ms >= thresholds_.stage_min_duration_ms;
+}
+
 int32_t DetectorContext::total_cores() const { return std::max(1, model_.peak_concurrent_cores); }
 
 double DetectorContext::app_duration_ms() const {

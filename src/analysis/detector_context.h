@@ -50,6 +50,10 @@ class DetectorContext {
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;
 
+  // A stage attempt that ran for at least the stage_min_duration_ms threshold: long enough for
+  // its own findings to matter.
+  bool ran_long_enough(const model::StageAttempt& stage) const;
+
   // Stage attempts that ran: a window of positive length, not skipped.
   std::vector<const model::StageAttempt*> ran_stages() const;
 

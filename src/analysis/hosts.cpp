@@ -14,6 +14,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -29,12 +30,6 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-std::string duration_text(double ms) {
-  return format_duration_ms(static_cast<int64_t>(std::llround(ms)));
-}
-std::string bytes_text(double bytes) {
-  return format_bytes(static_cast<int64_t>(std::llround(bytes)));
-}
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -285,7 +280,7 @@ Finding slow_time_finding(const DetectorContext& context, const HostCase& hc, co
 void slow_host(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     std::vector<const HostStageSummary*> judged;
     for (const HostStageSummary& h : stage->hosts) {
       if (h.tasks_succeeded > 0 && static_cast<double>(h.tasks_succeeded) >= t.slow_host_min_tasks)

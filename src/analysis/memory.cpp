@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -26,7 +27,6 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 // Spark keeps this much of the heap out of the unified (execution + storage) region.
 constexpr double kReservedHeapBytes = 300 * kMiB;
@@ -35,15 +35,6 @@ constexpr double kDefaultMemoryFraction = 0.6;
 constexpr double kHeapHeadroom = 1.3;
 // Smallest partition size worth suggesting: below this, task overhead dominates.
 constexpr double kMinSuggestedPartitionBytes = 16 * kMiB;
-
-int64_t as_int(double value) {
-  return static_cast<int64_t>(std::llround(value));
-}
-
-// A modeled throughput as its constant is written: "125 MB/s" (decimal, like the constant).
-std::string rate_words(double bytes_per_second) {
-  return fmt::format("{:g} MB/s", bytes_per_second / 1e6);
-}
 
 // "4g": a heap size as spark.executor.memory takes it, rounded up to a whole GiB.
 std::string gib_setting(double bytes) {
@@ -59,17 +50,8 @@ std::string heap_setting(double needed, double current) {
   return fmt::format("{}m", static_cast<int64_t>(stepped / kMiB));
 }
 
-// "64m": a byte size as Spark's size settings take it, rounded down to a whole MiB.
-std::string mib_setting(double bytes) {
-  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / kMiB))));
-}
-
 std::string executors_words(int64_t n) {
   return format_count(n) + (n == 1 ? " executor" : " executors");
-}
-
-bool long_enough(const DetectorContext& context, const StageAttempt& stage) {
-  return context.occupancy(stage).duration_ms >= context.thresholds().stage_min_duration_ms;
 }
 
 int64_t peak_heap_of(const model::ExecutorMetricPeaks& peaks) {
@@ -212,7 +194,7 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
   const auto executors = task_executors(context.model());
   const auto heap = app_heap(context, executors);
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (!long_enough(context, *stage)) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const double duration = context.occupancy(*stage).duration_ms;
     const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
     const double gc_time = static_cast<double>(stage->metric(TaskMetric::kJvmGcTimeMs));
@@ -301,7 +283,7 @@ int64_t split_factor(double spill_per_task, double target_bytes) {
 void spill(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (!long_enough(context, *stage)) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const double disk = static_cast<double>(stage->metric(TaskMetric::kDiskBytesSpilled));
     if (disk <= 0 || disk < t.spill_min_disk_bytes) continue;
     const double memory = static_cast<double>(stage->metric(TaskMetric::kMemoryBytesSpilled));

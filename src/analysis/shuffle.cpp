@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -23,26 +24,6 @@ using units::format_bytes;
 using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
-
-constexpr double kMiB = 1024.0 * 1024.0;
-
-int64_t as_int(double value) {
-  return static_cast<int64_t>(std::llround(value));
-}
-
-// A modeled throughput as its constant is written: "125 MB/s" (decimal, like the constant).
-std::string rate_words(double bytes_per_second) {
-  return fmt::format("{:g} MB/s", bytes_per_second / 1e6);
-}
-
-// "128m": a byte size as Spark's size settings take it, in whole MiB (at least 1).
-std::string mib_setting(double bytes) {
-  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / kMiB))));
-}
-
-bool long_enough(const DetectorContext& context, const StageAttempt& stage) {
-  return context.occupancy(stage).duration_ms >= context.thresholds().stage_min_duration_ms;
-}
 
 // Seconds (as ms) to move `bytes` at the modeled shuffle throughput.
 double transfer_ms(const Thresholds& t, double bytes) {
@@ -89,7 +70,7 @@ void set_partition_count(const DetectorContext& context, const StageAttempt& sta
 void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (!long_enough(context, *stage)) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const double bytes = static_cast<double>(stage->shuffle_read_bytes());
     if (bytes <= 0 || bytes < t.shuffle_min_read_bytes) continue;
     const double duration = context.occupancy(*stage).duration_ms;
@@ -344,7 +325,7 @@ void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& 
 
 void partition_sizing(const DetectorContext& context, std::vector<Finding>& findings) {
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (!long_enough(context, *stage)) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const bool low_parallelism = low_shuffle_parallelism(context, *stage, findings);
     // One finding per stage for the largest partition: too big takes precedence over skewed.
     const auto spread = partition_spread(context, *stage);

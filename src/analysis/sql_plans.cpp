@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "analysis/plan_text.h"
 #include "common/units.h"
 
@@ -34,8 +35,7 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-constexpr int64_t kMiB = 1024 * 1024;
-constexpr int64_t kDefaultBroadcastThresholdBytes = 10 * kMiB;  // spark.sql.autoBroadcastJoinThreshold
+constexpr int64_t kDefaultBroadcastThresholdBytes = 10 * 1024 * 1024;  // spark.sql.autoBroadcastJoinThreshold
 
 // ---------------------------------------------------------------------------------------------
 // Reading plans
@@ -121,10 +121,10 @@ SettingChange execution_setting_change(const DetectorContext& context, const Sql
 // "60m": Spark's byte-string form in whole MiB, rounded up (a floor to allow) or down (a ceiling
 // to stay under).
 std::string mib_setting_up(double bytes) {
-  return fmt::format("{}m", static_cast<int64_t>(std::ceil(bytes / static_cast<double>(kMiB))));
+  return fmt::format("{}m", static_cast<int64_t>(std::ceil(bytes / kMiB)));
 }
 std::string mib_setting_down(double bytes) {
-  return fmt::format("{}m", static_cast<int64_t>(std::floor(bytes / static_cast<double>(kMiB))));
+  return fmt::format("{}m", static_cast<int64_t>(std::floor(bytes / kMiB)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -690,7 +690,7 @@ void under_broadcast(const DetectorContext& context, const SqlExecution& sql, st
     if (side_bytes > t.broadcast_under_max_bytes || side_bytes <= static_cast<double>(threshold.bytes)) continue;
     const double waste = side_bytes / t.broadcast_bandwidth_bps * 1000.0;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
-    const double suggested_bytes = std::ceil(side_bytes * 1.2 / static_cast<double>(kMiB)) * static_cast<double>(kMiB);
+    const double suggested_bytes = std::ceil(side_bytes * 1.2 / kMiB) * kMiB;
 
     Finding f;
     f.type = "underBroadcast";

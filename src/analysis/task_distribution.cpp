@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -25,12 +26,6 @@ using units::format_bytes;
 using units::format_count;
 using units::format_duration_ms;
 
-std::string duration_text(double ms) {
-  return format_duration_ms(static_cast<int64_t>(std::llround(ms)));
-}
-std::string bytes_text(double bytes) {
-  return format_bytes(static_cast<int64_t>(std::llround(bytes)));
-}
 
 // value / median with the median floored at 1 (ms or byte): a stage whose median task read
 // nothing, or took 0 ms, still gets a finite ratio, and the excess thresholds keep such stages
@@ -256,7 +251,7 @@ void describe_skew(Finding& f, const StageAttempt& stage, const SkewSignal& sign
 void skew(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
     if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
     const std::optional<SkewSignal> signal = strongest_skew(*stage, t);
@@ -301,7 +296,7 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
 void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
     if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
     const double ratio = ratio_to_median(d.max, d.p50);
@@ -505,7 +500,7 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const int32_t cores = context.total_cores();
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (context.occupancy(*stage).duration_ms < t.stage_min_duration_ms) continue;
+    if (!context.ran_long_enough(*stage)) continue;
     const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
     const double tasks = static_cast<double>(d.count);
     if (tasks < t.tiny_task_min_tasks || static_cast<double>(d.p50) >= t.tiny_task_max_median_ms) continue;

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -24,10 +25,6 @@ using units::format_percent;
 
 // A part of a stage's run time worth pointing at (GC, fetch wait, shuffle write).
 constexpr double kNotableShare = 0.2;
-
-int64_t as_int(double value) {
-  return static_cast<int64_t>(std::llround(value));
-}
 
 template <typename T>
 std::optional<int64_t> earliest(const std::vector<T>& items, std::optional<int64_t> (*time_of)(const T&)) {

@@ -85,7 +85,7 @@ int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& 
   auto loaded = model::load_event_log(path, load_options);
   progress.clear();
   if (!loaded) {
-    std::fprintf(stderr, "sparkforensics: %s\n", loaded.error().message().c_str());
+    print_error(loaded.error().message());
     return kExitError;
   }
   const model::AppModel& model = *loaded;
@@ -165,7 +165,7 @@ int run_analyze(const AnalyzeOptions& options) {
   if (!options.config_path.empty()) {
     auto thresholds = analysis::load_thresholds(options.config_path, analysis_options.overridden_thresholds);
     if (!thresholds) {
-      std::fprintf(stderr, "sparkforensics: %s\n", thresholds.error().message().c_str());
+      print_error(thresholds.error().message());
       return kExitUsage;
     }
     analysis_options.thresholds = *thresholds;

@@ -4,12 +4,26 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <string_view>
+
 namespace sf::cli {
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;   // the input could not be analyzed
 inline constexpr int kExitUsage = 2;   // bad flags or arguments
+
+// Prints "sparkforensics: <message>" on stderr: the one form every command's errors take.
+inline void print_error(std::string_view message) {
+  std::fprintf(stderr, "sparkforensics: %.*s\n", static_cast<int>(message.size()), message.data());
+}
+
+// print_error, then `exit_code`, for a command to return.
+inline int report_error(std::string_view message, int exit_code) {
+  print_error(message);
+  return exit_code;
+}
 
 // Adds the subcommand to `app`; its callback stores the exit code in `exit_code`.
 void register_analyze(CLI::App& app, int& exit_code);

@@ -55,7 +55,7 @@ bool write_text(const std::string& path, const std::string& text) {
 std::optional<model::AppModel> load(const std::string& path, bool quiet) {
   auto loaded = model::load_event_log(path);
   if (!loaded) {
-    std::fprintf(stderr, "sparkforensics: %s\n", loaded.error().message().c_str());
+    print_error(loaded.error().message());
     return std::nullopt;
   }
   if (!quiet && loaded->diagnostics.read_error) {
@@ -70,14 +70,14 @@ int run_compare(const CompareCliOptions& options) {
   for (const auto& text : options.budgets) {
     auto budget = compare::parse_budget(text);
     if (!budget) {
-      std::fprintf(stderr, "sparkforensics: %s\n", budget.error().message().c_str());
+      print_error(budget.error().message());
       return kExitUsage;
     }
     budgets.push_back(*budget);
   }
   auto normalizer = compare::ComparisonNormalizer::with_patterns(options.normalize_patterns);
   if (!normalizer) {
-    std::fprintf(stderr, "sparkforensics: %s\n", normalizer.error().message().c_str());
+    print_error(normalizer.error().message());
     return kExitUsage;
   }
 

@@ -22,7 +22,7 @@ int run_mcp(const McpCliOptions& options) {
   if (!options.log_dir.empty()) {
     auto confined = mcp::LogDirectory::confine_to(options.log_dir);
     if (!confined) {
-      std::fprintf(stderr, "sparkforensics: %s\n", confined.error().message().c_str());
+      print_error(confined.error().message());
       return kExitUsage;
     }
     server_options.log_directory = std::move(*confined);

@@ -72,7 +72,7 @@ int run_serve(const ServeOptions& options) {
   server::LogDirectory logs(directory_options);
   auto scan = logs.rescan();
   if (!scan) {
-    std::fprintf(stderr, "sparkforensics: %s\n", scan.error().message().c_str());
+    print_error(scan.error().message());
     return kExitError;
   }
   for (const auto& problem : scan->unreadable) log_line("not listed: " + problem);
@@ -93,7 +93,7 @@ int run_serve(const ServeOptions& options) {
   };
   const Status status = server::run_http_server(logs, router, http_options, g_stop_requested);
   if (!status.ok()) {
-    std::fprintf(stderr, "sparkforensics: %s\n", status.message().c_str());
+    print_error(status.message());
     return kExitError;
   }
   log_line("stopped");

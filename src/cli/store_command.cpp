@@ -47,11 +47,6 @@ struct IngestOptions {
   bool quiet = false;
 };
 
-int report_error(const std::string& message, int exit_code) {
-  std::fprintf(stderr, "sparkforensics: %s\n", message.c_str());
-  return exit_code;
-}
-
 int usage_error(const std::string& message) {
   return report_error(message, kExitUsage);
 }
@@ -120,7 +115,7 @@ int run_ingest(const IngestOptions& o) {
 
   auto store = history::open_store(o.store);
   if (!store) {
-    std::fprintf(stderr, "sparkforensics: %s\n", store.error().message().c_str());
+    print_error(store.error().message());
     return kExitError;
   }
   for (const auto& [path, document] : documents) {

@@ -58,11 +58,6 @@ struct VerdictOptions {
   std::vector<std::string> expected;
 };
 
-int report_error(const std::string& message, int exit_code) {
-  std::fprintf(stderr, "sparkforensics: %s\n", message.c_str());
-  return exit_code;
-}
-
 Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::string& default_method) {
   MethodConfig config;
   config.name = default_method;

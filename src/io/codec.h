@@ -19,6 +19,9 @@ namespace sf::io {
 
 enum class Codec { kNone, kZstd, kLz4, kSnappy, kLzf, kGzip };
 
+// Every codec that compresses (all but kNone), in declaration order.
+inline constexpr Codec kCompressionCodecs[] = {Codec::kZstd, Codec::kLz4, Codec::kSnappy, Codec::kLzf, Codec::kGzip};
+
 // "none", "zstd", "lz4", "snappy", "lzf", "gzip".
 std::string_view codec_name(Codec codec);
 

@@ -18,8 +18,8 @@
 namespace sf::io::detail {
 namespace {
 
-constexpr std::string_view kMagic = "LZ4Block";
-constexpr size_t kHeaderBytes = 8 + 1 + 4 + 4 + 4;
+constexpr std::string_view kLz4BlockMagic = "LZ4Block";
+constexpr size_t kLz4BlockHeaderBytes = 8 + 1 + 4 + 4 + 4;
 constexpr unsigned kMethodRaw = 0x10;
 constexpr unsigned kMethodLz4 = 0x20;
 constexpr unsigned kBlockSizeLogBase = 10;
@@ -52,7 +52,7 @@ class Lz4BlockStream final : public DecompressingStream {
     if (has_pending()) return drain_pending(out);
     for (;;) {
       const uint64_t block_start = input_.offset();
-      auto header_bytes = input_.ensure(kHeaderBytes);
+      auto header_bytes = input_.ensure(kLz4BlockHeaderBytes);
       if (!header_bytes) return fail(header_bytes.error());
       if (*header_bytes == 0) {
         // After an end marker (or in an empty file) the input may end: Spark's reader stops
@@ -61,15 +61,15 @@ class Lz4BlockStream final : public DecompressingStream {
         return fail(Status::Corruption(prefix() + "stream ends at byte " + std::to_string(block_start) +
                                        " without its end marker: truncated"));
       }
-      if (*header_bytes < kHeaderBytes) {
+      if (*header_bytes < kLz4BlockHeaderBytes) {
         return fail(
             truncated("block header", block_start,
-                      std::to_string(*header_bytes) + " of " + std::to_string(kHeaderBytes) + " bytes present"));
+                      std::to_string(*header_bytes) + " of " + std::to_string(kLz4BlockHeaderBytes) + " bytes present"));
       }
       const char* header = input_.available().data();
-      if (std::string_view(header, kMagic.size()) != kMagic) {
+      if (std::string_view(header, kLz4BlockMagic.size()) != kLz4BlockMagic) {
         return fail(corruption("block", block_start,
-                               "bad magic (expected \"LZ4Block\", found " + hex_bytes({header, kMagic.size()}) + ")"));
+                               "bad magic (expected \"LZ4Block\", found " + hex_bytes({header, kLz4BlockMagic.size()}) + ")"));
       }
       const auto token = static_cast<unsigned char>(header[8]);
       const unsigned method = token & 0xF0u;
@@ -95,7 +95,7 @@ class Lz4BlockStream final : public DecompressingStream {
                                      ", decompressed " + std::to_string(decompressed_length) + ", checksum " +
                                      hex32(stored_checksum) + ")"));
         }
-        input_.consume(kHeaderBytes);
+        input_.consume(kLz4BlockHeaderBytes);
         at_stream_boundary_ = true;
         continue;
       }
@@ -110,7 +110,7 @@ class Lz4BlockStream final : public DecompressingStream {
                                "absurd compressed length " + std::to_string(compressed_length) + " for " +
                                    std::to_string(decompressed_length) + " bytes"));
       }
-      input_.consume(kHeaderBytes);
+      input_.consume(kLz4BlockHeaderBytes);
       at_stream_boundary_ = false;
 
       const auto block_bytes = static_cast<size_t>(decompressed_length);

@@ -13,8 +13,8 @@
 namespace sf::io::detail {
 namespace {
 
-constexpr std::string_view kMagic{"\x82SNAPPY\x00", 8};
-constexpr size_t kHeaderBytes = 8 + 4 + 4;
+constexpr std::string_view kSnappyJavaMagic{"\x82SNAPPY\x00", 8};
+constexpr size_t kSnappyJavaHeaderBytes = 8 + 4 + 4;
 constexpr size_t kChunkLengthBytes = 4;
 // The oldest header version snappy-java reads, and the newest "compatible version" it writes.
 constexpr uint32_t kMinimumVersion = 1;
@@ -46,7 +46,7 @@ class SnappyJavaStream final : public DecompressingStream {
         return fail(truncated("chunk length", chunk_start, std::to_string(*length_bytes) + " of 4 bytes present"));
       }
       const char* length_field = input_.available().data();
-      if (std::string_view(length_field, 4) == kMagic.substr(0, 4)) {
+      if (std::string_view(length_field, 4) == kSnappyJavaMagic.substr(0, 4)) {
         expect_header_ = true;  // a concatenated stream starts here
         continue;
       }
@@ -93,15 +93,15 @@ class SnappyJavaStream final : public DecompressingStream {
   // never: a concatenated header was already seen starting).
   Result<bool> read_header() {
     const uint64_t header_start = input_.offset();
-    auto header_bytes = input_.ensure(kHeaderBytes);
+    auto header_bytes = input_.ensure(kSnappyJavaHeaderBytes);
     if (!header_bytes) return fail(header_bytes.error());
     if (*header_bytes == 0 && header_start == 0) return false;
-    if (*header_bytes < kHeaderBytes) {
+    if (*header_bytes < kSnappyJavaHeaderBytes) {
       return fail(truncated("stream header", header_start,
-                            std::to_string(*header_bytes) + " of " + std::to_string(kHeaderBytes) + " bytes present"));
+                            std::to_string(*header_bytes) + " of " + std::to_string(kSnappyJavaHeaderBytes) + " bytes present"));
     }
     const char* header = input_.available().data();
-    if (std::string_view(header, kMagic.size()) != kMagic) {
+    if (std::string_view(header, kSnappyJavaMagic.size()) != kSnappyJavaMagic) {
       return fail(corruption("stream header", header_start, "bad magic (expected \\x82SNAPPY\\0)"));
     }
     const uint32_t version = load_u32_be(header + 8);
@@ -114,7 +114,7 @@ class SnappyJavaStream final : public DecompressingStream {
                                       ": needs a reader of version " + std::to_string(compatible_version) +
                                       " (this one reads version 1)"));
     }
-    input_.consume(kHeaderBytes);
+    input_.consume(kSnappyJavaHeaderBytes);
     expect_header_ = false;
     return true;
   }
