@@ -2,6 +2,11 @@
 add_library(sf_warnings INTERFACE)
 target_compile_options(sf_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
                                              -Wcast-align -Wunused -Woverloaded-virtual)
+# A unity build includes each .cpp into a generated one, where GCC takes a class holding types
+# from the .cpp's anonymous namespace (ModelBuilder::State) for a header's and warns.
+if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(sf_warnings INTERFACE -Wno-subobject-linkage)
+endif()
 if(SF_WERROR)
   target_compile_options(sf_warnings INTERFACE -Werror)
 endif()
