@@ -13,6 +13,7 @@
 // never asserts anything about time.
 //
 //   sf-bench-ingest LOG [--zstd LOG.zstd] [--repeat N] [--threads N]
+//   sf-bench-ingest LOG --only floor|walk|decode|analyze   one pass, once (to profile it)
 //   sf-bench-ingest LOG --decompress-to OUT   writes LOG's lines, decompressed, to OUT (so a real
 //                                             log in any of Spark's codecs can be benchmarked
 //                                             plain and recompressed with zstd)
@@ -33,6 +34,7 @@
 
 #include <simdjson.h>
 
+#include "eventlog/decoder.h"
 #include "io/line_batches.h"
 #include "io/log_source.h"
 #include "model/load.h"
@@ -68,13 +70,13 @@ void keep_best(Measurement& best, const Measurement& m) {
   if (m.seconds < best.seconds) best = m;
 }
 
-// Every line of the log through simdjson, reading only "Event"; read as analyze reads it.
-Measurement floor_pass(const std::string& path) {
+// Calls on_line for every line of the log, read the way analyze reads a plain file: a memory
+// mapping, batches of whole lines.
+template <class OnLine>
+Measurement each_line(const std::string& path, OnLine&& on_line) {
   Measurement m;
   auto input = sf::io::resolve_log_input(path);
   if (!input) throw std::runtime_error(input.error().message());
-  simdjson::ondemand::parser parser;
-  uint64_t events = 0;
   for (const auto& part : input->parts) {
     auto opened = sf::io::open_log_part(*input, part, {});
     if (!opened) throw std::runtime_error(opened.error().message());
@@ -86,22 +88,45 @@ Measurement floor_pass(const std::string& path) {
                           : std::make_unique<sf::io::LineBatcher>(*opened->stream, size_t{1} << 30);
     sf::io::LineBatch batch;
     while (batcher->next(batch)) {
-      m.lines += sf::io::split_lines(batch, size_t{1} << 30, [&](const sf::io::BatchLine& line) {
-        if (line.text.empty()) return;
-        simdjson::ondemand::document doc;
-        if (parser.iterate(line.text.data(), line.text.size(), line.text.size() + sf::io::LineBatcher::kPaddingBytes)
-                .get(doc)) {
-          return;
-        }
-        std::string_view name;
-        if (doc.find_field("Event").get_string().get(name) == simdjson::SUCCESS && !name.empty()) ++events;
-      });
+      m.lines += sf::io::split_lines(batch, size_t{1} << 30,
+                                     [&](const sf::io::BatchLine& line) { on_line(line.text); });
       batcher->recycle(batch);
     }
     m.bytes += batcher->bytes_consumed();
   }
+  return m;
+}
+
+// Every line of the log through simdjson, reading only "Event" (the floor) or, with
+// `walk_every_token`, then stepping over every other field of the line unread: what any
+// On-Demand reader pays to reach a task's metrics, which Spark writes after its accumulables.
+Measurement floor_pass(const std::string& path, bool walk_every_token = false) {
+  simdjson::ondemand::parser parser;
+  uint64_t events = 0;
+  Measurement m = each_line(path, [&](std::string_view text) {
+    if (text.empty()) return;
+    simdjson::ondemand::document doc;
+    if (parser.iterate(text.data(), text.size(), text.size() + sf::io::LineBatcher::kPaddingBytes).get(doc)) return;
+    std::string_view name;
+    if (doc.find_field("Event").get_string().get(name) == simdjson::SUCCESS && !name.empty()) ++events;
+    if (!walk_every_token) return;
+    doc.rewind();
+    simdjson::ondemand::object object;
+    if (doc.get_object().get(object)) return;
+    for (auto field : object) {
+      if (field.error()) return;  // the loop steps over each value unread
+    }
+  });
   if (events == 0) throw std::runtime_error("the floor pass found no events in " + path);
   return m;
+}
+
+// Every line through the analysis's Decoder into a handler that keeps nothing: what decoding
+// costs without the model.
+Measurement decode_pass(const std::string& path) {
+  sf::eventlog::Decoder decoder;
+  sf::eventlog::EventHandler discard;
+  return each_line(path, [&](std::string_view text) { decoder.decode(text, discard); });
 }
 
 // The decompressor alone: every byte of the log decompressed into a buffer and handed to
@@ -152,6 +177,7 @@ int main(int argc, char** argv) {
   std::string path;
   std::string zstd_path;
   std::string decompress_to;
+  std::string only;
   int repeat = 3;
   unsigned threads = 2;
   for (int i = 1; i < argc; ++i) {
@@ -162,8 +188,10 @@ int main(int argc, char** argv) {
       zstd_path = argv[++i];
     } else if (arg == "--decompress-to" && i + 1 < argc) {
       decompress_to = argv[++i];
+    } else if (arg == "--only" && i + 1 < argc) {
+      only = argv[++i];
     } else if (arg == "--threads" && i + 1 < argc) {
-      threads = static_cast<unsigned>(std::max(2, std::atoi(argv[++i])));
+      threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
     } else if (path.empty() && !arg.starts_with("--")) {
       path = arg;
     } else {
@@ -174,6 +202,7 @@ int main(int argc, char** argv) {
   if (path.empty()) {
     std::fprintf(stderr,
                  "usage: sf-bench-ingest LOG [--zstd LOG.zstd] [--repeat N] [--threads N]\n"
+                 "       sf-bench-ingest LOG --only floor|walk|decode|analyze [--threads N]\n"
                  "       sf-bench-ingest LOG --decompress-to OUT\n");
     return 2;
   }
@@ -184,9 +213,21 @@ int main(int argc, char** argv) {
       if (!out.flush()) throw std::runtime_error("cannot write " + decompress_to);
       return 0;
     }
-    Measurement floor, one, many, decompress, zstd_one, zstd_many;
+    if (!only.empty()) {  // one pass, once: for perf and other profilers
+      Measurement m;
+      if (only == "floor") m = measure([&] { return floor_pass(path); });
+      else if (only == "walk") m = measure([&] { return floor_pass(path, true); });
+      else if (only == "decode") m = measure([&] { return decode_pass(path); });
+      else if (only == "analyze") m = measure([&] { return analyze_pass(path, threads); });
+      else throw std::runtime_error("--only takes floor, walk, decode or analyze, not " + only);
+      print(only, m);
+      return 0;
+    }
+    Measurement floor, walk, decode, one, many, decompress, zstd_one, zstd_many;
     for (int i = 0; i < repeat; ++i) {
       keep_best(floor, measure([&] { return floor_pass(path); }));
+      keep_best(walk, measure([&] { return floor_pass(path, true); }));
+      keep_best(decode, measure([&] { return decode_pass(path); }));
       keep_best(one, measure([&] { return analyze_pass(path, 1); }));
       keep_best(many, measure([&] { return analyze_pass(path, threads); }));
       if (!zstd_path.empty()) {
@@ -197,6 +238,8 @@ int main(int argc, char** argv) {
     }
     const std::string n = std::to_string(threads);
     print("floor (simdjson, Event only)", floor);
+    print("floor + every token walked", walk);
+    print("decode only (no model), 1 thread", decode);
     print("analyze, 1 thread", one);
     print("analyze, " + n + " threads", many);
     if (!zstd_path.empty()) {
@@ -204,6 +247,8 @@ int main(int argc, char** argv) {
       print("zstd: analyze, 1 thread", zstd_one);
       print("zstd: analyze, " + n + " threads", zstd_many);
     }
+    print_ratio("ratio every token walked / floor", walk.seconds / floor.seconds, "");
+    print_ratio("ratio decode only / floor", decode.seconds / floor.seconds, "");
     print_ratio("ratio analyze 1 thread / floor", one.seconds / floor.seconds, "(target <= 1.5)");
     print_ratio("ratio analyze " + n + " threads / floor", many.seconds / floor.seconds, "(target <= 1.0)");
     if (!zstd_path.empty()) {
