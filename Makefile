@@ -6,6 +6,7 @@
 #   make bench        build and print the speed and memory ratios (a ~200 MB log, real logs)
 #   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
 #   make bench-quick  one small log, one run: the ratios in a few seconds
+#   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
 #   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60), from the same build-asan/
@@ -70,6 +71,11 @@ bench-large: build
 
 bench-quick: build
 	@bench/quick.sh $(BUILD_DIR)
+
+.PHONY: bench-instructions
+bench-instructions: build
+	@scripts/install-deps.sh valgrind
+	@bench/instructions.sh $(BUILD_DIR)
 
 # compare alone: the execution alignment and two ~1 GB logs end to end (also the end of make bench).
 .PHONY: bench-compare
