@@ -3,8 +3,9 @@
 # and make fuzz configure build-asan/ that way, with clang, AddressSanitizer and UBSan) for
 # FUZZ_SECONDS (default 60). Seeds come from generated logs and small cuts of ../shared/corpus
 # (copied at run time, never committed). Prints, per target, the executions reached; any
-# crash, leak, timeout or out-of-memory stops the run with the reproducer's path (a file under
-# BUILD_DIR/fuzz-crashes/ to turn into a regression test).
+# crash, leak, timeout or out-of-memory fails the run with the reproducer's path (a file under
+# BUILD_DIR/fuzz-crashes/ to turn into a regression test). FUZZ_JOBS targets run at once
+# (default: the number of cores).
 #   scripts/fuzz.sh BUILD_DIR [TARGET...]
 set -euo pipefail
 fuzz_build="${1:?usage: scripts/fuzz.sh BUILD_DIR [TARGET...]}"
@@ -117,20 +118,42 @@ seed_dirs_of() {
   esac
 }
 
-mkdir -p "$fuzz_build/fuzz-crashes"
-for target in "${targets[@]}"; do
-  work="$fuzz_build/fuzz-work/$target"
+# One libFuzzer process per target, FUZZ_JOBS of them at a time (default: one per core; each is
+# single-threaded, so every target gets the same FUZZ_SECONDS of a core as when run alone).
+# Results are printed in the targets' order once all have run.
+run_target() {
+  local target="$1"
+  local work="$fuzz_build/fuzz-work/$target"
+  local log="$fuzz_build/fuzz-work/$target.log"
   mkdir -p "$work"
-  log="$fuzz_build/fuzz-work/$target.log"
   # shellcheck disable=SC2046
   if ! "$fuzz_build/fuzz/$target" "$work" $(seed_dirs_of "$target") -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$fuzz_build/fuzz-crashes/$target-" \
       -print_final_stats=1 >"$log" 2>&1; then
+    return 1
+  fi
+}
+
+mkdir -p "$fuzz_build/fuzz-crashes" "$fuzz_build/fuzz-work"
+parallel="${FUZZ_JOBS:-$(nproc)}"
+declare -A pid_of
+for target in "${targets[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do wait -n || true; done
+  run_target "$target" &
+  pid_of[$target]=$!
+done
+
+failed=0
+for target in "${targets[@]}"; do
+  log="$fuzz_build/fuzz-work/$target.log"
+  if ! wait "${pid_of[$target]}"; then
     echo "fuzz: $target FAILED; the log is $log:"
-    grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -20
-    exit 1
+    grep -E "ERROR|SUMMARY|Test unit written|No such file" "$log" | head -20 || true
+    failed=1
+    continue
   fi
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo "?")
   printf 'fuzz: %-26s %10s executions in %ss, %s coverage points, no crash\n' "$target" "$runs" "$seconds" "$cov"
 done
+exit "$failed"
