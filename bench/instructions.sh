@@ -8,8 +8,7 @@
 #   bench/instructions.sh BUILD_DIR
 set -euo pipefail
 build="${1:-build}"
-"$(dirname "$0")/quick.sh" "$build" 1 >/dev/null  # generates the log if needed
-log="$(ls "$build"/bench-data/quick/plain/*)"
+log="$(ls "$("$(dirname "$0")/quick-log.sh" "$build")"/plain/*)"
 declare -A counted
 for pass in floor walk decode analyze; do
   out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \

@@ -6,12 +6,5 @@
 set -euo pipefail
 build="${1:-build}"
 repeat="${2:-1}"
-out="$build/bench-data/quick"
-loggen="$build/bench/loggen/sf-loggen"
-if [[ ! -f "$out/.complete" ]]; then
-  rm -rf "$out"
-  "$loggen" --preset benchmark --scale 3 --codec none --layout file --out "$out/plain" >/dev/null 2>&1
-  "$loggen" --preset benchmark --scale 3 --codec zstd --layout file --out "$out/zstd" >/dev/null 2>&1
-  touch "$out/.complete"
-fi
+out="$("$(dirname "$0")/quick-log.sh" "$build")"
 "$build/bench/sf-bench-ingest" "$(ls "$out"/plain/*)" --zstd "$(ls "$out"/zstd/*)" --repeat "$repeat"
