@@ -96,8 +96,8 @@ Magic sniff_magic(std::string_view first_bytes) {
   if (first_bytes.empty()) return Magic::kEmpty;
   if (starts_with_bytes(first_bytes, std::string_view("\x28\xB5\x2F\xFD", 4))) return Magic::kZstd;
   if (starts_with_bytes(first_bytes, std::string_view("\x1F\x8B", 2))) return Magic::kGzip;
-  if (starts_with_bytes(first_bytes, "LZ4Block")) return Magic::kLz4Block;
-  if (starts_with_bytes(first_bytes, std::string_view("\x82SNAPPY\x00", 8))) return Magic::kSnappyJava;
+  if (starts_with_bytes(first_bytes, kLz4BlockMagic)) return Magic::kLz4Block;
+  if (starts_with_bytes(first_bytes, kSnappyJavaMagic)) return Magic::kSnappyJava;
   // A local file header, or the end record of an archive with no entries.
   if (starts_with_bytes(first_bytes, std::string_view("PK\x03\x04", 4)) ||
       starts_with_bytes(first_bytes, std::string_view("PK\x05\x06", 4))) {

@@ -29,6 +29,11 @@ std::string_view codec_name(Codec codec);
 // nullopt when the name has no codec extension.
 std::optional<Codec> codec_from_file_name(std::string_view file_name);
 
+// The first bytes of the Java libraries' framings Spark writes: lz4-java's LZ4BlockOutputStream
+// (every block starts with it) and snappy-java's SnappyOutputStream (its stream header).
+inline constexpr std::string_view kLz4BlockMagic = "LZ4Block";
+inline constexpr std::string_view kSnappyJavaMagic{"\x82SNAPPY\x00", 8};
+
 // What the first bytes of a file are.
 enum class Magic { kJson, kZstd, kLz4Block, kSnappyJava, kLzf, kGzip, kZip, kEmpty, kUnknown };
 Magic sniff_magic(std::string_view first_bytes);  // needs up to 8 bytes

@@ -18,7 +18,6 @@
 namespace sf::io::detail {
 namespace {
 
-constexpr std::string_view kLz4BlockMagic = "LZ4Block";
 constexpr size_t kLz4BlockHeaderBytes = 8 + 1 + 4 + 4 + 4;
 constexpr unsigned kMethodRaw = 0x10;
 constexpr unsigned kMethodLz4 = 0x20;

@@ -13,7 +13,6 @@
 namespace sf::io::detail {
 namespace {
 
-constexpr std::string_view kSnappyJavaMagic{"\x82SNAPPY\x00", 8};
 constexpr size_t kSnappyJavaHeaderBytes = 8 + 4 + 4;
 constexpr size_t kChunkLengthBytes = 4;
 // The oldest header version snappy-java reads, and the newest "compatible version" it writes.

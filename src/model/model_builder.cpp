@@ -76,7 +76,6 @@ struct StageBuild {
 
 struct JobBuild {
   Job out;
-  bool live = true;  // between JobStart and JobEnd
   std::set<int64_t> completed_stage_ids;
 };
 
@@ -136,7 +135,7 @@ struct ModelBuilder::State {
   StageBuild* last_stage = nullptr;  // consecutive task events usually hit one stage
   std::map<int64_t, std::unique_ptr<JobBuild>> jobs;
   // The jobs between their start and end, by id: what a submitted stage is matched against
-  // (a log can hold thousands of ended jobs, and as many stages).
+  // (a log can hold thousands of ended jobs, and as many stages). A job not here has ended.
   std::map<int64_t, JobBuild*> live_jobs;
   StringMap<ExecutorBuild> executors;
   std::map<int64_t, AnnouncedStage> announced;
@@ -513,7 +512,6 @@ void ModelBuilder::on(const ev::JobEnd& e) {
   }
   JobBuild& build = *it->second;
   Job& job = build.out;
-  build.live = false;
   s.live_jobs.erase(e.job_id);
   // Stages the job announced but never submitted while it ran were skipped.
   for (int64_t stage_id : job.stage_ids) {
@@ -896,7 +894,7 @@ void ModelBuilder::State::finish_stages_and_jobs() {
       done_by_stage[stage->out.stage_id].merge_from(stage->completed_indices);
     }
     for (const auto& [stage_id, done] : done_by_stage) job.num_completed_indices += done.count();
-    if (build->live) job.status = JobStatus::kRunning;
+    if (live_jobs.contains(job_id)) job.status = JobStatus::kRunning;
     model.jobs.push_back(std::move(job));
   }
 
@@ -939,7 +937,7 @@ void ModelBuilder::State::add_never_submitted_stages() {
     never_ran.status = StageStatus::kPending;
     for (const JobBuild* job : listed->second) {
       never_ran.job_ids.push_back(job->out.job_id);
-      if (!job->live) never_ran.status = StageStatus::kSkipped;
+      if (!live_jobs.contains(job->out.job_id)) never_ran.status = StageStatus::kSkipped;
       if (!never_ran.sql_execution_id) never_ran.sql_execution_id = job->out.sql_execution_id;
     }
     sort_unique(never_ran.job_ids);

@@ -1,5 +1,6 @@
 #include "model/part_reader.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <exception>
