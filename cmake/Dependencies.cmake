@@ -19,3 +19,5 @@ pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 # The HTTP server of `serve` (libcpp-httplib-dev: a header and a shared library).
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# RE2: linear-time regular expressions for patterns a log or a client supplies (redaction).
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET GLOBAL re2)

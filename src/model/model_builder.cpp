@@ -9,6 +9,7 @@
 
 #include "model/plan_attribution.h"
 #include "model/quantiles.h"
+#include "model/redaction.h"
 
 namespace sf::model {
 
@@ -144,6 +145,17 @@ struct ModelBuilder::State {
   std::map<std::string, uint64_t> unknown_events;
   std::map<std::string, uint64_t> orphans;
   std::set<std::string> notes;
+  // Spark's default until the environment names the application's own patterns.
+  Redaction redaction;
+
+  void redact_text(std::string& text) const { redaction.redact_text(text); }
+  void redact_plan(std::string& description, PlanTree& plan) const {
+    redact_text(description);
+    for (PlanNode& node : plan.nodes) {
+      redact_text(node.simple_string);
+      for (auto& [key, value] : node.metadata) redact_text(value);
+    }
+  }
 
   void touch(std::optional<int64_t> time_ms) {
     if (time_ms && *time_ms > 0) {
@@ -346,13 +358,22 @@ void ModelBuilder::on(const ev::ApplicationEnd& e) {
 }
 
 void ModelBuilder::on(const ev::EnvironmentUpdate& e) {
-  Environment& env = state_->model.environment;
+  State& s = *state_;
+  std::vector<std::string> notes;
+  s.redaction = Redaction::for_application(e.spark_properties, notes);
+  s.notes.insert(notes.begin(), notes.end());
+  Environment& env = s.model.environment;
   env.jvm_information = e.jvm_information;
   env.spark_properties = e.spark_properties;
   env.system_properties = e.system_properties;
   env.hadoop_properties = e.hadoop_properties;
   env.metrics_properties = e.metrics_properties;
+  // Spark leaves the classpath as it is; so does its redaction.
   env.classpath_entries = e.classpath_entries;
+  for (KeyValues* values : {&env.jvm_information, &env.spark_properties, &env.system_properties,
+                            &env.hadoop_properties, &env.metrics_properties}) {
+    s.redaction.redact(*values);
+  }
 }
 
 void ModelBuilder::on(const ev::ResourceProfileAdded& e) {
@@ -751,6 +772,10 @@ void ModelBuilder::on(const ev::SqlExecutionStart& e) {
   sql.plan = e.plan;
   sql.start_time_ms = e.time_ms;
   sql.modified_configs = e.modified_configs;
+  s.redaction.redact(sql.modified_configs);
+  s.redact_text(sql.description);
+  s.redact_text(sql.details);
+  s.redact_plan(sql.physical_plan_description, sql.plan);
   s.touch(e.time_ms);
 }
 
@@ -777,6 +802,7 @@ void ModelBuilder::on(const ev::SqlAdaptiveExecutionUpdate& e) {
   sql.earlier_plans.push_back(PlanVersion{std::move(sql.physical_plan_description), std::move(sql.plan)});
   sql.physical_plan_description = e.physical_plan_description;
   sql.plan = e.plan;
+  s.redact_plan(sql.physical_plan_description, sql.plan);
   ++sql.adaptive_updates;
 }
 

@@ -1,8 +1,6 @@
 #include "report/model_json.h"
 
 #include <algorithm>
-#include <cctype>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -14,37 +12,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 using namespace sf::model;
-
-// Redaction by Spark's default spark.redaction.regex, (?i)secret|password|token|access[.]?key,
-// or by the application's own spark.redaction.regex when it sets one.
-class Redactor {
- public:
-  explicit Redactor(const Environment& env) {
-    if (const std::string* custom = env.spark_property("spark.redaction.regex")) {
-      std::string pattern = *custom;
-      if (pattern.rfind("(?i)", 0) == 0) pattern.erase(0, 4);
-      try {
-        custom_.emplace(pattern, std::regex::ECMAScript | std::regex::icase);
-      } catch (const std::regex_error&) {
-        // Spark would have rejected it too; the default still applies.
-      }
-    }
-  }
-
-  bool sensitive(std::string_view key) const {
-    if (is_sensitive_key(key)) return true;
-    return custom_ && std::regex_search(key.begin(), key.end(), *custom_);
-  }
-
-  json key_values(const KeyValues& values) const {
-    json out = json::object();
-    for (const auto& [key, value] : values) out[key] = sensitive(key) ? std::string(kRedactedValue) : value;
-    return out;
-  }
-
- private:
-  std::optional<std::regex> custom_;
-};
 
 json optional_int(const std::optional<int64_t>& value) { return value ? json(*value) : json(nullptr); }
 
@@ -85,13 +52,13 @@ json app_json(const AppModel& model) {
   return out;
 }
 
-json environment_json(const Environment& env, const Redactor& redactor) {
+json environment_json(const Environment& env) {
   json out;
   out["jvmInformation"] = plain_key_values(env.jvm_information);
-  out["sparkProperties"] = redactor.key_values(env.spark_properties);
-  out["systemProperties"] = redactor.key_values(env.system_properties);
-  out["hadoopProperties"] = redactor.key_values(env.hadoop_properties);
-  out["metricsProperties"] = redactor.key_values(env.metrics_properties);
+  out["sparkProperties"] = plain_key_values(env.spark_properties);
+  out["systemProperties"] = plain_key_values(env.system_properties);
+  out["hadoopProperties"] = plain_key_values(env.hadoop_properties);
+  out["metricsProperties"] = plain_key_values(env.metrics_properties);
   out["classpathEntryCount"] = env.classpath_entries.size();
   json profiles = json::array();
   for (const auto& profile : env.resource_profiles) {
@@ -304,7 +271,7 @@ json plan_json(const PlanTree& tree) {
   return nodes;
 }
 
-json sql_json(const AppModel& model, const Redactor& redactor, const JsonOptions& options) {
+json sql_json(const AppModel& model, const JsonOptions& options) {
   json out = json::array();
   for (const SqlExecution& s : model.sql) {
     json x;
@@ -319,7 +286,7 @@ json sql_json(const AppModel& model, const Redactor& redactor, const JsonOptions
     x["stageIds"] = s.stage_ids;
     x["adaptiveUpdates"] = s.adaptive_updates;
     x["planNodeCount"] = s.plan.nodes.size();
-    x["modifiedConfigs"] = redactor.key_values(s.modified_configs);
+    x["modifiedConfigs"] = plain_key_values(s.modified_configs);
     json driver = json::array();
     for (const auto& [id, value] : s.driver_accum_updates) driver.push_back({{"accumulatorId", id}, {"value", value}});
     x["driverAccumUpdates"] = std::move(driver);
@@ -383,17 +350,7 @@ json diagnostics_json(const Diagnostics& d) {
 
 }  // namespace
 
-bool is_sensitive_key(std::string_view key) {
-  std::string lower(key);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (std::string_view word : {"secret", "password", "token", "accesskey", "access.key"}) {
-    if (lower.find(word) != std::string::npos) return true;
-  }
-  return false;
-}
-
 std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
-  const Redactor redactor(model.environment);
   json doc;
   doc["schemaVersion"] = kAnalysisSchemaVersion;
   json source;
@@ -411,13 +368,13 @@ std::string analysis_json(const AppModel& model, const analysis::Analysis* analy
   source["parts"] = std::move(parts);
   doc["source"] = std::move(source);
   doc["app"] = app_json(model);
-  doc["environment"] = environment_json(model.environment, redactor);
+  doc["environment"] = environment_json(model.environment);
   doc["executors"] = executors_json(model);
   doc["jobs"] = jobs_json(model);
   json stages = json::array();
   for (const auto& s : model.stages) stages.push_back(stage_json(model, s));
   doc["stages"] = std::move(stages);
-  doc["sql"] = sql_json(model, redactor, options);
+  doc["sql"] = sql_json(model, options);
   doc["rdds"] = rdds_json(model);
   doc["diagnostics"] = diagnostics_json(model.diagnostics);
   if (analysis != nullptr) {

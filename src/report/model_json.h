@@ -1,6 +1,7 @@
 // The analysis document as JSON: the model and its findings as plain data with a
 // schemaVersion. Field names are camelCase with their units; ids are sorted; the same model
-// always gives the same bytes. docs/analysis-schema.md documents every field.
+// always gives the same bytes. Secrets were redacted when the model was built (model/redaction.h).
+// docs/analysis-schema.md documents every field.
 #pragma once
 
 #include <string>
@@ -20,10 +21,5 @@ struct JsonOptions {
 // The document for `model`; with an analysis, its findings, rollup and thresholds too.
 std::string analysis_json(const model::AppModel& model, const analysis::Analysis* analysis,
                           const JsonOptions& options = {});
-
-// Spark's default spark.redaction.regex: property values whose key matches it are replaced in
-// every document this program writes, as Spark's own UI does.
-bool is_sensitive_key(std::string_view key);
-inline constexpr std::string_view kRedactedValue = "*********(redacted)";
 
 }  // namespace sf::report
