@@ -111,8 +111,8 @@ std::optional<std::vector<std::string>> logs_in_directory(const std::string& pat
   auto resolved = io::resolve_log_input(path);
   if (resolved || resolved.error().code() != StatusCode::kInvalidArgument) return std::nullopt;
   auto logs = io::list_event_logs(path);
-  if (!logs || logs->empty()) return std::nullopt;
-  return *logs;
+  if (!logs || logs->logs.empty()) return std::nullopt;
+  return logs->logs;
 }
 
 int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions& analysis_options) {

@@ -20,12 +20,12 @@ struct McpCliOptions {
 int run_mcp(const McpCliOptions& options) {
   mcp::ServerOptions server_options;
   if (!options.log_dir.empty()) {
-    auto confined = mcp::LogDirectory::confine_to(options.log_dir);
+    auto confined = io::PathConfinement::to(options.log_dir);
     if (!confined) {
       print_error(confined.error().message());
       return kExitUsage;
     }
-    server_options.log_directory = std::move(*confined);
+    server_options.log_root = std::move(*confined);
   }
   server_options.store_location = options.store;
   return mcp::run_stdio_server(std::move(server_options));

@@ -12,6 +12,7 @@ std::string_view to_string(StatusCode code) {
     case StatusCode::kUnsupported: return "unsupported input";
     case StatusCode::kLimitExceeded: return "limit exceeded";
     case StatusCode::kCancelled: return "cancelled";
+    case StatusCode::kOutsideRoot: return "outside the log directory";
   }
   return "unknown";
 }

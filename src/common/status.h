@@ -23,6 +23,7 @@ enum class StatusCode {
   kUnsupported,      // a well-formed input this program does not handle (unknown codec)
   kLimitExceeded,    // an input passed a configured resource limit (line length, ratio)
   kCancelled,        // the caller asked the work to stop
+  kOutsideRoot,      // a path that resolves outside the directory a front end may read
 };
 
 class Status {
@@ -36,6 +37,7 @@ class Status {
   static Status Unsupported(std::string message) { return {StatusCode::kUnsupported, std::move(message)}; }
   static Status LimitExceeded(std::string message) { return {StatusCode::kLimitExceeded, std::move(message)}; }
   static Status Cancelled(std::string message) { return {StatusCode::kCancelled, std::move(message)}; }
+  static Status OutsideRoot(std::string message) { return {StatusCode::kOutsideRoot, std::move(message)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

@@ -247,7 +247,7 @@ Result<std::unique_ptr<ByteStream>> open_limited_zip_entry(const std::string& ar
   return std::unique_ptr<ByteStream>(std::make_unique<ZipEntryLimit>(std::move(*stream), display, max_bytes));
 }
 
-Result<LogInput> resolve_directory(const std::string& path) {
+Result<LogInput> resolve_directory(const std::string& path, const PathConfinement& confinement) {
   std::vector<Candidate> files;
   std::error_code ec;
   for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
@@ -256,6 +256,13 @@ Result<LogInput> resolve_directory(const std::string& path) {
     Candidate c;
     c.name = it->path().filename().string();
     c.path = it->path().string();
+    if (confinement.confined()) {
+      // Each part on its own: a part that is a symlink out of the directory refuses the log.
+      fs::path real = fs::canonical(it->path(), type_ec);
+      if (type_ec) continue;  // gone since it was listed
+      if (Status inside = confinement.check_inside(real, c.path); !inside.ok()) return fail(inside);
+      c.path = real.string();
+    }
     c.size = it->file_size(type_ec);
     files.push_back(std::move(c));
   }
@@ -282,7 +289,13 @@ Result<LogInput> resolve_zip(const std::string& path) {
 
 }  // namespace
 
-Result<LogInput> resolve_log_input(const std::string& path) {
+Result<LogInput> resolve_log_input(const std::string& given, const PathConfinement& confinement) {
+  std::string path = given;
+  if (confinement.confined()) {
+    auto real = confinement.resolve(given);
+    if (!real) return fail(real.error());
+    path = real->string();
+  }
   if (path == "-") {
     LogInput input;
     input.path = "-";
@@ -297,7 +310,11 @@ Result<LogInput> resolve_log_input(const std::string& path) {
   if (ec || !fs::exists(status)) {
     return fail(Status::NotFound(path + ": no such file or directory"));
   }
-  if (fs::is_directory(status)) return resolve_directory(path);
+  if (fs::is_directory(status)) {
+    auto input = resolve_directory(path, confinement);
+    if (input) input->path = given;
+    return input;
+  }
   if (!fs::is_regular_file(status)) return fail(Status::InvalidArgument(path + ": not a regular file or directory"));
 
   auto stream = open_file_stream(path);
@@ -307,33 +324,50 @@ Result<LogInput> resolve_log_input(const std::string& path) {
   if (sniff_magic(*prefix) == Magic::kZip || ends_with(path, ".zip")) return resolve_zip(path);
 
   LogInput input;
-  input.path = path;
+  input.path = given;
   input.layout = LogLayout::kFile;
-  input.in_progress = ends_with(path, kInProgressSuffix);
+  // What the name says (in progress, codec) is read from the name the log was listed under.
+  input.in_progress = ends_with(given, kInProgressSuffix);
   Candidate c;
-  c.name = std::string(base_name(path));
+  c.name = std::string(base_name(given));
   c.path = path;
   c.size = fs::file_size(path, ec);
   input.parts.push_back(make_part(c));
   return input;
 }
 
-Result<std::vector<std::string>> list_event_logs(const std::string& directory) {
-  std::vector<std::string> logs;
+Result<EventLogListing> list_event_logs(const std::string& directory, const PathConfinement& confinement) {
+  EventLogListing listing;
   std::error_code ec;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.front() == '.' || is_appstatus_name(name)) continue;
+    const std::string path = it->path().string();
+    if (confinement.confined()) {
+      std::error_code real_ec;
+      const fs::path real = fs::canonical(it->path(), real_ec);
+      if (real_ec) continue;  // a dangling symlink, or gone since it was listed
+      if (Status inside = confinement.check_inside(real, path); !inside.ok()) {
+        listing.refused.push_back(inside.message());
+        continue;
+      }
+    }
     std::error_code type_ec;
     if (it->is_regular_file(type_ec)) {
-      logs.push_back(it->path().string());
-    } else if (it->is_directory(type_ec) && resolve_directory(it->path().string())) {
-      logs.push_back(it->path().string());
+      listing.logs.push_back(path);
+    } else if (it->is_directory(type_ec)) {
+      auto log = resolve_directory(path, confinement);
+      if (log) {
+        listing.logs.push_back(path);
+      } else if (log.error().code() == StatusCode::kOutsideRoot) {
+        listing.refused.push_back(log.error().message());
+      }
     }
   }
   if (ec) return fail(Status::IOError(directory + ": cannot list the directory: " + ec.message()));
-  std::sort(logs.begin(), logs.end());
-  return logs;
+  std::sort(listing.logs.begin(), listing.logs.end());
+  std::sort(listing.refused.begin(), listing.refused.end());
+  return listing;
 }
 
 Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits) {

@@ -21,6 +21,7 @@
 #include "common/status.h"
 #include "io/byte_stream.h"
 #include "io/codec.h"
+#include "io/path_confinement.h"
 
 namespace sf::io {
 
@@ -45,8 +46,10 @@ struct LogInput {
 };
 
 // Works out the layout and parts of the log at `path`. Errors name the path and say what was
-// expected.
-Result<LogInput> resolve_log_input(const std::string& path);
+// expected. Under a confinement the log and every part of a directory log must resolve inside
+// its root (an OutsideRoot error names the first that does not), and parts are read at their
+// real paths.
+Result<LogInput> resolve_log_input(const std::string& path, const PathConfinement& confinement = {});
 
 // An opened part: its decompressed bytes and the codec its first bytes confirmed.
 struct OpenedPart {
@@ -56,8 +59,13 @@ struct OpenedPart {
 
 // The event logs inside a directory that is not itself one (a History Server log directory):
 // regular files and log directories (rolling, Databricks), sorted by name. Hidden files,
-// appstatus markers and entries that are neither are left out.
-Result<std::vector<std::string>> list_event_logs(const std::string& directory);
+// appstatus markers and entries that are neither are left out. Under a confinement an entry
+// that resolves outside its root, or a log directory with a part that does, is refused.
+struct EventLogListing {
+  std::vector<std::string> logs;     // paths as found in the directory, sorted
+  std::vector<std::string> refused;  // "path: why", sorted
+};
+Result<EventLogListing> list_event_logs(const std::string& directory, const PathConfinement& confinement = {});
 
 // Opens a part: checks the codec its name claims against its first bytes (a mismatch is an
 // error naming both), then wraps it in the decompressor.

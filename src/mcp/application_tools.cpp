@@ -1,6 +1,7 @@
 // list_applications: the event logs under --log-dir, each with its application's name, id,
 // duration and whether it finished, one page at a time.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/units.h"
 #include "io/log_source.h"
@@ -25,7 +26,7 @@ Tool list_applications_tool() {
   tool.parameters = {text_parameter("directory", "A directory inside the log directory (default: the log directory)")};
   for (auto& p : paging_parameters(20, 100)) tool.parameters.push_back(std::move(p));
   Json schema = Json::parse(R"({"type": "object", "required": ["directory", "page", "applications"],
-    "properties": {"directory": {"type": "string"}, "page": {},
+    "properties": {"directory": {"type": "string"}, "page": {}, "refused": {"type": "array", "items": {"type": "string"}},
       "applications": {"type": "array", "items": {"type": "object",
         "required": ["path", "status", "appId", "appName", "attemptId", "sparkVersion", "durationMs", "error"],
         "properties": {"path": {"type": "string"}, "status": {"enum": ["finished", "incomplete", "unreadable"]},
@@ -35,29 +36,31 @@ Tool list_applications_tool() {
   schema["properties"]["page"] = page_schema();
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    const LogDirectory& log_directory = context.session.options().log_directory;
+    const io::PathConfinement& log_root = context.session.options().log_root;
     const auto directory_argument = arguments.optional_string("directory");
-    if (!log_directory.root() && !directory_argument) {
+    if (!log_root.root() && !directory_argument) {
       return ToolResult::error(
           "the server was started without --log-dir; give \"directory\", or restart it with --log-dir DIR");
     }
-    auto directory = log_directory.resolve(directory_argument.value_or(log_directory.root()->string()));
+    auto directory = log_root.resolve(directory_argument.value_or(log_root.root()->string()));
     if (!directory) return ToolResult::error(directory.error().message());
-    auto logs = io::list_event_logs(directory->string());
-    if (!logs) return ToolResult::error(logs.error().message());
-    const PageWindow window = page_window(logs->size(), arguments, 20);
-    const fs::path shown_from = log_directory.root().value_or(*directory);
+    auto listing = io::list_event_logs(directory->string(), log_root);
+    if (!listing) return ToolResult::error(listing.error().message());
+    const std::vector<std::string>& logs = listing->logs;
+    const PageWindow window = page_window(logs.size(), arguments, 20);
+    const fs::path shown_from = log_root.root().value_or(*directory);
 
     ToolResult result;
     Json applications = Json::array();
     size_t finished = 0;
     for (size_t i = window.begin; i < window.end; ++i) {
       if (context.cancelled()) return ToolResult::error("cancelled");
-      const std::string& path = (*logs)[i];
+      const std::string& path = logs[i];
       const std::string shown = fs::relative(path, shown_from).string();
       model::LoadOptions options;
       options.cancel = context.cancel;
       options.threads = 1;
+      options.confinement = log_root;
       auto model = model::load_event_log(path, options);
       context.report_progress(static_cast<double>(i - window.begin + 1), static_cast<double>(window.end - window.begin),
                               "read " + shown);
@@ -92,8 +95,17 @@ Tool list_applications_tool() {
                                  window.begin + (window.end > window.begin ? 1 : 0), window.end, finished) +
                      result.summary;
     if (window.end < window.total) result.summary += fmt::format("\nmore from offset {}", window.end);
-    result.structured = {
-        {"directory", directory->string()}, {"page", page_json(window)}, {"applications", std::move(applications)}};
+    // Named, never read: each resolves outside the log directory (a symlink out of it).
+    Json refused = Json::array();
+    for (const std::string& why : listing->refused) refused.push_back(why);
+    if (!listing->refused.empty()) {
+      result.summary += fmt::format("\n{} entr{} refused: {}", listing->refused.size(),
+                                    listing->refused.size() == 1 ? "y" : "ies", fmt::join(listing->refused, "; "));
+    }
+    result.structured = {{"directory", directory->string()},
+                         {"page", page_json(window)},
+                         {"applications", std::move(applications)},
+                         {"refused", std::move(refused)}};
     return result;
   };
   return tool;

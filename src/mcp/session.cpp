@@ -50,7 +50,10 @@ Result<McpSession::Source> McpSession::source_of(const LogReference& reference) 
     return it->second;
   }
   if (reference.history_server) return Source{reference.history_server->logs_url(), reference.history_server};
-  auto real = options_.log_directory.resolve(reference.path);
+  if (reference.path == "-") {
+    return fail(Status::InvalidArgument("\"-\" (standard input) cannot be read: it carries the protocol"));
+  }
+  auto real = options_.log_root.resolve(reference.path);
   if (!real) return fail(real.error());
   return Source{real->string(), std::nullopt};
 }
@@ -123,6 +126,8 @@ Result<std::shared_ptr<const LoadedLog>> McpSession::load(const LogReference& re
   const double start = source->history_server ? 0.5 : 0.0;
   model::LoadOptions load_options;
   load_options.cancel = context.cancel;
+  // A local log's parts stay inside --log-dir too; a download is our own copy.
+  if (!source->history_server) load_options.confinement = options_.log_root;
   load_options.progress_interval_bytes = 4 << 20;
   load_options.on_progress = [&](const model::LoadProgress& p) {
     if (p.source_bytes_total == 0) return;

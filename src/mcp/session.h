@@ -20,14 +20,14 @@
 #include "common/status.h"
 #include "fetch/history_server_fetch.h"
 #include "mcp/json_rpc.h"
-#include "mcp/log_directory.h"
+#include "io/path_confinement.h"
 #include "mcp/tool.h"
 #include "model/app_model.h"
 
 namespace sf::mcp {
 
 struct ServerOptions {
-  LogDirectory log_directory;
+  io::PathConfinement log_root;  // --log-dir: where tools may read
   std::string store_location;  // --store: an SQLite path or a postgresql:// URL
   size_t cached_logs = 4;
   fetch::FetchOptions fetch;  // limits of History Server downloads

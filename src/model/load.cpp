@@ -21,7 +21,7 @@ unsigned default_threads() {
 }  // namespace
 
 Result<AppModel> load_event_log(const std::string& path, const LoadOptions& options) {
-  auto input = io::resolve_log_input(path);
+  auto input = io::resolve_log_input(path, options.confinement);
   if (!input) return fail(input.error());
 
   ModelBuilder builder(options.builder_limits);

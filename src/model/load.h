@@ -18,6 +18,7 @@
 
 #include "common/status.h"
 #include "io/codec.h"
+#include "io/path_confinement.h"
 #include "model/app_model.h"
 #include "model/model_builder.h"
 
@@ -37,6 +38,9 @@ struct LoadOptions {
   size_t max_line_bytes = size_t{1} << 30;
   io::DecompressLimits decompress_limits;
   BuilderLimits builder_limits;
+  // Where the log and each of its parts must lie once symlinks are resolved (a front end's
+  // --log-dir); no confinement by default.
+  io::PathConfinement confinement;
   // Set to true from another thread to stop the load; it returns a Cancelled status.
   const std::atomic<bool>* cancel = nullptr;
 

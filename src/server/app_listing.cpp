@@ -60,8 +60,8 @@ int64_t modification_time_ms(const struct stat& st) {
 
 }  // namespace
 
-Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path) {
-  auto input = io::resolve_log_input(log_path);
+Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path, const io::PathConfinement& confinement) {
+  auto input = io::resolve_log_input(log_path, confinement);
   if (!input) return fail(input.error());
   AttemptListing out;
   out.log_path = log_path;
@@ -78,10 +78,10 @@ Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path) {
   return out;
 }
 
-Result<AttemptListing> read_attempt_listing(const std::string& log_path) {
-  auto metadata = read_attempt_file_metadata(log_path);
+Result<AttemptListing> read_attempt_listing(const std::string& log_path, const io::PathConfinement& confinement) {
+  auto metadata = read_attempt_file_metadata(log_path, confinement);
   if (!metadata) return fail(metadata.error());
-  auto input = io::resolve_log_input(log_path);
+  auto input = io::resolve_log_input(log_path, confinement);
   if (!input) return fail(input.error());
   if (input->parts.empty()) return fail(Status::InvalidArgument(log_path + ": an event log with no parts"));
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "io/path_confinement.h"
 
 namespace sf::server {
 
@@ -43,10 +44,11 @@ struct ApplicationListing {
 
 // Reads the listing of the log at `log_path`. An error when it is not an event log or holds
 // no SparkListenerApplicationStart within its first events.
-Result<AttemptListing> read_attempt_listing(const std::string& log_path);
+Result<AttemptListing> read_attempt_listing(const std::string& log_path, const io::PathConfinement& confinement = {});
 
 // The file metadata part of a listing (modification time and size of every part), cheap: what a
 // rescan compares to decide whether a log changed.
-Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path);
+Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path,
+                                                  const io::PathConfinement& confinement = {});
 
 }  // namespace sf::server

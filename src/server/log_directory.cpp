@@ -15,11 +15,20 @@ uint64_t LogDirectory::version_of(const AttemptListing& attempt) {
   return static_cast<uint64_t>(attempt.last_updated_ms) * 1'000'003u ^ attempt.stored_bytes;
 }
 
+io::PathConfinement LogDirectory::confinement() const {
+  std::lock_guard lock(mutex_);
+  return confinement_;
+}
+
 Result<RescanReport> LogDirectory::rescan() {
-  auto paths = io::list_event_logs(options_.directory);
-  if (!paths) return fail(paths.error());
+  auto confinement = io::PathConfinement::to(options_.directory);
+  if (!confinement) return fail(confinement.error());
+  auto listing = io::list_event_logs(options_.directory, *confinement);
+  if (!listing) return fail(listing.error());
+  const std::vector<std::string>& paths = listing->logs;
   RescanReport report;
-  report.logs = paths->size();
+  report.logs = paths.size();
+  report.unreadable = listing->refused;
 
   std::map<std::string, AttemptListing> known;
   std::map<std::string, AttemptListing> known_unreadable;
@@ -33,8 +42,8 @@ Result<RescanReport> LogDirectory::rescan() {
   // reported again until they change.
   std::map<std::string, AttemptListing> fresh;
   std::map<std::string, AttemptListing> unreadable;
-  for (const std::string& path : *paths) {
-    auto metadata = read_attempt_file_metadata(path);
+  for (const std::string& path : paths) {
+    auto metadata = read_attempt_file_metadata(path, *confinement);
     if (!metadata) {
       report.unreadable.push_back(metadata.error().message());
       continue;
@@ -49,17 +58,18 @@ Result<RescanReport> LogDirectory::rescan() {
       unreadable.emplace(path, bad->second);
       continue;
     }
-    auto listing = read_attempt_listing(path);
+    auto attempt = read_attempt_listing(path, *confinement);
     ++report.read;
-    if (!listing) {
-      report.unreadable.push_back(listing.error().message());
+    if (!attempt) {
+      report.unreadable.push_back(attempt.error().message());
       unreadable.emplace(path, std::move(*metadata));
       continue;
     }
-    fresh.emplace(path, std::move(*listing));
+    fresh.emplace(path, std::move(*attempt));
   }
   for (const auto& [path, listing] : known) report.removed += fresh.contains(path) ? 0 : 1;
   std::lock_guard lock(mutex_);
+  confinement_ = std::move(*confinement);
   listings_ = std::move(fresh);
   unreadable_ = std::move(unreadable);
   return report;
@@ -127,6 +137,7 @@ Result<std::shared_ptr<const model::AppModel>> LogDirectory::model(const Attempt
   return models_.get(attempt.log_path, version_of(attempt), [&]() {
     model::LoadOptions load_options;
     load_options.threads = options_.load_threads;
+    load_options.confinement = confinement();
     return model::load_event_log(attempt.log_path, load_options);
   });
 }
@@ -134,7 +145,8 @@ Result<std::shared_ptr<const model::AppModel>> LogDirectory::model(const Attempt
 Result<std::shared_ptr<const StageTasks>> LogDirectory::stage_tasks(const AttemptListing& attempt, int64_t stage_id,
                                                                     int32_t stage_attempt_id) {
   return tasks_.get({attempt.log_path, stage_id, stage_attempt_id}, version_of(attempt), [&]() {
-    return load_stage_tasks(attempt.log_path, stage_id, stage_attempt_id, options_.task_limits);
+    return load_stage_tasks(attempt.log_path, stage_id, stage_attempt_id, options_.task_limits, nullptr,
+                            confinement());
   });
 }
 

@@ -7,6 +7,9 @@
 // evicted), stage task tables up to `max_task_stages`; see LruLoadingCache for what a slow load
 // blocks (only requests for that same log).
 //
+// Confinement: a log (or a part of one) that resolves outside the directory, through a symlink,
+// is refused and reported as unreadable; it is never listed, loaded or downloaded.
+//
 // Thread-safe: rescan() may run while requests read.
 #pragma once
 
@@ -70,11 +73,16 @@ class LogDirectory {
 
   size_t loaded_models() const { return models_.size(); }
 
+  // The log directory as the last rescan resolved it: every log, every part of one and every
+  // file a download reads must lie inside it once symlinks are resolved.
+  io::PathConfinement confinement() const;
+
  private:
   static uint64_t version_of(const AttemptListing& attempt);
 
   LogDirectoryOptions options_;
   mutable std::mutex mutex_;
+  io::PathConfinement confinement_;
   std::map<std::string, AttemptListing> listings_;    // by log path
   std::map<std::string, AttemptListing> unreadable_;  // files that are not logs: their metadata only
   LruLoadingCache<std::string, model::AppModel> models_;

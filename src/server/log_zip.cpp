@@ -25,19 +25,30 @@ la_ssize_t append_to_string(archive*, void* client, const void* buffer, size_t l
 
 }  // namespace
 
-Result<std::string> zip_event_log(const std::string& log_path, uint64_t max_bytes) {
+Result<std::string> zip_event_log(const std::string& log_path, const io::PathConfinement& confinement,
+                                  uint64_t max_bytes) {
   std::error_code ec;
   const fs::path root(log_path);
   std::vector<std::pair<fs::path, std::string>> files;  // path on disk, entry name
+  // What is read is the real file, once it is known to lie inside the confinement.
+  auto confined = [&](const fs::path& path) -> Result<fs::path> {
+    if (!confinement.confined()) return path;
+    return confinement.resolve(path.string());
+  };
+  if (auto inside = confined(root); !inside) return fail(inside.error());
   if (fs::is_directory(root, ec)) {
     for (const auto& entry : fs::directory_iterator(root, ec)) {
       if (entry.is_regular_file()) {
-        files.emplace_back(entry.path(), root.filename().string() + "/" + entry.path().filename().string());
+        auto real = confined(entry.path());
+        if (!real) return fail(real.error());
+        files.emplace_back(*real, root.filename().string() + "/" + entry.path().filename().string());
       }
     }
     std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   } else if (fs::is_regular_file(root, ec)) {
-    files.emplace_back(root, root.filename().string());
+    auto real = confined(root);
+    if (!real) return fail(real.error());
+    files.emplace_back(*real, root.filename().string());
   } else {
     return fail(Status::NotFound(log_path + ": no such event log"));
   }

@@ -39,6 +39,7 @@ RestResponse error_response(const RequestError& error) {
 int status_for(const Status& status) {
   switch (status.code()) {
     case StatusCode::kNotFound:
+    case StatusCode::kOutsideRoot:  // as if it were not there: where it points is not said
       return 404;
     case StatusCode::kInvalidArgument:
       return 400;
@@ -420,7 +421,7 @@ class Request {
   }
 
   RestResponse logs_zip() const {
-    auto zip = zip_event_log(attempt_.log_path);
+    auto zip = zip_event_log(attempt_.log_path, logs_.confinement());
     if (!zip) throw RequestError{status_for(zip.error()), zip.error().message()};
     RestResponse out;
     out.content_type = "application/octet-stream";

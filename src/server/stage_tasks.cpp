@@ -133,8 +133,9 @@ bool may_be_task_of_stage(std::string_view line, std::string_view stage_needle) 
 }  // namespace
 
 Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_id, int32_t attempt_id,
-                                    const StageTaskLimits& limits, const std::atomic<bool>* cancel) {
-  auto input = io::resolve_log_input(log_path);
+                                    const StageTaskLimits& limits, const std::atomic<bool>* cancel,
+                                    const io::PathConfinement& confinement) {
+  auto input = io::resolve_log_input(log_path, confinement);
   if (!input) return fail(input.error());
   ev::DecoderOptions decoder_options;
   decoder_options.task_accumulables = true;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "io/path_confinement.h"
 #include "eventlog/events.h"
 #include "model/task_metrics.h"
 
@@ -54,8 +55,9 @@ struct StageTasks {
 };
 
 // Reads the task attempts of stage `stage_id` attempt `attempt_id` from the log at `log_path`
-// (any layout or codec load_event_log reads). Errors name the log.
+// (any layout or codec load_event_log reads), its parts inside `confinement`. Errors name the log.
 Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_id, int32_t attempt_id,
-                                    const StageTaskLimits& limits = {}, const std::atomic<bool>* cancel = nullptr);
+                                    const StageTaskLimits& limits = {}, const std::atomic<bool>* cancel = nullptr,
+                                    const io::PathConfinement& confinement = {});
 
 }  // namespace sf::server

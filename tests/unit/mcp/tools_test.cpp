@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 
 #include "analysis/analyzer.h"
 #include "loggen/log_generator.h"
@@ -31,8 +32,14 @@ class McpTools : public ::testing::Test {
     loggen::LogWriteOptions zstd;
     zstd.codec = io::Codec::kZstd;
     second_ = new fs::path(loggen::write_event_log(config, zstd, *root_ / "logs", nullptr).path);
+    config.app_id = "app-20240101000000-0666";
     outside_ = new fs::path(loggen::write_event_log(config, {}, *root_ / "outside", nullptr).path);
     fs::create_symlink(*outside_, *root_ / "logs" / "link-to-outside");
+    // A rolling log inside whose part is a symlink to the log outside.
+    const fs::path rolling = *root_ / "logs" / "eventlog_v2_app-20240101000000-0667";
+    fs::create_directories(rolling);
+    std::ofstream(rolling / "appstatus_app-20240101000000-0667").flush();
+    fs::create_symlink(*outside_, rolling / "events_1_app-20240101000000-0667");
   }
   static void TearDownTestSuite() {
     fs::remove_all(*root_);
@@ -44,7 +51,7 @@ class McpTools : public ::testing::Test {
 
   static ServerOptions confined_options() {
     ServerOptions options;
-    options.log_directory = *LogDirectory::confine_to((*root_ / "logs").string());
+    options.log_root = *io::PathConfinement::to((*root_ / "logs").string());
     options.store_location = (*root_ / ("store-" + std::to_string(++stores_) + ".db")).string();
     return options;
   }
@@ -153,6 +160,13 @@ TEST_F(McpTools, ListApplicationsReadsTheLogDirectoryAndPages) {
     if (app["status"] != "unreadable") ids.insert(app["appId"].get<std::string>());
   }
   EXPECT_TRUE(ids.count("app-20240101000000-0002")) << listed.dump();
+  // Symlinks out of the directory are named as refused, never read: no id, name or version.
+  EXPECT_FALSE(ids.count("app-20240101000000-0666")) << listed.dump();
+  EXPECT_EQ(listed.dump().find("0666"), std::string::npos) << listed.dump();
+  const Json& refused = listed["structuredContent"]["refused"];
+  ASSERT_EQ(refused.size(), 2u) << listed.dump();
+  EXPECT_NE(refused[0].get<std::string>().find("eventlog_v2_app-20240101000000-0667"), std::string::npos);
+  EXPECT_NE(refused[1].get<std::string>().find("link-to-outside"), std::string::npos);
   EXPECT_EQ(listed["structuredContent"]["page"]["total"], apps.size());
   const Json first = harness.call_tool("list_applications", {{"limit", 1}});
   EXPECT_EQ(first["structuredContent"]["applications"].size(), 1u);
@@ -163,7 +177,8 @@ TEST_F(McpTools, PathsOutsideTheLogDirectoryAreRefused) {
   McpHarness harness(confined_options());
   harness.initialize();
   for (const std::string& path : {outside_->string(), "../outside/" + outside_->filename().string(),
-                                  std::string("link-to-outside"), std::string("/etc/passwd")}) {
+                                  std::string("link-to-outside"), std::string("/etc/passwd"),
+                                  std::string("eventlog_v2_app-20240101000000-0667")}) {
     const Json result = harness.call_tool("analyze_event_log", {{"path", path}});
     EXPECT_TRUE(result["isError"].get<bool>()) << path;
     EXPECT_NE(text_of(result).find("outside the log directory"), std::string::npos) << path << ": " << text_of(result);
