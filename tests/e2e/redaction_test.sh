@@ -8,12 +8,6 @@
 # while the values that are not secret are still there.
 # Usage: redaction_test.sh SPARKFORENSICS SF_LOGGEN
 source "$(dirname "$0")/e2e_checks.sh" "$@"
-server_pid=""
-cleanup() {
-  [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 mkdir -p "$work/logs" "$work/out"
 app_id="app-20240301120000-0007"
@@ -145,14 +139,7 @@ check "store: the stored result holds no secret" no_secret "$work/out/store-show
 check "store: the whole store file holds no secret" no_secret "$work/store.db"
 
 # serve's REST API.
-"$sf" serve --log-dir "$work/logs" --port 0 >"$work/serve-stdout.txt" 2>"$work/serve-stderr.txt" &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's|^listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve-stdout.txt")
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
+start_serve "$work/serve-stdout.txt" "$work/serve-stderr.txt" --log-dir "$work/logs"
 check "serve prints the port it listens on" test -n "$port"
 base="http://127.0.0.1:$port/api/v1/applications/$app_id"
 for endpoint in "" /environment /sql "/sql?details=true" /sql/0 /jobs /stages /executors /allexecutors; do

@@ -4,12 +4,6 @@
 # log added while it runs, logs one line per request, and exits 0 on SIGTERM.
 # Usage: serve_test.sh SPARKFORENSICS SF_LOGGEN
 source "$(dirname "$0")/e2e_checks.sh" "$@"
-server_pid=""
-cleanup() {
-  [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 mkdir -p "$work/logs" "$work/later"
 "$loggen" --preset small --codec zstd --layout file --out "$work/logs" >"$work/first.txt" 2>/dev/null
@@ -17,14 +11,7 @@ mkdir -p "$work/logs" "$work/later"
 check "generator wrote two logs" test -s "$(cat "$work/first.txt")" -a -s "$(cat "$work/second.txt")"
 
 # Port 0: the server picks a free port and prints it on stdout.
-"$sf" serve --log-dir "$work/logs" --port 0 --rescan-interval 1 >"$work/stdout.txt" 2>"$work/stderr.txt" &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-  port=$(sed -n 's|^listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/stdout.txt")
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
+start_serve "$work/stdout.txt" "$work/stderr.txt" --log-dir "$work/logs" --rescan-interval 1
 check "serve prints the port it listens on" test -n "$port"
 base="http://127.0.0.1:$port/api/v1"
 
@@ -103,9 +90,7 @@ server_pid=""
 check "SIGTERM stops the server with exit 0" test "$status" -eq 0
 check "the server says it stopped" grep -q "stopped" "$work/stderr.txt"
 
-"$sf" serve --log-dir "$work/logs" --host 0.0.0.0 --port 0 >"$work/stdout2.txt" 2>"$work/stderr2.txt" &
-server_pid=$!
-for _ in $(seq 1 100); do grep -q listening "$work/stdout2.txt" && break; sleep 0.1; done
+start_serve "$work/stdout2.txt" "$work/stderr2.txt" --log-dir "$work/logs" --host 0.0.0.0
 kill -INT "$server_pid"
 wait "$server_pid"
 status=$?
