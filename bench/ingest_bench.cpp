@@ -36,6 +36,7 @@
 
 #include "eventlog/decoder.h"
 #include "io/line_batches.h"
+#include "io/log_scan.h"
 #include "io/log_source.h"
 #include "model/load.h"
 
@@ -77,23 +78,17 @@ Measurement each_line(const std::string& path, OnLine&& on_line) {
   Measurement m;
   auto input = sf::io::resolve_log_input(path);
   if (!input) throw std::runtime_error(input.error().message());
-  for (const auto& part : input->parts) {
-    auto opened = sf::io::open_log_part(*input, part, {});
-    if (!opened) throw std::runtime_error(opened.error().message());
-    std::unique_ptr<sf::io::MappedFile> mapped;
-    if (opened->codec == sf::io::Codec::kNone && !part.path.empty() && part.zip_entry.empty()) {
-      if (auto file = sf::io::MappedFile::open(part.path)) mapped = std::move(*file);
-    }
-    auto batcher = mapped ? std::make_unique<sf::io::LineBatcher>(*mapped, size_t{1} << 30)
-                          : std::make_unique<sf::io::LineBatcher>(*opened->stream, size_t{1} << 30);
-    sf::io::LineBatch batch;
-    while (batcher->next(batch)) {
-      m.lines += sf::io::split_lines(batch, size_t{1} << 30,
-                                     [&](const sf::io::BatchLine& line) { on_line(line.text); });
-      batcher->recycle(batch);
-    }
-    m.bytes += batcher->bytes_consumed();
-  }
+  const sf::io::ScanOptions options;
+  auto scanned = sf::io::scan_log(*input, options, [&](sf::io::ScannedPart& part) {
+    sf::io::for_each_line(part, options.max_line_bytes, [&](const sf::io::BatchLine& line) {
+      ++m.lines;
+      on_line(line.text);
+    });
+    m.bytes += part.batcher.bytes_consumed();
+    return sf::io::ScanControl::kNextPart;
+  });
+  if (!scanned) throw std::runtime_error(scanned.error().message());
+  if (scanned->read_error) throw std::runtime_error(scanned->read_error->message());
   return m;
 }
 

@@ -68,28 +68,53 @@ std::string_view codec_name(Codec codec) {
   return "unknown";
 }
 
-std::optional<Codec> codec_from_file_name(std::string_view file_name) {
+namespace {
+
+// A file name as Spark's EventLogFileWriter reads it: [stem][.codec][.inprogress|.compact...].
+struct NameParts {
+  std::string_view before_codec;  // directory, stem and anything up to the codec extension
+  std::optional<Codec> codec;
+  std::string_view state_suffixes;  // ".inprogress", ".compact", as written
+};
+
+NameParts split_file_name(std::string_view name) {
   // Only the last path component names the file; a directory like "logs.v2/" says nothing.
-  if (const size_t slash = file_name.find_last_of('/'); slash != std::string_view::npos) {
-    file_name = file_name.substr(slash + 1);
-  }
+  size_t component = 0;
+  if (const size_t slash = name.find_last_of('/'); slash != std::string_view::npos) component = slash + 1;
+  std::string_view file_name = name.substr(component);
+  size_t suffix_start = file_name.size();
   for (bool stripped = true; stripped;) {
     stripped = false;
     for (std::string_view suffix : kStateSuffixes) {
-      if (ends_with(file_name, suffix)) {
-        file_name.remove_suffix(suffix.size());
+      if (ends_with(file_name.substr(0, suffix_start), suffix)) {
+        suffix_start -= suffix.size();
         stripped = true;
       }
     }
   }
+  NameParts parts{name.substr(0, component + suffix_start), std::nullopt, file_name.substr(suffix_start)};
   // Spark keeps dots out of app ids, but other writers don't: only the final extension counts.
-  const size_t dot = file_name.find_last_of('.');
-  if (dot == std::string_view::npos || dot == 0) return std::nullopt;
-  const std::string_view extension = file_name.substr(dot + 1);
+  const std::string_view stem = file_name.substr(0, suffix_start);
+  const size_t dot = stem.find_last_of('.');
+  if (dot == std::string_view::npos || dot == 0) return parts;
+  const std::string_view extension = stem.substr(dot + 1);
   for (const auto& entry : kExtensions) {
-    if (equals_ignoring_ascii_case(extension, entry.extension)) return entry.codec;
+    if (equals_ignoring_ascii_case(extension, entry.extension)) {
+      parts.codec = entry.codec;
+      parts.before_codec = name.substr(0, component + dot);
+      break;
+    }
   }
-  return std::nullopt;
+  return parts;
+}
+
+}  // namespace
+
+std::optional<Codec> codec_from_file_name(std::string_view file_name) { return split_file_name(file_name).codec; }
+
+std::string without_codec_extension(std::string_view file_name) {
+  const NameParts parts = split_file_name(file_name);
+  return std::string(parts.before_codec) + std::string(parts.state_suffixes);
 }
 
 Magic sniff_magic(std::string_view first_bytes) {

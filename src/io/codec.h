@@ -28,6 +28,9 @@ std::string_view codec_name(Codec codec);
 // The codec a file name claims by its extension (an ".inprogress" suffix is looked through):
 // nullopt when the name has no codec extension.
 std::optional<Codec> codec_from_file_name(std::string_view file_name);
+// The name an uncompressed copy of the file has: its codec extension removed, what follows it
+// kept ("events_1_app.lz4.inprogress" -> "events_1_app.inprogress").
+std::string without_codec_extension(std::string_view file_name);
 
 // The first bytes of the Java libraries' framings Spark writes: lz4-java's LZ4BlockOutputStream
 // (every block starts with it) and snappy-java's SnappyOutputStream (its stream header).

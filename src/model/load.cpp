@@ -4,7 +4,7 @@
 #include <memory>
 #include <thread>
 
-#include "io/line_batches.h"
+#include "io/log_scan.h"
 #include "io/log_source.h"
 #include "model/model_builder.h"
 #include "model/part_reader.h"
@@ -39,46 +39,47 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
   part_options.threads = options.threads == 0 ? default_threads() : options.threads;
   part_options.max_line_bytes = options.max_line_bytes;
   part_options.omit_repeated_accumulator_ids = options.omit_repeated_accumulator_ids;
-  part_options.in_progress = input->in_progress;
   part_options.progress_interval_bytes = options.progress_interval_bytes;
   part_options.cancel = options.cancel;
-  const size_t batch_bytes = options.batch_bytes == 0 ? io::LineBatcher::kDefaultBatchBytes : options.batch_bytes;
+  io::ScanOptions scan_options;
+  scan_options.max_line_bytes = options.max_line_bytes;
+  if (options.batch_bytes != 0) scan_options.batch_bytes = options.batch_bytes;
+  scan_options.map_plain_files = options.map_plain_files;
+  scan_options.decompress_limits = options.decompress_limits;
 
-  for (size_t i = 0; i < input->parts.size(); ++i) {
-    const io::LogPart& part = input->parts[i];
-    auto opened = io::open_log_part(*input, part, options.decompress_limits);
-    if (!opened) {
-      // The first part is the log; without it there is nothing. A later part that cannot be
-      // opened ends the read, and the model keeps what came before.
-      if (i == 0) return fail(opened.error());
-      diagnostics.read_error = opened.error().message();
-      break;
-    }
+  bool cancelled = false;
+  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& scanned_part) {
     SourcePart source_part;
-    source_part.name = part.name;
-    source_part.codec = std::string(io::codec_name(opened->codec));
-    source_part.stored_bytes = part.stored_bytes;
+    source_part.name = scanned_part.part.name;
+    source_part.codec = std::string(io::codec_name(scanned_part.codec));
+    source_part.stored_bytes = scanned_part.part.stored_bytes;
     const uint64_t done_before = progress.source_bytes_done;
     auto on_bytes = [&](uint64_t part_bytes) {
       progress.source_bytes_done = done_before + part_bytes;
       progress.lines = diagnostics.lines_read;
       if (options.on_progress) options.on_progress(progress);
     };
-    // A plain file is read through a mapping (no copy); anything else as the opened stream.
-    std::unique_ptr<io::MappedFile> mapped;
-    if (opened->codec == io::Codec::kNone && input->layout != io::LogLayout::kStdin && part.zip_entry.empty() &&
-        !part.path.empty() && options.map_plain_files) {
-      if (auto file = io::MappedFile::open(part.path)) mapped = std::move(*file);
+    if (!read_part(scanned_part.batcher, builder, source_part, part_options, on_bytes)) {
+      cancelled = true;
+      return io::ScanControl::kStop;
     }
-    std::unique_ptr<io::LineBatcher> batcher =
-        mapped != nullptr ? std::make_unique<io::LineBatcher>(*mapped, options.max_line_bytes, batch_bytes)
-                          : std::make_unique<io::LineBatcher>(*opened->stream, options.max_line_bytes, batch_bytes);
-    if (!read_part(*batcher, builder, source_part, part_options, on_bytes)) {
-      return fail(Status::Cancelled(path + ": loading was cancelled"));
-    }
-    if (input->layout == io::LogLayout::kStdin) source_part.stored_bytes = opened->stream->source_bytes_consumed();
+    if (input->layout == io::LogLayout::kStdin) source_part.stored_bytes = scanned_part.stream.source_bytes_consumed();
     source.parts.push_back(std::move(source_part));
-    if (diagnostics.read_error) break;
+    return io::ScanControl::kNextPart;
+  });
+  // The first part is the log; without it there is nothing.
+  if (!scanned) return fail(scanned.error());
+  if (cancelled) return fail(Status::Cancelled(path + ": loading was cancelled"));
+  if (scanned->read_error) {
+    const Status& error = *scanned->read_error;
+    if (input->in_progress && io::is_truncated_stream(error)) {
+      // A compressed log still being written ends inside its last block: expected, not damage.
+      diagnostics.truncated_last_line = true;
+      diagnostics.notes.push_back(error.message() + " (the application was still running)");
+    } else {
+      // Everything before it is kept: the model says how far the read got.
+      diagnostics.read_error = error.message();
+    }
   }
 
   if (diagnostics.events_decoded == 0) {

@@ -299,16 +299,7 @@ bool read_part(io::LineBatcher& batcher, ModelBuilder& builder, SourcePart& part
   if (!completed) return false;
 
   part.uncompressed_bytes = batcher.bytes_consumed();
-  Diagnostics& diagnostics = builder.diagnostics();
-  if (!batcher.error().ok()) {
-    if (options.in_progress && io::is_truncated_stream(batcher.error())) {
-      // A compressed log still being written ends inside its last block: expected, not damage.
-      diagnostics.truncated_last_line = true;
-      diagnostics.notes.push_back(batcher.error().message() + " (the application was still running)");
-    } else {
-      diagnostics.read_error = batcher.error().message();
-    }
-  }
+  // A read error the batcher ended with is the scan's to report (io/log_scan.h).
   on_source_bytes(batcher.source_bytes_consumed());
   return true;
 }

@@ -31,13 +31,12 @@ struct PartReadOptions {
   unsigned threads = 1;
   size_t max_line_bytes = size_t{1} << 30;
   bool omit_repeated_accumulator_ids = true;
-  bool in_progress = false;                     // the log's name says the application is running
   uint64_t progress_interval_bytes = 8 << 20;   // of source bytes, between on_source_bytes calls
   const std::atomic<bool>* cancel = nullptr;
 };
 
 // Reads every batch of `batcher` into `builder`, filling `part` (lines, uncompressed bytes) and
-// the builder's diagnostics. on_source_bytes(n) is called from the calling thread with the
+// the builder's diagnostics (an error the batcher ends with is left to the caller's scan). on_source_bytes(n) is called from the calling thread with the
 // source bytes consumed so far, at most every progress_interval_bytes and once at the end.
 // Returns false when the load was cancelled.
 bool read_part(io::LineBatcher& batcher, ModelBuilder& builder, SourcePart& part, const PartReadOptions& options,

@@ -6,8 +6,7 @@
 #include <memory>
 
 #include "eventlog/decoder.h"
-#include "io/line_batches.h"
-#include "io/log_source.h"
+#include "io/log_scan.h"
 
 namespace sf::server {
 
@@ -87,34 +86,36 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
 
   ev::Decoder decoder;
   ListingEvents events;
+  io::ScanOptions scan_options;
+  scan_options.max_line_bytes = kMaxLineBytes;
 
   // The first events, from the first part.
-  {
-    auto opened = io::open_log_part(*input, input->parts.front(), {});
-    if (!opened) return fail(opened.error());
-    io::LineBatcher batcher(*opened->stream, kMaxLineBytes, size_t{64} << 10);
+  scan_options.batch_bytes = size_t{64} << 10;
+  auto head = io::scan_log_parts(*input, {0}, scan_options, [&](io::ScannedPart& part) {
     io::LineBatch batch;
     uint64_t lines = 0;
-    while (!events.started && lines < kMaxLinesBeforeAppStart && batcher.next(batch)) {
+    while (!events.started && lines < kMaxLinesBeforeAppStart && part.batcher.next(batch)) {
       io::split_lines(batch, kMaxLineBytes, [&](const io::BatchLine& line) {
         if (events.started || line.too_long) return;
         ++lines;
         decode_copy(decoder, line.text, events);
       });
-      batcher.recycle(batch);
+      part.batcher.recycle(batch);
     }
-  }
+    return io::ScanControl::kStop;
+  });
+  if (!head) return fail(head.error());
   if (!events.started) {
     return fail(Status::InvalidArgument(log_path + ": no SparkListenerApplicationStart in its first " +
                                         std::to_string(kMaxLinesBeforeAppStart) + " lines"));
   }
 
-  // The end event, from the last part: its tail for a plain file, else a scan of its lines.
-  const io::LogPart& last = input->parts.back();
-  auto opened = io::open_log_part(*input, last, {});
-  if (opened && opened->codec == io::Codec::kNone && last.zip_entry.empty() && !last.path.empty()) {
-    if (auto file = io::MappedFile::open(last.path)) {
-      std::string_view bytes = (*file)->bytes();
+  // The end event, from the last part: the tail of a mapped plain file, else a scan of its lines.
+  // A last part that cannot be read leaves the attempt listed as not completed.
+  scan_options.batch_bytes = io::LineBatcher::kDefaultBatchBytes;
+  (void)io::scan_log_parts(*input, {input->parts.size() - 1}, scan_options, [&](io::ScannedPart& part) {
+    if (part.mapping != nullptr) {
+      std::string_view bytes = part.mapping->bytes();
       if (bytes.size() > kTailBytes) bytes = bytes.substr(bytes.size() - kTailBytes);
       size_t start = 0;
       while (start < bytes.size()) {
@@ -124,17 +125,13 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
         if (names_application_end(line)) decode_copy(decoder, line, events);
         start = end + 1;
       }
+      return io::ScanControl::kStop;
     }
-  } else if (opened) {
-    io::LineBatcher batcher(*opened->stream, kMaxLineBytes);
-    io::LineBatch batch;
-    while (batcher.next(batch)) {
-      io::split_lines(batch, kMaxLineBytes, [&](const io::BatchLine& line) {
-        if (!line.too_long && names_application_end(line.text)) decode_copy(decoder, line.text, events);
-      });
-      batcher.recycle(batch);
-    }
-  }
+    io::for_each_line(part, kMaxLineBytes, [&](const io::BatchLine& line) {
+      if (!line.too_long && names_application_end(line.text)) decode_copy(decoder, line.text, events);
+    });
+    return io::ScanControl::kStop;
+  });
 
   AttemptListing out = std::move(*metadata);
   out.app_id = events.start.app_id;

@@ -3,10 +3,13 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <vector>
+
+#include "io/log_scan.h"
+#include "model/line_redaction.h"
 
 namespace sf::server {
 
@@ -23,72 +26,115 @@ la_ssize_t append_to_string(archive*, void* client, const void* buffer, size_t l
   return static_cast<la_ssize_t>(length);
 }
 
+// One zip being written into a string.
+class ZipWriter {
+ public:
+  Status open(std::string& out) {
+    archive_write_set_format_zip(zip_.get());
+    archive_write_set_bytes_in_last_block(zip_.get(), 1);
+    if (archive_write_open(zip_.get(), &out, nullptr, append_to_string, nullptr) != ARCHIVE_OK) {
+      return Status::IOError(std::string("cannot start a zip archive: ") + archive_error_string(zip_.get()));
+    }
+    return Status();
+  }
+  // An entry whose size is not known in advance (zip's data descriptor carries it).
+  Status begin(const std::string& name) {
+    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), name.c_str());
+    archive_entry_set_filetype(entry.get(), AE_IFREG);
+    archive_entry_set_perm(entry.get(), 0644);
+    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) {
+      return Status::IOError(name + ": " + archive_error_string(zip_.get()));
+    }
+    return Status();
+  }
+  Status write(std::string_view bytes, const std::string& name) {
+    if (!bytes.empty() && archive_write_data(zip_.get(), bytes.data(), bytes.size()) < 0) {
+      return Status::IOError(name + ": " + archive_error_string(zip_.get()));
+    }
+    return Status();
+  }
+  Status close() {
+    if (archive_write_close(zip_.get()) != ARCHIVE_OK) {
+      return Status::IOError(std::string("cannot finish the zip archive: ") + archive_error_string(zip_.get()));
+    }
+    return Status();
+  }
+
+ private:
+  std::unique_ptr<archive, ArchiveCloser> zip_{archive_write_new()};
+};
+
+// The appstatus marker of a rolling log directory: it says whether the application is running.
+std::vector<fs::path> status_markers(const std::string& directory, const io::PathConfinement& confinement) {
+  std::vector<fs::path> markers;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    if (!name.starts_with("appstatus_") || !it->is_regular_file(type_ec)) continue;
+    if (confinement.confined() && !confinement.resolve(it->path().string())) continue;
+    markers.push_back(it->path().filename());
+  }
+  std::sort(markers.begin(), markers.end());
+  return markers;
+}
+
+Status too_large(const std::string& log_path, uint64_t max_bytes) {
+  return Status::LimitExceeded(log_path + ": more than the " + std::to_string(max_bytes) +
+                               " bytes a zip download may hold");
+}
+
 }  // namespace
 
 Result<std::string> zip_event_log(const std::string& log_path, const io::PathConfinement& confinement,
                                   uint64_t max_bytes) {
-  std::error_code ec;
-  const fs::path root(log_path);
-  std::vector<std::pair<fs::path, std::string>> files;  // path on disk, entry name
-  // What is read is the real file, once it is known to lie inside the confinement.
-  auto confined = [&](const fs::path& path) -> Result<fs::path> {
-    if (!confinement.confined()) return path;
-    return confinement.resolve(path.string());
-  };
-  if (auto inside = confined(root); !inside) return fail(inside.error());
-  if (fs::is_directory(root, ec)) {
-    for (const auto& entry : fs::directory_iterator(root, ec)) {
-      if (entry.is_regular_file()) {
-        auto real = confined(entry.path());
-        if (!real) return fail(real.error());
-        files.emplace_back(*real, root.filename().string() + "/" + entry.path().filename().string());
-      }
-    }
-    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  } else if (fs::is_regular_file(root, ec)) {
-    auto real = confined(root);
-    if (!real) return fail(real.error());
-    files.emplace_back(*real, root.filename().string());
-  } else {
-    return fail(Status::NotFound(log_path + ": no such event log"));
-  }
-  uint64_t total = 0;
-  for (const auto& [path, name] : files) total += fs::file_size(path, ec);
-  if (total > max_bytes) {
-    return fail(Status::LimitExceeded(log_path + ": " + std::to_string(total) + " bytes, more than the " +
-                                      std::to_string(max_bytes) + " a zip download may hold"));
-  }
+  auto input = io::resolve_log_input(log_path, confinement);
+  if (!input) return fail(input.error());
+  if (input->total_stored_bytes() > max_bytes) return fail(too_large(log_path, max_bytes));
+  const bool directory = input->layout == io::LogLayout::kRolling || input->layout == io::LogLayout::kDatabricks;
+  const std::string prefix = directory ? fs::path(log_path).filename().string() + "/" : "";
 
   std::string out;
-  std::unique_ptr<archive, ArchiveCloser> zip(archive_write_new());
-  archive_write_set_format_zip(zip.get());
-  archive_write_set_bytes_in_last_block(zip.get(), 1);
-  if (archive_write_open(zip.get(), &out, nullptr, append_to_string, nullptr) != ARCHIVE_OK) {
-    return fail(Status::IOError(std::string("cannot start a zip archive: ") + archive_error_string(zip.get())));
-  }
-  std::vector<char> buffer(size_t{1} << 20);
-  for (const auto& [path, name] : files) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(Status::IOError(path.string() + ": cannot be read"));
-    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-    archive_entry_set_pathname(entry.get(), name.c_str());
-    archive_entry_set_size(entry.get(), static_cast<la_int64_t>(fs::file_size(path, ec)));
-    archive_entry_set_filetype(entry.get(), AE_IFREG);
-    archive_entry_set_perm(entry.get(), 0644);
-    if (archive_write_header(zip.get(), entry.get()) != ARCHIVE_OK) {
-      return fail(Status::IOError(name + ": " + archive_error_string(zip.get())));
+  ZipWriter zip;
+  if (Status s = zip.open(out); !s.ok()) return fail(s);
+  if (directory) {
+    for (const fs::path& marker : status_markers(log_path, confinement)) {
+      if (Status s = zip.begin(prefix + marker.string()); !s.ok()) return fail(s);
     }
-    while (in) {
-      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-      const auto got = in.gcount();
-      if (got > 0 && archive_write_data(zip.get(), buffer.data(), static_cast<size_t>(got)) < 0) {
-        return fail(Status::IOError(name + ": " + archive_error_string(zip.get())));
+  }
+  // Every part decompressed and its secrets redacted (model/line_redaction.h), so the download
+  // is an uncompressed log, its entries named without their codec extension.
+  model::LineRedaction redaction;
+  std::string chunk;
+  std::string scratch;
+  Status write_error;
+  const io::ScanOptions scan_options;
+  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
+    const std::string name = prefix + io::without_codec_extension(part.part.name);
+    if (write_error = zip.begin(name); !write_error.ok()) return io::ScanControl::kStop;
+    io::for_each_line(part, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
+      if (line.too_long || !write_error.ok()) return;  // past the line limit: no event a reader keeps
+      chunk.append(redaction.redact(line.text, scratch));
+      if (line.terminated) chunk.push_back('\n');
+      if (chunk.size() >= (size_t{1} << 20)) {
+        write_error = zip.write(chunk, name);
+        chunk.clear();
+        if (write_error.ok() && out.size() > max_bytes) write_error = too_large(log_path, max_bytes);
       }
-    }
+    });
+    if (write_error.ok()) write_error = zip.write(chunk, name);
+    chunk.clear();
+    return write_error.ok() ? io::ScanControl::kNextPart : io::ScanControl::kStop;
+  });
+  if (!scanned) return fail(scanned.error());
+  if (!write_error.ok()) return fail(write_error);
+  // A log that cannot be read to its end is not handed out as if it were whole; a compressed log
+  // still being written ends inside its last block, which is no damage.
+  if (scanned->read_error && !(input->in_progress && io::is_truncated_stream(*scanned->read_error))) {
+    return fail(scanned->read_error->with_context(log_path));
   }
-  if (archive_write_close(zip.get()) != ARCHIVE_OK) {
-    return fail(Status::IOError(std::string("cannot finish the zip archive: ") + archive_error_string(zip.get())));
-  }
+  if (Status s = zip.close(); !s.ok()) return fail(s);
   return out;
 }
 

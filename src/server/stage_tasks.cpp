@@ -6,8 +6,7 @@
 #include <unordered_map>
 
 #include "eventlog/decoder.h"
-#include "io/line_batches.h"
-#include "io/log_source.h"
+#include "io/log_scan.h"
 
 namespace sf::server {
 
@@ -144,37 +143,40 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
   // `"Stage ID":7,` with the comma, so stage 7 does not match stage 70.
   const std::string stage_needle = "\"Stage ID\":" + std::to_string(stage_id) + ",";
 
-  for (const io::LogPart& part : input->parts) {
-    auto opened = io::open_log_part(*input, part, {});
-    if (!opened) return fail(opened.error());
-    std::unique_ptr<io::MappedFile> mapped;
-    if (opened->codec == io::Codec::kNone && part.zip_entry.empty() && !part.path.empty()) {
-      if (auto file = io::MappedFile::open(part.path)) mapped = std::move(*file);
-    }
-    std::unique_ptr<io::LineBatcher> batcher =
-        mapped != nullptr ? std::make_unique<io::LineBatcher>(*mapped, size_t{1} << 30)
-                          : std::make_unique<io::LineBatcher>(*opened->stream, size_t{1} << 30);
+  io::ScanOptions scan_options;
+  bool cancelled = false;
+  bool over_limit = false;
+  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
     io::LineBatch batch;
-    while (batcher->next(batch)) {
-      if (cancel != nullptr && cancel->load())
-        return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
-      io::split_lines(batch, size_t{1} << 30, [&](const io::BatchLine& line) {
+    while (part.batcher.next(batch)) {
+      if (cancel != nullptr && cancel->load()) {
+        cancelled = true;
+        return io::ScanControl::kStop;
+      }
+      io::split_lines(batch, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
         if (line.too_long || !may_be_task_of_stage(line.text, stage_needle)) return;
         // Every batch's text is followed by kPaddingBytes readable bytes (LineBatcher's promise),
         // and a line inside a batch is followed by the rest of the batch: decode in place.
         decoder.decode(line.text, fold);
       });
-      batcher->recycle(batch);
+      part.batcher.recycle(batch);
       if (fold.over_limit()) {
-        return fail(Status::LimitExceeded(log_path + ": stage " + std::to_string(stage_id) + " attempt " +
-                                          std::to_string(attempt_id) + " has more than " +
-                                          std::to_string(limits.max_tasks) + " task attempts, the per-stage limit"));
+        over_limit = true;
+        return io::ScanControl::kStop;
       }
     }
-    // A part that stops early (corrupt block) keeps what was read, as the model does.
-    if (!batcher->error().ok()) break;
+    return io::ScanControl::kNextPart;
+  });
+  if (!scanned) return fail(scanned.error());
+  if (cancelled) return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
+  if (over_limit) {
+    return fail(Status::LimitExceeded(log_path + ": stage " + std::to_string(stage_id) + " attempt " +
+                                      std::to_string(attempt_id) + " has more than " +
+                                      std::to_string(limits.max_tasks) + " task attempts, the per-stage limit"));
   }
   StageTasks out;
+  // A part that stops early (a corrupt block) keeps what was read, as the model does, and says so.
+  if (scanned->read_error) out.read_error = scanned->read_error->message();
   out.stage_id = stage_id;
   out.attempt_id = attempt_id;
   out.tasks = fold.take();

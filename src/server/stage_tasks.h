@@ -52,6 +52,8 @@ struct StageTasks {
   int64_t stage_id = 0;
   int32_t attempt_id = 0;
   std::vector<TaskRecord> tasks;  // sorted by task id
+  // What ended the read early (a corrupt block): the tasks before it are kept, as in the model.
+  std::optional<std::string> read_error;
 };
 
 // Reads the task attempts of stage `stage_id` attempt `attempt_id` from the log at `log_path`

@@ -4,7 +4,7 @@
 # contains one, a key only the application's own spark.redaction.regex names, a SQL execution's
 # modified configs, a plan string the application's spark.sql.redaction.string.regex names) is
 # read through analyze (text, JSON, Markdown), compare, serve's REST API (every endpoint that
-# carries properties or plans), mcp's tools and the result store, and no output holds a secret
+# carries properties or plans, and the raw log download), mcp's tools and the result store, and no output holds a secret
 # while the values that are not secret are still there.
 # Usage: redaction_test.sh SPARKFORENSICS SF_LOGGEN
 source "$(dirname "$0")/e2e_checks.sh" "$@"
@@ -160,6 +160,25 @@ assert props['spark.db.password'] == '*********(redacted)', props
 assert props['spark.executor.memory'] == '4g', props
 assert dict(env['hadoopProperties'])['fs.defaultFS'] == 'file:///'
 " "$work/out/serve_environment.json"
+# The raw log download is the log with its secrets redacted, and still a log.
+python3 - "$base/logs" "$work/out/download.zip" "$work/out/download.txt" <<'PY'
+import sys, urllib.request, zipfile
+with urllib.request.urlopen(sys.argv[1], timeout=60) as r:
+    open(sys.argv[2], "wb").write(r.read())
+with zipfile.ZipFile(sys.argv[2]) as z, open(sys.argv[3], "wb") as out:
+    for name in z.namelist():
+        out.write(z.read(name))
+PY
+check "serve: /logs downloads a zip of the log" test -s "$work/out/download.txt"
+check "serve: the /logs download holds no secret" no_secret "$work/out/download.txt"
+"$sf" analyze --no-progress -f json "$work/out/download.zip" >"$work/out/download.json" 2>&1
+check "serve: the download analyzes as the same application" python3 -c "
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a['app'] == b['app'], (a['app'], b['app'])
+assert a['environment'] == b['environment']
+assert a['stages'] == b['stages'] and a['sql'] == b['sql']
+" "$work/out/analyze.json" "$work/out/download.json"
 kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=""

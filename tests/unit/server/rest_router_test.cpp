@@ -221,6 +221,36 @@ TEST_F(RestRouterTest, EveryEndpointAnswersJson) {
   EXPECT_EQ(zip.body.substr(0, 2), "PK");
 }
 
+// The download is the log decompressed and redacted: read back (a History Server zip is a log
+// layout this program reads), it answers every endpoint as the log it came from does.
+TEST_F(RestRouterTest, TheLogsDownloadReadsBackAsTheSameApplication) {
+  const fs::path downloads = *dir_ / ".." / ("sf_server_downloads_" + std::to_string(::getpid()));
+  fs::create_directories(downloads);
+  for (const loggen::GroundTruth* truth : {first_, second_}) {
+    const std::string app = "applications/" + truth->app.id;
+    const RestResponse zip = router_->handle("GET", app + "/logs");
+    ASSERT_EQ(zip.status, 200) << zip.body;
+    std::ofstream(downloads / (truth->app.id + ".zip"), std::ios::binary) << zip.body;
+  }
+  LogDirectoryOptions options;
+  options.directory = downloads.string();
+  LogDirectory downloaded(options);
+  auto scan = downloaded.rescan();
+  ASSERT_TRUE(scan.has_value());
+  ASSERT_TRUE(scan->unreadable.empty()) << scan->unreadable.front();
+  RestRouter router(downloaded);
+  for (const loggen::GroundTruth* truth : {first_, second_}) {
+    const std::string app = "/api/v1/applications/" + truth->app.id;
+    for (const std::string endpoint : {"/jobs", "/stages?details=true", "/executors", "/environment", "/sql"}) {
+      const RestResponse original = router_->handle("GET", app + endpoint);
+      const RestResponse copy = router.handle("GET", app + endpoint);
+      ASSERT_EQ(copy.status, 200) << endpoint << ": " << copy.body;
+      EXPECT_EQ(json::parse(copy.body), json::parse(original.body)) << truth->app.id << endpoint;
+    }
+  }
+  fs::remove_all(downloads);
+}
+
 TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
   const fs::path extra = *dir_ / "later";
   fs::create_directories(extra);
