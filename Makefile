@@ -22,10 +22,14 @@ MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 
-.PHONY: deps configure build mcp-client-deps demo test test-asan fuzz bench bench-large bench-quick clean
+.PHONY: deps python-deps configure build mcp-client-deps demo test test-asan fuzz bench bench-large bench-quick clean
 
 deps:
 	@scripts/install-deps.sh $(DEPS_EXTRA)
+
+# Real Spark (pyspark, pinned with hashes in python/requirements.lock) in .venv, and Java 17.
+python-deps:
+	@scripts/install-python.sh
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) > $(BUILD_DIR).configure.log 2>&1 \
@@ -45,7 +49,7 @@ mcp-client-deps:
 	@if [ ! -d tests/mcp-client/node_modules ] && command -v npm >/dev/null; then \
 	  npm ci --prefix tests/mcp-client --no-audit --no-fund >/dev/null || exit 1; fi
 
-test: build mcp-client-deps
+test: build mcp-client-deps python-deps
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
 	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
 

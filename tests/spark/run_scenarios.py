@@ -1,0 +1,98 @@
+"""Runs scenarios on real Spark and writes their event logs, one directory per run.
+
+    .venv/bin/python tests/spark/run_scenarios.py --out DIR [--only NAME ...] [--rounds N]
+
+All runs share one Python process and one driver JVM: each run is its own SparkContext (its own
+application and event log), started after the previous one stopped, so a run costs about a
+second of start-up rather than a JVM's ten. local-cluster runs start their executors' JVMs each
+time, as a cluster would.
+
+DIR/manifest.json lists every run: scenario, variant, round, the log's path, the wall clock of
+the workload as the driver measured it, and the settings it ran with. Rounds alternate the
+variants (problem, fixed, problem, fixed, ...) so drift on a shared machine falls on both.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from scenario import BASE_SETTINGS  # noqa: E402
+from scenarios import REGISTRY  # noqa: E402
+
+
+def run_once(scenario, variant, round_index, out_dir):
+    from pyspark.sql import SparkSession
+
+    log_dir = os.path.join(out_dir, scenario.name, f"{variant}-{round_index}")
+    os.makedirs(log_dir, exist_ok=True)
+    for stale in glob.glob(os.path.join(log_dir, "*")):
+        raise RuntimeError(f"{log_dir} is not empty: {stale}")
+    settings = dict(BASE_SETTINGS)
+    settings.update(scenario.settings_for(variant))
+    settings["spark.eventLog.dir"] = "file://" + os.path.abspath(log_dir)
+    builder = SparkSession.builder.master(scenario.master).appName(f"{scenario.name}-{variant}")
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    try:
+        started = time.monotonic()
+        scenario.workload(spark, variant == "fixed")
+        workload_ms = int((time.monotonic() - started) * 1000)
+    finally:
+        spark.stop()
+    logs = sorted(glob.glob(os.path.join(log_dir, "*")))
+    if len(logs) != 1:
+        raise RuntimeError(f"{log_dir}: expected one event log, found {logs}")
+    return {"scenario": scenario.name, "variant": variant, "round": round_index, "log": logs[0],
+            "workloadMs": workload_ms, "master": scenario.master,
+            "settings": scenario.settings_for(variant)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out")
+    parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    if args.list:
+        for name, s in sorted(REGISTRY.items()):
+            print(f"{name:28} {s.family:18} {s.planted}")
+        return 0
+    if not args.out:
+        parser.error("--out DIR is required")
+    unknown = [name for name in args.only if name not in REGISTRY]
+    if unknown:
+        print(f"run_scenarios: unknown scenario(s): {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    chosen = [REGISTRY[name] for name in (args.only or sorted(REGISTRY))]
+    os.makedirs(args.out, exist_ok=True)
+    runs, failed = [], []
+    for scenario in chosen:
+        for round_index in range(args.rounds):
+            for variant in scenario.variants:
+                label = f"{scenario.name} {variant} {round_index}"
+                started = time.monotonic()
+                try:
+                    runs.append(run_once(scenario, variant, round_index, args.out))
+                except Exception:  # noqa: BLE001 - a failed scenario is reported, the others still run
+                    failed.append(label)
+                    traceback.print_exc()
+                print(f"run_scenarios: {label}: {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    with open(os.path.join(args.out, "manifest.json"), "w") as out:
+        json.dump({"runs": runs, "failed": failed}, out, indent=1, sort_keys=True)
+    if failed:
+        print(f"run_scenarios: {len(failed)} run(s) failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

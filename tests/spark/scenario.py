@@ -1,0 +1,101 @@
+"""What a real-Spark scenario is: a planted problem and its fixed twin, run on the same data.
+
+Each scenario is a workload function run twice on real Spark (pyspark from the project's
+.venv): as the problem, and as the twin with exactly the change SparkForensics recommends
+(settings in `fix_settings`, or a code change the workload makes when `fixed` is true). A
+control runs once and must give nothing to fix. The event logs Spark writes are what the tests
+analyze (test_scenarios.py) and what `make validate` measures (validate.py).
+
+The job that carries the problem is named with `problem_job(spark, ...)`: its description is
+the marker the tests use to find the stages a finding must be about.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Optional
+
+PROBLEM_MARKER = "sf-problem: "
+
+# What every scenario's Spark shares: event logs on, no UI, quiet.
+BASE_SETTINGS = {
+    "spark.eventLog.enabled": "true",
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.log.level": "ERROR",
+    "spark.sql.session.timeZone": "UTC",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Expectation:
+    """What analyze must say about the problem run and its twin."""
+
+    finding: str                      # the finding type that must lead "Fix these first"
+    rule: Optional[str] = None        # its rule/variant, when one is meant
+    # Settings the finding must suggest, with these values (the twin applies exactly these).
+    settings: dict = dataclasses.field(default_factory=dict)
+    # Words the recommendation must contain when the fix is a code change (e.g. "repartition").
+    recommendation_mentions: tuple = ()
+    # On the twin the finding is gone, or its recoverable figure is at most this share of the
+    # problem run's.
+    twin_share_at_most: float = 0.2
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    name: str
+    family: str                        # detector family (docs/detectors/<family>.md)
+    planted: str                       # one sentence: what is wrong in the problem run
+    workload: Callable                 # workload(spark, fixed: bool) -> None
+    master: str = "local[2]"
+    settings: dict = dataclasses.field(default_factory=dict)      # both variants
+    fix_settings: dict = dataclasses.field(default_factory=dict)  # the twin's change
+    fix_code: Optional[str] = None     # the twin's code change, in words
+    expect: Optional[Expectation] = None
+    control: bool = False              # one run, nothing significant to fix
+    # Finding types a control must not lead with (default: any time finding over 10% of the app).
+    quiet_types: tuple = ()
+
+    @property
+    def variants(self) -> tuple:
+        return ("control",) if self.control else ("problem", "fixed")
+
+    def settings_for(self, variant: str) -> dict:
+        merged = dict(self.settings)
+        if variant == "fixed":
+            merged.update(self.fix_settings)
+        return merged
+
+
+REGISTRY: dict[str, Scenario] = {}
+
+
+def register(scenario: Scenario) -> Scenario:
+    if scenario.name in REGISTRY:
+        raise ValueError(f"two scenarios named {scenario.name}")
+    if not scenario.control and scenario.expect is None:
+        raise ValueError(f"{scenario.name}: a problem scenario needs an expectation")
+    if not scenario.control and not scenario.fix_settings and not scenario.fix_code:
+        raise ValueError(f"{scenario.name}: a twin needs fix_settings or fix_code")
+    REGISTRY[scenario.name] = scenario
+    return scenario
+
+
+def problem_job(spark, what: str) -> None:
+    """Names the jobs that follow as the ones carrying the planted problem."""
+    spark.sparkContext.setJobDescription(PROBLEM_MARKER + what)
+
+
+def other_job(spark, what: str) -> None:
+    spark.sparkContext.setJobDescription(what)
+
+
+def waits(condition):
+    """A column that sleeps 1 ms on every row where `condition` holds and is 0 elsewhere: work
+    that costs wall-clock without a core, like a call to an outside service. Scenarios about the
+    shape of a stage (skew, too few partitions, stragglers) use it with local[8] so that eight
+    task slots behave as eight cores on a two-core machine."""
+    from pyspark.sql import functions as F
+
+    return F.when(condition, F.expr("reflect('java.lang.Thread', 'sleep', cast(1 as bigint))").isNull().cast("int")) \
+        .otherwise(F.lit(0))

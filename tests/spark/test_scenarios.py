@@ -1,0 +1,144 @@
+"""What analyze says about the event logs real Spark wrote for each scenario (scenario.py).
+
+Run by tests/spark/run.sh (ctest's spark_scenarios) after run_scenarios.py wrote the logs:
+    SF_BIN=build/src/cli/sparkforensics SF_SCENARIO_LOGS=DIR .venv/bin/python -m pytest tests/spark
+
+For every problem scenario, on the problem run: its finding type leads "Fix these first", is
+about the stages of the job that carries the problem, and suggests the settings the twin
+applies, with the twin's values. On the twin: the finding is gone or far smaller. A control
+leads with nothing worth fixing. No assertion is on time.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from scenario import PROBLEM_MARKER  # noqa: E402
+from scenarios import REGISTRY  # noqa: E402
+
+LOGS = os.environ.get("SF_SCENARIO_LOGS", "")
+BIN = os.environ.get("SF_BIN", "")
+
+
+def manifest():
+    path = os.path.join(LOGS, "manifest.json")
+    if not LOGS or not os.path.exists(path):
+        return {"runs": []}
+    with open(path) as f:
+        return json.load(f)
+
+
+RUNS = manifest()["runs"]
+
+
+def run_of(name, variant):
+    for run in RUNS:
+        if run["scenario"] == name and run["variant"] == variant and run["round"] == 0:
+            return run
+    pytest.fail(f"{name}: no {variant} run in {LOGS}/manifest.json")
+
+
+@functools.lru_cache(maxsize=None)
+def analysis(log):
+    done = subprocess.run([BIN, "analyze", "--no-progress", "-f", "json", log], capture_output=True, text=True)
+    assert done.returncode == 0, f"analyze {log}: {done.stderr}"
+    return json.loads(done.stdout)
+
+
+def time_groups(doc):
+    return [g for g in doc["rollup"] if g["tier"] == "time"]
+
+
+def finding(doc, finding_id):
+    return next(f for f in doc["findings"] if f["id"] == finding_id)
+
+
+def problem_stages(doc):
+    stages = set()
+    for job in doc["jobs"]:
+        if job["description"].startswith(PROBLEM_MARKER):
+            stages.update(job["stageIds"])
+    return stages
+
+
+def recoverable_high(doc, finding_type):
+    return max((g["recoverableMs"]["high"] for g in time_groups(doc) if g["type"] == finding_type), default=0.0)
+
+
+PROBLEMS = sorted(name for name, s in REGISTRY.items() if not s.control)
+CONTROLS = sorted(name for name, s in REGISTRY.items() if s.control)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def logs_were_written():
+    if not RUNS:
+        pytest.fail(f"no scenario logs in {LOGS!r}: run tests/spark/run_scenarios.py --out DIR first")
+    assert BIN and os.access(BIN, os.X_OK), f"SF_BIN={BIN!r} is not the sparkforensics binary"
+
+
+@pytest.mark.parametrize("name", PROBLEMS)
+def test_the_planted_problem_leads_fix_these_first(name):
+    scenario = REGISTRY[name]
+    doc = analysis(run_of(name, "problem")["log"])
+    groups = time_groups(doc)
+    assert groups, f"{name}: nothing to fix first; findings: {[f['id'] for f in doc['findings']]}"
+    assert groups[0]["type"] == scenario.expect.finding, (
+        f"{name}: leads with {groups[0]['type']} ({groups[0]['recoverableMs']}), not {scenario.expect.finding}; "
+        f"groups: {[(g['type'], g['recoverableMs']['high']) for g in groups]}")
+    best = finding(doc, groups[0]["bestFindingId"])
+    if scenario.expect.rule:
+        assert best["rule"] == scenario.expect.rule, f"{name}: {best['id']}"
+    stages = problem_stages(doc)
+    assert best["stageIds"], f"{name}: {best['id']} names no stage"
+    assert set(best["stageIds"]) <= stages, (
+        f"{name}: {best['id']} is about stages {best['stageIds']}, the planted problem ran in {sorted(stages)}")
+
+
+@pytest.mark.parametrize("name", PROBLEMS)
+def test_the_recommendation_is_the_twins_change(name):
+    scenario = REGISTRY[name]
+    doc = analysis(run_of(name, "problem")["log"])
+    groups = [g for g in time_groups(doc) if g["type"] == scenario.expect.finding]
+    assert groups, f"{name}: no {scenario.expect.finding} finding"
+    best = finding(doc, groups[0]["bestFindingId"])
+    suggested = {s["key"]: s["suggestedValue"] for s in best["settings"]}
+    for key, value in scenario.expect.settings.items():
+        assert suggested.get(key) == value, f"{name}: suggests {suggested}, the twin applies {key}={value}"
+        assert scenario.fix_settings.get(key) == value, f"{name}: the twin must apply {key}={value} itself"
+    for word in scenario.expect.recommendation_mentions:
+        assert word.lower() in best["recommendation"].lower(), f"{name}: {best['recommendation']!r} lacks {word!r}"
+
+
+@pytest.mark.parametrize("name", PROBLEMS)
+def test_the_twin_no_longer_has_the_problem(name):
+    scenario = REGISTRY[name]
+    problem = recoverable_high(analysis(run_of(name, "problem")["log"]), scenario.expect.finding)
+    fixed = recoverable_high(analysis(run_of(name, "fixed")["log"]), scenario.expect.finding)
+    assert fixed <= scenario.expect.twin_share_at_most * problem, (
+        f"{name}: the twin still has {scenario.expect.finding} worth {fixed:.0f} ms (the problem run {problem:.0f} ms)")
+
+
+@pytest.mark.parametrize("name", CONTROLS)
+def test_a_control_has_nothing_worth_fixing(name):
+    doc = analysis(run_of(name, "control")["log"])
+    duration = doc["app"]["durationMs"]
+    worth = [(g["type"], g["recoverableMs"]["high"]) for g in time_groups(doc)
+             if g["recoverableMs"]["high"] > 0.1 * duration]
+    assert not worth, f"{name}: a clean run is told to fix {worth} (app {duration} ms)"
+
+
+@pytest.mark.parametrize("run", RUNS, ids=lambda r: f"{r['scenario']}-{r['variant']}-{r['round']}")
+def test_every_suggested_setting_is_a_change(run):
+    doc = analysis(run["log"])
+    for f in doc["findings"]:
+        for s in f["settings"]:
+            assert s["suggestedValue"] != s["currentValue"], f"{f['id']}: {s} is already in effect"
+            effective = s.get("effectiveValue")
+            assert effective is None or s["suggestedValue"] != effective, f"{f['id']}: {s} is the default in effect"
