@@ -34,6 +34,26 @@ void flag_skew_straggler_overlap(std::vector<Finding>& findings) {
   }
 }
 
+// A suggestion worth showing: it exists in the log's Spark, it is not what is in effect already,
+// and it moves the way its detector meant from the value in effect ("raise" to a lower value
+// says nothing true).
+bool worth_suggesting(const SettingChange& change, std::optional<SparkVersion> version) {
+  if (change.suggested_value.empty()) return true;  // a setting to look at, without a value
+  if (change.suggested_value == change.current_value) return false;
+  const SparkSetting* known = find_spark_setting(change.key);
+  if (known == nullptr) return true;
+  if (!exists_in(*known, version)) return false;
+  if (change.effective_value.empty()) return true;
+  const std::optional<int> order = compare_values(*known, change.suggested_value, change.effective_value);
+  if (order == 0) return false;
+  switch (change.direction) {
+    case SettingChange::Direction::kSet: return true;
+    case SettingChange::Direction::kRaise: return !order || *order > 0;
+    case SettingChange::Direction::kLower: return !order || *order < 0;
+  }
+  return true;
+}
+
 bool finding_order(const Finding& a, const Finding& b) {
   if (a.band != b.band) return a.band < b.band;
   const double ha = a.impact.wall_clock ? a.impact.wall_clock->high_ms : -1;
@@ -74,10 +94,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
   for (Finding& f : analysis.findings) {
     std::sort(f.stages.begin(), f.stages.end());
-    // Advice to set what is already set says nothing.
-    std::erase_if(f.settings, [](const SettingChange& s) {
-      return !s.suggested_value.empty() && s.suggested_value == s.current_value;
-    });
+    std::erase_if(f.settings, [&](const SettingChange& s) { return !worth_suggesting(s, context.version()); });
     f.impact = estimator.estimate(f.claim);
     f.band = estimator.band(f);
     if (auto violation = estimator.regression_guard_violation(f); !violation.empty()) {

@@ -30,13 +30,13 @@ using units::format_bytes;
 using units::format_count;
 using units::format_duration_ms;
 
-using SparkVersion = std::optional<std::pair<int, int>>;
+using VersionPair = std::optional<std::pair<int, int>>;
 
-bool at_least(const SparkVersion& version, int major, int minor) {
+bool at_least(const VersionPair& version, int major, int minor) {
   return version && *version >= std::pair{major, minor};
 }
 
-std::string version_text(const SparkVersion& version) {
+std::string version_text(const VersionPair& version) {
   return version ? fmt::format("{}.{}", version->first, version->second) : std::string("unknown");
 }
 
@@ -112,12 +112,12 @@ std::vector<int64_t> executions_where(const DetectorContext& context, Predicate&
 // AQE
 
 // AQE exists from Spark 3.0 and is on by default from 3.2.0.
-bool adaptive_default(const SparkVersion& version) {
+bool adaptive_default(const VersionPair& version) {
   return at_least(version, 3, 2);
 }
 
 void adaptive_execution_off(const DetectorContext& context, std::vector<Finding>& findings) {
-  const SparkVersion version = context.spark_version();
+  const VersionPair version = context.spark_version();
   if (!at_least(version, 3, 0)) return;
   const auto shuffling = executions_where(
       context, [&](const SqlExecution& sql) { return !is_streaming(sql) && any_node(sql.plan, is_shuffle_exchange); });
@@ -403,7 +403,7 @@ void java_serializer(const DetectorContext& context, std::vector<Finding>& findi
 // Dynamic allocation
 
 void dynamic_allocation_without_shuffle_service(const DetectorContext& context, std::vector<Finding>& findings) {
-  const SparkVersion version = context.spark_version();
+  const VersionPair version = context.spark_version();
   if (context.bool_property("spark.dynamicAllocation.enabled") != true || is_local_master(context)) return;
   if (context.bool_property("spark.shuffle.service.enabled") == true) return;
   // Before 3.0, and from 3.0 without shuffle tracking, Spark refuses to start dynamic
@@ -475,7 +475,7 @@ void dynamic_allocation_without_shuffle_service(const DetectorContext& context, 
 // Speculation
 
 void speculation_untuned(const DetectorContext& context, std::vector<Finding>& findings) {
-  const SparkVersion version = context.spark_version();
+  const VersionPair version = context.spark_version();
   if (context.bool_property("spark.speculation") != true) return;
   // Spark 4.0 made the conservative values (3 and 0.9) the defaults.
   if (!version || at_least(version, 4, 0)) return;

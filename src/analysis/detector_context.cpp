@@ -30,32 +30,6 @@ std::optional<std::string> DetectorContext::property(std::string_view key) const
   return *value;
 }
 
-std::optional<int64_t> parse_size_bytes(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
-  double number = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (ec != std::errc() || number < 0) return std::nullopt;
-  std::string unit(end, text.data() + text.size());
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
-  double multiplier = 1;
-  if (unit.empty() || unit == "b") {
-    multiplier = 1;
-  } else if (unit == "k" || unit == "kb") {
-    multiplier = 1024.0;
-  } else if (unit == "m" || unit == "mb") {
-    multiplier = 1024.0 * 1024;
-  } else if (unit == "g" || unit == "gb") {
-    multiplier = 1024.0 * 1024 * 1024;
-  } else if (unit == "t" || unit == "tb") {
-    multiplier = 1024.0 * 1024 * 1024 * 1024;
-  } else {
-    return std::nullopt;
-  }
-  return static_cast<int64_t>(number * multiplier);
-}
-
 std::optional<int64_t> DetectorContext::size_property(std::string_view key) const {
   auto value = property(key);
   if (!value) return std::nullopt;
@@ -180,11 +154,32 @@ Finding DetectorContext::stage_finding(const model::StageAttempt& stage, std::st
   return f;
 }
 
-SettingChange DetectorContext::setting(std::string key, std::string suggested_value) const {
+std::optional<std::string> DetectorContext::effective_value(std::string_view key) const {
+  if (auto set = property(key)) return set;
+  const SparkSetting* known = find_spark_setting(key);
+  if (known == nullptr) return std::nullopt;
+  if (!known->falls_back_to.empty()) {
+    if (auto fallback = property(known->falls_back_to)) return fallback;
+  }
+  auto fallback_default = [&]() -> std::optional<std::string> {
+    const SparkSetting* other = known->falls_back_to.empty() ? nullptr : find_spark_setting(known->falls_back_to);
+    if (other == nullptr) return std::nullopt;
+    auto d = default_for(*other, version());
+    return d ? std::optional<std::string>(std::string(*d)) : std::nullopt;
+  };
+  if (auto d = default_for(*known, version())) return std::string(*d);
+  return fallback_default();
+}
+
+std::optional<SparkVersion> DetectorContext::version() const { return parse_spark_version(model_.app.spark_version); }
+
+SettingChange DetectorContext::setting(std::string key, std::string suggested_value, SettingChange::Direction direction) const {
   SettingChange change;
   change.current_value = property(key).value_or("");
+  change.effective_value = effective_value(key).value_or("");
   change.key = std::move(key);
   change.suggested_value = std::move(suggested_value);
+  change.direction = direction;
   return change;
 }
 

@@ -13,6 +13,7 @@
 
 #include "analysis/finding.h"
 #include "analysis/occupancy.h"
+#include "analysis/spark_settings.h"
 #include "analysis/thresholds.h"
 #include "model/app_model.h"
 
@@ -73,8 +74,23 @@ class DetectorContext {
   static Finding stage_finding(const model::StageAttempt& stage, std::string type, std::string rule = "",
                                std::string_view id_detail = "");
 
-  // A setting change with the application's current value filled in.
-  SettingChange setting(std::string key, std::string suggested_value) const;
+  // A setting change with the application's current value and the value in effect filled in.
+  // `direction` says which way the suggestion must move from the value in effect; the analyzer
+  // drops one that does not (or that is in effect already, or that the log's Spark lacks).
+  SettingChange setting(std::string key, std::string suggested_value,
+                        SettingChange::Direction direction = SettingChange::Direction::kSet) const;
+  SettingChange raise_setting(std::string key, std::string suggested_value) const {
+    return setting(std::move(key), std::move(suggested_value), SettingChange::Direction::kRaise);
+  }
+  SettingChange lower_setting(std::string key, std::string suggested_value) const {
+    return setting(std::move(key), std::move(suggested_value), SettingChange::Direction::kLower);
+  }
+
+  // The value in effect: the application's, else the default of the log's Spark version
+  // (spark_settings.h), through the setting it falls back to; nullopt when neither says.
+  std::optional<std::string> effective_value(std::string_view key) const;
+  // The log's Spark version, when it says.
+  std::optional<SparkVersion> version() const;
 
  private:
   const model::AppModel& model_;
@@ -82,7 +98,5 @@ class DetectorContext {
   const std::vector<StageOccupancy>& occupancy_;
 };
 
-// Parses Spark's size strings: "10m", "4g", "512k", "2t", "100b", plain bytes; nullopt if not one.
-std::optional<int64_t> parse_size_bytes(std::string_view text);
 
 }  // namespace sf::analysis

@@ -99,9 +99,12 @@ struct Evidence {
 
 // A concrete setting to change, with the value to try where one can be computed.
 struct SettingChange {
+  enum class Direction { kSet, kRaise, kLower };
   std::string key;                // "spark.sql.shuffle.partitions"
   std::string suggested_value;    // "" when no value can be computed
   std::string current_value;      // "" when the log does not say (the default applies)
+  std::string effective_value;    // the application's value, else its Spark's default; "" unknown
+  Direction direction = Direction::kSet;  // which way the suggestion moves from the value in effect
 };
 
 struct Finding {

@@ -63,7 +63,11 @@ std::string settings_phrase(const Finding& finding) {
     if (!out.empty()) out += "; ";
     out += s.key;
     if (!s.suggested_value.empty()) out += "=" + s.suggested_value;
-    if (!s.current_value.empty()) out += " (now " + s.current_value + ")";
+    if (!s.current_value.empty()) {
+      out += " (now " + s.current_value + ")";
+    } else if (!s.effective_value.empty()) {
+      out += " (now " + s.effective_value + ", the default)";
+    }
   }
   return out;
 }

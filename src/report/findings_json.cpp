@@ -41,7 +41,10 @@ json finding_json(const Finding& f, const Thresholds& thresholds) {
   out["recommendation"] = f.recommendation;
   json settings = json::array();
   for (const auto& s : f.settings) {
-    settings.push_back({{"key", s.key}, {"suggestedValue", s.suggested_value}, {"currentValue", s.current_value}});
+    settings.push_back({{"key", s.key},
+                        {"suggestedValue", s.suggested_value},
+                        {"currentValue", s.current_value},
+                        {"effectiveValue", s.effective_value}});
   }
   out["settings"] = std::move(settings);
   json evidence = json::array();

@@ -113,7 +113,7 @@ TEST(Shuffle, LargeShuffleRead) {
   EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleFetchWaitTimeMs"), 4000);
   EXPECT_NEAR(evidence_of(f, "modeledTransferMs"), modeled, 1e-6);
   EXPECT_EQ(suggested(f, "spark.sql.autoBroadcastJoinThreshold"), "100m");
-  EXPECT_EQ(suggested(f, "spark.shuffle.compress"), "true");
+  EXPECT_EQ(suggested(f, "spark.shuffle.compress"), "<absent>");  // on by default
   EXPECT_TRUE(names_threshold(f, "shuffle.minModeledShare"));
 }
 
@@ -159,7 +159,7 @@ TEST(Shuffle, MaxPartitionTooBig) {
   EXPECT_DOUBLE_EQ(evidence_of(f, "medianPartitionBytes"), 8.0 * kMiB);
   EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 160);
   // Skewed as well as big: adaptive execution's skew join, for partitions past 128 MiB.
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");  // on by default
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "128m");
   EXPECT_TRUE(names_threshold(f, "partitionSizing.maxBytes"));
 }
@@ -178,7 +178,7 @@ TEST(Shuffle, InputPartitionsTooBigAcrossTheBoard) {
   ASSERT_TRUE(f.impact.wall_clock);
   EXPECT_DOUBLE_EQ(high_of(f), 0);
   EXPECT_NE(f.explanation.find("across the board"), std::string::npos) << f.explanation;
-  EXPECT_EQ(suggested(f, "spark.sql.files.maxPartitionBytes"), "128m");
+  EXPECT_EQ(suggested(f, "spark.sql.files.maxPartitionBytes"), "<absent>");  // 128 MiB is the default
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
@@ -208,7 +208,7 @@ TEST(Shuffle, ShufflePartitionSkew) {
   EXPECT_DOUBLE_EQ(raw_of(f), excess);
   EXPECT_DOUBLE_EQ(evidence_of(f, "maxToMedianRatio"), 64);
   EXPECT_TRUE(names_threshold(f, "partitionSizing.skewRatio"));
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");  // on by default
   EXPECT_EQ(f.confidence, Confidence::kHigh) << "64x is far past 5x";
 }
 

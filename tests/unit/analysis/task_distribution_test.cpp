@@ -165,10 +165,12 @@ TEST(Skew, DurationMaxWithSkewedShuffleOnSqlStage) {
   EXPECT_EQ(f.confidence, Confidence::kLow);
   // The shuffle is skewed 16x (1 GiB vs 64 MiB): AQE's skew join with factor min(5, 16 / 2).
   EXPECT_NE(f.explanation.find("skewed too"), std::string::npos) << f.explanation;
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.enabled"), "true");
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "5");
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "256m");
+  // AQE, its skew join, factor 5 and threshold 256 MiB are the log's Spark defaults: in effect
+  // already, so not suggested (a suggestion is always a change).
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.enabled"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "<absent>");
 
   // The same longest task trips straggler; the analyzer says so on both.
   auto stragglers = result.of_type("straggler");
@@ -204,7 +206,7 @@ TEST(Skew, DurationP95OnATailOfSlowTasks) {
   expect_serial(f, 32000, 23550, EstimateMethod::kMeasured);
   // No data at all: the time outlier advice, speculation at max(1.5, 2.8 / 2).
   EXPECT_EQ(suggested(f, "spark.speculation"), "true");
-  EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "1.5");
+  EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "<absent>");  // 1.5 is the default in effect
   EXPECT_TRUE(result.of_type("straggler").empty()) << "2.8x is under straggler's 3x";
   EXPECT_TRUE(result.of_type("stageShape").empty());
 }
@@ -226,7 +228,7 @@ TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
   expect_serial(f, 14000, 14000, EstimateMethod::kMeasured);
   // ratio 16 / 5 = 3.2x: high; excess 960 / 256 MiB = 3.75x: high.
   EXPECT_EQ(f.confidence, Confidence::kHigh);
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");  // on by default
   EXPECT_NE(f.title.find("1.00 GiB, 16.0x the median 64.0 MiB"), std::string::npos) << f.title;
   EXPECT_TRUE(result.of_type("straggler").empty());
 }
@@ -488,7 +490,7 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   // 5,000 ms); room = 6,250 - 5,000 = 1,250 ms.
   expect_serial(f, 18000, 1250, EstimateMethod::kModeled);
   EXPECT_EQ(suggested(f, "spark.sql.shuffle.partitions"), "100");
-  EXPECT_EQ(suggested(f, "spark.sql.adaptive.coalescePartitions.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.sql.adaptive.coalescePartitions.enabled"), "<absent>");  // on by default
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
