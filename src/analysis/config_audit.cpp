@@ -60,16 +60,6 @@ bool is_streaming(const SqlExecution& sql) {
   });
 }
 
-bool is_shuffle_exchange(const PlanNode& node) {
-  const std::string_view name = node.node_name;
-  return name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused");
-}
-
-bool is_shuffled_join(const PlanNode& node) {
-  const std::string_view name = node.node_name;
-  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin");
-}
-
 template <typename Predicate>
 bool any_node(const PlanTree& plan, Predicate&& predicate) {
   return std::any_of(plan.nodes.begin(), plan.nodes.end(), predicate);

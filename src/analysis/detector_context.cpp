@@ -171,6 +171,21 @@ std::optional<std::string> DetectorContext::effective_value(std::string_view key
   return fallback_default();
 }
 
+void DetectorContext::claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after,
+                                           double work_share, EstimateMethod method) const {
+  const StageWork measured = work(stage);
+  const double after = reshaped_duration_ms(measured, tasks_after, work_share);
+  const double waste = std::max(0.0, measured.duration_ms - after);
+  f.claim.kind = WasteClaim::Kind::kStages;
+  f.claim.method = method;
+  f.claim.stages = {{ref(stage), waste, false, std::min(after, measured.duration_ms)}};
+  f.claim.raw = RawWaste{waste, WasteUnit::kMs};
+  f.evidence.push_back({"stageDurationAfterFixMs", after, "ms"});
+  f.evidence.push_back({"tasksAfterFix", tasks_after, "count"});
+  f.evidence.push_back({"perTaskOverheadMs", measured.overhead_ms, "ms"});
+  f.evidence.push_back({"windowCores", measured.cores, "count"});
+}
+
 std::optional<SparkVersion> DetectorContext::version() const { return parse_spark_version(model_.app.spark_version); }
 
 SettingChange DetectorContext::setting(std::string key, std::string suggested_value, SettingChange::Direction direction) const {

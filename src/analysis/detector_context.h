@@ -14,6 +14,7 @@
 #include "analysis/finding.h"
 #include "analysis/occupancy.h"
 #include "analysis/spark_settings.h"
+#include "analysis/stage_reshape.h"
 #include "analysis/thresholds.h"
 #include "model/app_model.h"
 
@@ -73,6 +74,14 @@ class DetectorContext {
   // `id_detail` tells apart findings of one type and rule on the same stage (a host, a reason).
   static Finding stage_finding(const model::StageAttempt& stage, std::string type, std::string rule = "",
                                std::string_view id_detail = "");
+
+  // The stage's measured work, for a fix that reshapes its tasks (stage_reshape.h).
+  StageWork work(const model::StageAttempt& stage) const { return stage_work(stage, occupancy(stage)); }
+  // A wall-clock claim on one stage whose fix reshapes its tasks into `tasks_after` even tasks
+  // with `work_share` of its data work left: the stage's duration minus its duration after the
+  // fix, which is also the claim's floor. Raw waste: the same figure, in ms.
+  void claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after, double work_share,
+                            EstimateMethod method) const;
 
   // A setting change with the application's current value and the value in effect filled in.
   // `direction` says which way the suggestion must move from the value in effect; the analyzer

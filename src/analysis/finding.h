@@ -83,6 +83,9 @@ struct WasteClaim {
     // The waste is the whole attempt (a failed attempt that was run again): removing it removes
     // its window, so no floor of its own applies and the clip is the window itself.
     bool whole_window = false;
+    // The stage's duration once the fix reshapes its tasks (stage_reshape.h): the fix shrinks
+    // the longest task itself, so the clip is duration - this floor, not duration - ceiling.
+    std::optional<double> floor_after_fix_ms;
   };
   std::vector<StageWaste> stages;  // kStages
   double serial_ms = 0;            // kSerial

@@ -27,6 +27,12 @@ double ImpactEstimator::stage_union_ms(const std::vector<StageRef>& stages) cons
   return union_ms(std::move(windows));
 }
 
+double ImpactEstimator::room_ms(const WasteClaim::StageWaste& part, const StageOccupancy& o) {
+  if (part.whole_window) return o.duration_ms;
+  const double floor = part.floor_after_fix_ms.value_or(o.ceiling_ms);
+  return std::max(0.0, o.duration_ms - floor);
+}
+
 ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
   ImpactEstimate estimate;
   estimate.method = claim.method;
@@ -56,7 +62,7 @@ ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
   for (const auto& part : claim.stages) {
     const StageOccupancy* o = occupancy_of(part.stage);
     if (o == nullptr || !o->in_sweep) continue;
-    const double room = part.whole_window ? o->duration_ms : std::max(0.0, o->duration_ms - o->ceiling_ms);
+    const double room = room_ms(part, *o);
     const double clipped = std::min(std::max(0.0, part.waste_ms), room);
     high += clipped;
     if (o->gate >= thresholds_.serial_gate) {
@@ -130,7 +136,7 @@ std::string ImpactEstimator::regression_guard_violation(const Finding& finding) 
     if (o == nullptr || !o->in_sweep || o->gate < thresholds_.regression_guard_gate) return "";
     // A stage whose floor is its whole duration has no room to recover: zero is the model's
     // answer there, not a gap in it (docs/impact-model.md).
-    if ((!part.whole_window && o->duration_ms <= o->ceiling_ms) || part.waste_ms <= 0) return "";
+    if (room_ms(part, *o) <= 0 || part.waste_ms <= 0) return "";
   }
   const ImpactEstimate& impact = finding.impact;
   if (impact.basis == Basis::kInformational || impact.basis == Basis::kResourceOnly || !impact.wall_clock ||

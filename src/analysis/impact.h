@@ -2,7 +2,8 @@
 //
 // Stage-tied claims are clipped against each stage's physical floor (ceiling) and weighted
 // by how much of its window the stage had to itself (gate):
-//   clipped = min(claim, max(0, duration - ceiling))
+//   clipped = min(claim, max(0, duration - floor)), floor = the ceiling, or the stage's duration
+//             after the fix when the fix reshapes its tasks (stage_reshape.h)
 //   gate >= serial gate: serial,    low = high = clipped
 //   otherwise:           contended, high = clipped, low = clipped * gate
 // A claim over several stages sums them and caps the total at the union of those stages'
@@ -41,6 +42,9 @@ class ImpactEstimator {
 
  private:
   const StageOccupancy* occupancy_of(const StageRef& stage) const;
+  // What a stage claim may recover: its window for a whole failed attempt, else its duration
+  // above the floor (after the fix when the claim says, else the stage's ceiling).
+  static double room_ms(const WasteClaim::StageWaste& part, const StageOccupancy& o);
   double share_band_input(const Finding& finding) const;
 
   const model::AppModel& model_;

@@ -1,6 +1,7 @@
 #include "analysis/occupancy.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace sf::analysis {
 
@@ -25,9 +26,44 @@ double union_ms(std::vector<Interval> intervals) {
   return total;
 }
 
+namespace {
+
+// Each executor's cores over [added, removed): what the application held, instant by instant.
+struct CoreSpan {
+  double start_ms = 0;
+  double end_ms = 0;
+  double cores = 0;
+};
+
+std::vector<CoreSpan> core_spans(const model::AppModel& model) {
+  std::vector<CoreSpan> spans;
+  if (model.peak_cores_from_executor_count) return spans;  // no cores per executor in the log
+  for (const model::Executor& e : model.executors) {
+    if (!e.add_time_ms || e.total_cores <= 0) continue;
+    const double end = e.remove_time_ms ? static_cast<double>(*e.remove_time_ms) : std::numeric_limits<double>::infinity();
+    spans.push_back({static_cast<double>(*e.add_time_ms), end, static_cast<double>(e.total_cores)});
+  }
+  return spans;
+}
+
+// Average cores held over the window; the peak when the log does not say when executors came.
+double cores_in_window(const std::vector<CoreSpan>& spans, const Interval& window, double peak_cores) {
+  const double length = window.end_ms - window.start_ms;
+  if (spans.empty() || !(length > 0)) return peak_cores;
+  double core_ms = 0;
+  for (const CoreSpan& s : spans) {
+    const double overlap = std::min(s.end_ms, window.end_ms) - std::max(s.start_ms, window.start_ms);
+    if (overlap > 0) core_ms += overlap * s.cores;
+  }
+  return core_ms > 0 ? core_ms / length : peak_cores;
+}
+
+}  // namespace
+
 std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
   std::vector<StageOccupancy> result(model.stages.size());
-  const double cores = static_cast<double>(model.peak_concurrent_cores);
+  const double peak_cores = static_cast<double>(model.peak_concurrent_cores);
+  const std::vector<CoreSpan> spans = core_spans(model);
 
   struct Boundary {
     double time_ms;
@@ -39,10 +75,14 @@ std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
     const model::StageAttempt& s = model.stages[i];
     StageOccupancy& o = result[i];
     const double run_time = static_cast<double>(s.metric(model::TaskMetric::kExecutorRunTimeMs));
-    o.ceiling_ms = std::max(static_cast<double>(s.max_task_duration_ms), cores > 0 ? run_time / cores : 0.0);
-    if (!s.submission_time_ms || !s.completion_time_ms || *s.completion_time_ms <= *s.submission_time_ms) continue;
+    o.window_cores = peak_cores;
+    if (s.submission_time_ms && s.completion_time_ms && *s.completion_time_ms > *s.submission_time_ms) {
+      o.window = {static_cast<double>(*s.submission_time_ms), static_cast<double>(*s.completion_time_ms)};
+      o.window_cores = cores_in_window(spans, o.window, peak_cores);
+    }
+    o.ceiling_ms = std::max(static_cast<double>(s.max_task_duration_ms), o.window_cores > 0 ? run_time / o.window_cores : 0.0);
+    if (!(o.window.end_ms > o.window.start_ms)) continue;
     o.in_sweep = true;
-    o.window = {static_cast<double>(*s.submission_time_ms), static_cast<double>(*s.completion_time_ms)};
     o.duration_ms = o.window.end_ms - o.window.start_ms;
     o.core_weight = run_time / o.duration_ms;
     boundaries.push_back({o.window.start_ms, true, i});

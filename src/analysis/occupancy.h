@@ -4,8 +4,10 @@
 // takes part in one sweep over time. At each instant the wall-clock is split among the active
 // stages in proportion to coreWeight = executorRunTime / duration (their average concurrency).
 // A stage's occupancy is its share summed over its window; gate = occupancy / duration is in
-// [0, 1]: 1 ran alone, 0 had no work while others did. ceiling = max(longest task,
-// executorRunTime / peak cores) is the stage's physical floor: no fix can make it shorter.
+// [0, 1]: 1 ran alone, 0 had no work while others did. window_cores is the cores the
+// application held during the stage's window (executors come and go under dynamic allocation),
+// averaged over it; ceiling = max(longest task, executorRunTime / window cores) is the stage's
+// physical floor with its tasks as they were.
 // When every active stage has zero weight, the instant is split equally among them.
 #pragma once
 
@@ -32,7 +34,8 @@ struct StageOccupancy {
   double core_weight = 0;      // executorRunTime / duration
   double occupancy_ms = 0;
   double gate = 0;             // occupancy / duration, in [0, 1]
-  double ceiling_ms = 0;       // max(longest task, executorRunTime / peak cores)
+  double window_cores = 0;     // cores held during the window, on average (peak cores without executor data)
+  double ceiling_ms = 0;       // max(longest task, executorRunTime / window cores)
   Interval window;
 };
 

@@ -24,6 +24,16 @@ bool is_source_scan(const model::PlanNode& node) {
   return name.starts_with("Scan ") || name.starts_with("GpuScan ") || name.starts_with("BatchScan");
 }
 
+bool is_shuffle_exchange(const model::PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused");
+}
+
+bool is_shuffled_join(const model::PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin");
+}
+
 bool is_adaptive(const model::PlanTree& plan) {
   return std::any_of(plan.nodes.begin(), plan.nodes.end(),
                      [](const model::PlanNode& node) { return node.node_name == "AdaptiveSparkPlan"; });

@@ -20,6 +20,11 @@ std::string normalized_plan_text(std::string_view text);
 // and streams are not.
 bool is_source_scan(const model::PlanNode& node);
 
+// A shuffle exchange (not a broadcast, not a reuse of another exchange).
+bool is_shuffle_exchange(const model::PlanNode& node);
+// A join that shuffles both sides: sort-merge or shuffled hash.
+bool is_shuffled_join(const model::PlanNode& node);
+
 // The plan was run by adaptive query execution (AdaptiveSparkPlan at the root, or under a write
 // command's node on Spark 3.0 and 3.1).
 bool is_adaptive(const model::PlanTree& plan);

@@ -617,11 +617,6 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
 // ---------------------------------------------------------------------------------------------
 // underBroadcast
 
-bool is_shuffled_join(const PlanNode& node) {
-  const std::string_view name = node.node_name;
-  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin");
-}
-
 // Which inputs of a join Spark could broadcast instead, by join type: the build side of a
 // broadcast hash join must be the side whose unmatched rows are not kept.
 struct BuildSides {
