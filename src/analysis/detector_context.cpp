@@ -14,8 +14,13 @@ const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stag
   return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
 }
 
+bool DetectorContext::significant_ms(double ms, double absolute_ms) const {
+  if (ms >= absolute_ms) return true;
+  return ms >= thresholds_.significance_min_ms && ms >= thresholds_.significance_app_share * app_duration_ms();
+}
+
 bool DetectorContext::ran_long_enough(const model::StageAttempt& stage) const {
-  return occupancy(stage).duration_ms >= thresholds_.stage_min_duration_ms;
+  return significant_ms(occupancy(stage).duration_ms, thresholds_.stage_min_duration_ms);
 }
 
 int32_t DetectorContext::total_cores() const { return std::max(1, model_.peak_concurrent_cores); }
@@ -171,7 +176,15 @@ std::optional<std::string> DetectorContext::effective_value(std::string_view key
   return fallback_default();
 }
 
-void DetectorContext::claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after,
+double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {
+  const double window = occupancy(stage).window_cores;
+  if (effective_value("spark.dynamicAllocation.enabled").value_or("false") == "true") {
+    return std::max(window, static_cast<double>(total_cores()));
+  }
+  return window;
+}
+
+double DetectorContext::claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after,
                                            double work_share, EstimateMethod method) const {
   const StageWork measured = work(stage);
   const double after = reshaped_duration_ms(measured, tasks_after, work_share);
@@ -184,6 +197,7 @@ void DetectorContext::claim_reshaped_stage(Finding& f, const model::StageAttempt
   f.evidence.push_back({"tasksAfterFix", tasks_after, "count"});
   f.evidence.push_back({"perTaskOverheadMs", measured.overhead_ms, "ms"});
   f.evidence.push_back({"windowCores", measured.cores, "count"});
+  return waste;
 }
 
 std::optional<SparkVersion> DetectorContext::version() const { return parse_spark_version(model_.app.spark_version); }

@@ -52,8 +52,13 @@ class DetectorContext {
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;
 
-  // A stage attempt that ran for at least the stage_min_duration_ms threshold: long enough for
-  // its own findings to matter.
+  // A time that matters: at least `absolute_ms` (a detector's floor, sized for long runs), or
+  // at least significance.appShare of the application and significance.minMs (a short run's
+  // problems are judged by their share of it).
+  bool significant_ms(double ms, double absolute_ms) const;
+
+  // A stage attempt long enough for its own findings to matter: significant against
+  // stage.minDurationMs.
   bool ran_long_enough(const model::StageAttempt& stage) const;
 
   // Stage attempts that ran: a window of positive length, not skipped.
@@ -76,11 +81,16 @@ class DetectorContext {
                                std::string_view id_detail = "");
 
   // The stage's measured work, for a fix that reshapes its tasks (stage_reshape.h).
-  StageWork work(const model::StageAttempt& stage) const { return stage_work(stage, occupancy(stage)); }
+  StageWork work(const model::StageAttempt& stage) const {
+    return stage_work(stage, occupancy(stage), reshape_cores(stage), thresholds_.task_overhead_ms);
+  }
+  // The cores a stage with more tasks could run on: its window's, or under dynamic allocation
+  // (idle executors are released, waiting tasks ask for more) the most the application held.
+  double reshape_cores(const model::StageAttempt& stage) const;
   // A wall-clock claim on one stage whose fix reshapes its tasks into `tasks_after` even tasks
   // with `work_share` of its data work left: the stage's duration minus its duration after the
-  // fix, which is also the claim's floor. Raw waste: the same figure, in ms.
-  void claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after, double work_share,
+  // fix, which is also the claim's floor. Raw waste: the same figure, in ms, which it returns.
+  double claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after, double work_share,
                             EstimateMethod method) const;
 
   // A setting change with the application's current value and the value in effect filled in.

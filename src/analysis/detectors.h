@@ -28,7 +28,7 @@ void detect_shuffle(const DetectorContext& context, std::vector<Finding>& findin
 void detect_sql_plans(const DetectorContext& context, std::vector<Finding>& findings);
 // cachingOpportunity, cacheUtilization
 void detect_caching(const DetectorContext& context, std::vector<Finding>& findings);
-// coldStart, stageSlowness, utilization, autoscalingChurn
+// coldStart, driverTime, stageSlowness, utilization, autoscalingChurn
 void detect_timeline(const DetectorContext& context, std::vector<Finding>& findings);
 // configAudit
 void detect_config(const DetectorContext& context, std::vector<Finding>& findings);

@@ -85,7 +85,7 @@ struct WasteClaim {
     bool whole_window = false;
     // The stage's duration once the fix reshapes its tasks (stage_reshape.h): the fix shrinks
     // the longest task itself, so the clip is duration - this floor, not duration - ceiling.
-    std::optional<double> floor_after_fix_ms;
+    std::optional<double> floor_after_fix_ms = std::nullopt;
   };
   std::vector<StageWaste> stages;  // kStages
   double serial_ms = 0;            // kSerial

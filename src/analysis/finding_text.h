@@ -22,6 +22,9 @@ inline std::string duration_text(double ms) { return units::format_duration_ms(a
 inline std::string bytes_text(double bytes) { return units::format_bytes(as_int(bytes)); }
 
 // A modeled throughput as its constant is written: "125 MB/s" (decimal, like the constant).
+// "1 executor", "12 executors".
+inline std::string executors_words(int64_t n) { return units::format_count(n) + (n == 1 ? " executor" : " executors"); }
+
 inline std::string rate_words(double bytes_per_second) { return fmt::format("{:g} MB/s", bytes_per_second / 1e6); }
 
 // "128m": a byte size as Spark's size settings take it, rounded down to a whole MiB (at least 1).

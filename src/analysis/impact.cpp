@@ -18,6 +18,11 @@ const StageOccupancy* ImpactEstimator::occupancy_of(const StageRef& stage) const
   return &occupancy_[index];
 }
 
+bool ImpactEstimator::worth_fixing_first(double recoverable_high_ms) const {
+  return recoverable_high_ms >= thresholds_.significance_min_ms &&
+         recoverable_high_ms >= thresholds_.fix_first_min_share * app_duration_ms_;
+}
+
 double ImpactEstimator::stage_union_ms(const std::vector<StageRef>& stages) const {
   std::vector<Interval> windows;
   for (const StageRef& ref : stages) {

@@ -33,6 +33,10 @@ class ImpactEstimator {
   // findings keep the band their detector set.
   ImpactBand band(const Finding& finding) const;
 
+  // A recoverable time worth leading "Fix these first" with: at least significance.minMs and
+  // rollup.fixFirstMinShare of the application. Anything less is listed, never offered first.
+  bool worth_fixing_first(double recoverable_high_ms) const;
+
   // The wall-clock union of the given stages' windows (stages without one are skipped).
   double stage_union_ms(const std::vector<StageRef>& stages) const;
 

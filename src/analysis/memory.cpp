@@ -50,10 +50,6 @@ std::string heap_setting(double needed, double current) {
   return fmt::format("{}m", static_cast<int64_t>(stepped / kMiB));
 }
 
-std::string executors_words(int64_t n) {
-  return format_count(n) + (n == 1 ? " executor" : " executors");
-}
-
 int64_t peak_heap_of(const model::ExecutorMetricPeaks& peaks) {
   return peaks.present ? peaks.values[index_of(ExecutorMetric::kJvmHeapMemory)] : 0;
 }

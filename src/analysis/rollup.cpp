@@ -79,6 +79,7 @@ Rollup build_rollup(const std::vector<Finding>& findings, const ImpactEstimator&
         group.recoverable_low_ms = std::min(group.recoverable_low_ms, cap);
       }
     }
+    group.fix_first = estimator.worth_fixing_first(group.recoverable_high_ms);
     time_groups.push_back(std::move(group));
   }
   std::stable_sort(time_groups.begin(), time_groups.end(), [](const RollupGroup& a, const RollupGroup& b) {

@@ -34,6 +34,9 @@ struct RollupGroup {
   ImpactBand best_band = ImpactBand::kInfo;
   std::vector<std::string> finding_ids;   // members, best first
   std::string best_finding_id;
+  // A time group worth leading "Fix these first" with (ImpactEstimator::worth_fixing_first);
+  // every front end shows only these as things to fix first.
+  bool fix_first = false;
 };
 
 struct Rollup {

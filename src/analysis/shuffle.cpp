@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
+#include "analysis/skew_join_settings.h"
 #include "analysis/finding_text.h"
 #include "common/units.h"
 
@@ -140,15 +141,6 @@ void claim_stage_waste(Finding& f, const StageAttempt& stage, double waste_ms, R
   f.claim.raw = raw;
 }
 
-// Spark's adaptive execution splits a skewed join partition; these turn it on for partitions
-// past the target size.
-void skew_join_settings(const DetectorContext& context, Finding& f) {
-  f.settings.push_back(context.setting("spark.sql.adaptive.enabled", "true"));
-  f.settings.push_back(context.setting("spark.sql.adaptive.skewJoin.enabled", "true"));
-  f.settings.push_back(context.setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes",
-                                       mib_setting(context.thresholds().partition_target_bytes)));
-}
-
 // lowShuffleParallelism: the stage's shuffle is cut into too few partitions for its size.
 bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt& stage,
                              std::vector<Finding>& findings) {
@@ -162,9 +154,7 @@ bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt&
   const auto target_tasks = static_cast<int64_t>(std::ceil(bytes / t.partition_target_bytes));
   if (target_tasks <= tasks) return false;
   const double duration = context.occupancy(stage).duration_ms;
-  // The share of the stage's time that more, smaller partitions would let run side by side.
-  const double waste = duration * (1.0 - static_cast<double>(tasks) / static_cast<double>(target_tasks));
-  const int64_t suggested = whole_waves(target_tasks, context.total_cores());
+  const int64_t suggested = whole_waves(target_tasks, static_cast<int64_t>(std::round(context.reshape_cores(stage))));
 
   Finding f = partition_finding(stage, "lowShuffleParallelism");
   f.title =
@@ -186,9 +176,10 @@ bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt&
                   "partitionSizing.targetBytes", "stage.minDurationMs"};
   f.confidence = context.confidence_above(per_task, limit);
   f.validation_caveat =
-      "The figure assumes the stage's time shrinks in proportion to the missing partitions, which holds only when "
-      "the cluster has the cores to run them side by side.";
-  claim_stage_waste(f, stage, waste, RawWaste{waste, WasteUnit::kMs});
+      "The estimate spreads the stage's measured task time over the suggested partitions on the cores it could "
+      "have (stage_reshape.h); time that big partitions lost to spill and GC would come back too, and is not "
+      "counted.";
+  context.claim_reshaped_stage(f, stage, static_cast<double>(suggested), 1.0, EstimateMethod::kModeled);
   findings.push_back(std::move(f));
   return true;
 }
@@ -279,7 +270,7 @@ bool max_partition_too_big(const DetectorContext& context, const StageAttempt& s
     f.recommendation =
         "The big partition is a skewed key: let adaptive execution split it in joins, or salt the hot key (add a "
         "random suffix, aggregate twice) for aggregations, which adaptive execution does not split.";
-    skew_join_settings(context, f);
+    f.settings = skew_join_settings(context, as_int(p.max), as_int(p.median));
   } else {
     const auto needed = std::max(static_cast<int64_t>(std::ceil(static_cast<double>(stage.shuffle_read_bytes()) /
                                                                 std::max(1.0, t.partition_target_bytes))),
@@ -316,7 +307,7 @@ void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& 
       "A few keys hold much of the data. In joins, let adaptive execution split the skewed partitions; in "
       "aggregations, salt the hot keys (add a random suffix, aggregate twice) or filter out null and default keys "
       "before the shuffle.";
-  skew_join_settings(context, f);
+  f.settings = skew_join_settings(context, as_int(p.max), as_int(p.median));
   f.thresholds = {"partitionSizing.skewRatio", "partitionSizing.minSkewExcessBytes", "skew.minTasks", "stage.minDurationMs"};
   f.confidence = std::isfinite(p.ratio) ? context.confidence_above(p.ratio, t.partition_skew_ratio) : Confidence::kHigh;
   add_spread_evidence_and_claim(context, stage, p, f);

@@ -7,7 +7,8 @@ namespace sf::analysis {
 using model::QuantileMetric;
 using model::TaskMetric;
 
-StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occupancy) {
+StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occupancy, double cores,
+                     double max_overhead_ms) {
   StageWork w;
   w.duration_ms = occupancy.duration_ms;
   w.tasks = static_cast<double>(std::max<int64_t>(1, stage.quantile(QuantileMetric::kDurationMs).count));
@@ -16,11 +17,20 @@ StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occ
   const double fixed_ms = static_cast<double>(
       stage.metric(TaskMetric::kExecutorDeserializeTimeMs) + stage.metric(TaskMetric::kSchedulerDelayMs) +
       stage.metric(TaskMetric::kResultSerializationTimeMs) + stage.metric(TaskMetric::kGettingResultTimeMs));
-  w.overhead_ms = fixed_ms / w.tasks + static_cast<double>(stage.quantile(QuantileMetric::kExecutorRunTimeMs).min);
+  // Even an empty task runs a little (its codegen'd operators set up); no more than it pays to
+  // be launched, or every long task would count as overhead.
+  const double launch_ms = fixed_ms / w.tasks;
+  w.overhead_ms = std::min(
+      max_overhead_ms,
+      launch_ms + std::min(launch_ms, static_cast<double>(stage.quantile(QuantileMetric::kExecutorRunTimeMs).min)));
   w.data_work_ms = std::max(0.0, w.slot_ms - w.tasks * w.overhead_ms);
-  w.cores = std::max(1.0, occupancy.window_cores);
-  const double slots_used = std::min(w.cores, w.tasks);
-  w.residual_ms = std::max(0.0, w.duration_ms - std::max(w.longest_ms, w.slot_ms / slots_used));
+  w.cores = std::max(1.0, cores);
+  // The wait before the first task launched (executors arriving, broadcasts, the driver
+  // planning) is the stage's whatever its tasks; waits between waves are not: they go with them.
+  if (stage.submission_time_ms && stage.first_task_launched_time_ms) {
+    w.residual_ms = std::clamp(static_cast<double>(*stage.first_task_launched_time_ms - *stage.submission_time_ms), 0.0,
+                               w.duration_ms);
+  }
   return w;
 }
 

@@ -6,11 +6,11 @@
 // From the stage's own measurements:
 //   slot time    the time its task attempts held a task slot (sum of launch-to-finish durations)
 //   overhead     per task: deserialization, scheduler delay, result serialization and fetch,
-//                and the shortest executor run time (what even an empty task pays)
+//                and the shortest executor run time up to as much again (what an empty task pays)
 //   data work    slot time - tasks x overhead: the part that moves with the data
 //   cores        the cores held during the stage's window (occupancy.h)
-//   residual     what the stage's duration has beyond max(longest task, slot time / slots used):
-//                waits no reshaping removes (executors arriving, the driver between waves)
+//   residual     the wait from the stage's submission to its first task: what no reshaping of
+//                its tasks removes (executors arriving, broadcasts, the driver planning)
 // With N' even tasks and a share w of the data work left:
 //   duration' = max(w x work / N' + overhead, (w x work + N' x overhead) / min(cores, N')) + residual
 // The figures are estimates from one run; docs/impact-model.md says what they leave out.
@@ -32,7 +32,13 @@ struct StageWork {
   double residual_ms = 0;
 };
 
-StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occupancy);
+// `max_overhead_ms` caps the per-task overhead: a stage of one or two tasks measures the first
+// tasks of fresh executors, whose deserialization loads classes once, not once per task.
+// `cores` is what the reshaped stage could run on: the cores of its window, or under dynamic
+// allocation (which releases idle executors and asks for more when tasks wait) the most the
+// application got.
+StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occupancy, double cores,
+                     double max_overhead_ms);
 
 // The stage's duration with its data work in `tasks` even tasks, `work_share` of it left.
 double reshaped_duration_ms(const StageWork& work, double tasks, double work_share = 1.0);

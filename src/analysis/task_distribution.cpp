@@ -12,6 +12,8 @@
 
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
+#include "analysis/partition_origin.h"
+#include "analysis/skew_join_settings.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -96,18 +98,6 @@ std::string spread_sentence(const BytesSpread& spread) {
                      against_median(spread.ratio, spread.median_bytes));
 }
 
-// The settings that let AQE split skewed shuffle partitions (SQL sort-merge joins). The factor
-// sits below the observed ratio so this partition counts as skewed; the byte threshold below
-// the largest partition for the same reason (Spark's defaults are 5 and 256 MiB).
-std::vector<SettingChange> skew_join_settings(const DetectorContext& context, const BytesSpread& spread) {
-  const double factor = std::clamp(std::floor(spread.ratio / 2), 2.0, 5.0);
-  const double threshold = std::min(256.0 * 1048576.0, static_cast<double>(spread.max_bytes) / 2);
-  return {context.setting("spark.sql.adaptive.enabled", "true"),
-          context.setting("spark.sql.adaptive.skewJoin.enabled", "true"),
-          context.setting("spark.sql.adaptive.skewJoin.skewedPartitionFactor", fmt::format("{:g}", factor)),
-          context.setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", spark_mib(threshold))};
-}
-
 // A speculation multiplier that would have copied this outlier early: a copy started at
 // m x median finishes near (m + 1) x median, well before a task at ratio x median when
 // m = ratio / 2; kept within [1.5 (Spark's default), 3].
@@ -126,15 +116,26 @@ struct Advice {
   std::vector<SettingChange> settings;
 };
 
-Advice uneven_tasks_advice(const DetectorContext& context, const StageAttempt& stage, const BytesSpread& data,
+// The longest task read a partition well past the median, about as far past it as its time:
+// the data explains the time, even under the byte thresholds sized for large clusters.
+BytesSpread explaining(BytesSpread data, double time_ratio, const Thresholds& t) {
+  if (!data.skewed && data.max_bytes > 0 && data.ratio >= t.skew_p95_to_median_ratio &&
+      data.ratio >= 0.75 * time_ratio) {
+    data.skewed = true;
+  }
+  return data;
+}
+
+Advice uneven_tasks_advice(const DetectorContext& context, const StageAttempt& stage, BytesSpread data,
                            double time_ratio) {
+  data = explaining(data, time_ratio, context.thresholds());
   if (data.skewed && data.what == "shuffle read") {
     if (is_sql(stage)) {
       return {fmt::format("Let adaptive execution split the oversized partitions ({}): turn on AQE and its skew-join "
                           "handling, with a skew factor below the observed {:.1f}x. AQE splits skewed partitions of "
                           "sort-merge joins; for an aggregation or window on the hot key, salt the key instead.",
                           spread_sentence(data), data.ratio),
-              skew_join_settings(context, data)};
+              skew_join_settings(context, data.max_bytes, data.median_bytes)};
     }
     return {fmt::format("Spread the hot key ({}): salt it (append a random suffix, aggregate or join in two steps) or "
                         "repartition on a better-distributed key, so no partition holds many times the median.",
@@ -169,14 +170,15 @@ struct SkewSignal {
   double waste_ms = 0;
 };
 
-std::optional<SkewSignal> strongest_skew(const StageAttempt& stage, const Thresholds& t) {
+std::optional<SkewSignal> strongest_skew(const DetectorContext& context, const StageAttempt& stage) {
+  const Thresholds& t = context.thresholds();
   const Quantiles& d = stage.quantile(QuantileMetric::kDurationMs);
   const double max_ratio = ratio_to_median(d.max, d.p50);
   const double max_excess = static_cast<double>(d.max - d.p50);
   const double p95_ratio = ratio_to_median(d.p95, d.p50);
   const double p95_excess = static_cast<double>(d.p95 - d.p50);
   // The longest task's excess is the stronger claim, so it wins when both branches hold.
-  if (max_ratio >= t.skew_max_to_median_ratio && max_excess >= t.skew_min_excess_ms) {
+  if (max_ratio >= t.skew_max_to_median_ratio && context.significant_ms(max_excess, t.skew_min_excess_ms)) {
     return SkewSignal{.rule = "durationMax",
                       .ratio_name = "maxToMedianRatio",
                       .ratio = max_ratio,
@@ -185,7 +187,7 @@ std::optional<SkewSignal> strongest_skew(const StageAttempt& stage, const Thresh
                       .excess_threshold = t.skew_min_excess_ms,
                       .waste_ms = max_excess};
   }
-  if (p95_ratio >= t.skew_p95_to_median_ratio && p95_excess >= t.skew_min_excess_ms) {
+  if (p95_ratio >= t.skew_p95_to_median_ratio && context.significant_ms(p95_excess, t.skew_min_excess_ms)) {
     return SkewSignal{.rule = "durationP95",
                       .ratio_name = "p95ToMedianRatio",
                       .ratio = p95_ratio,
@@ -254,14 +256,14 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
     if (!context.ran_long_enough(*stage)) continue;
     const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
     if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
-    const std::optional<SkewSignal> signal = strongest_skew(*stage, t);
+    const std::optional<SkewSignal> signal = strongest_skew(context, *stage);
     if (!signal) continue;
     const BytesSpread shuffle = bytes_spread(*stage, QuantileMetric::kShuffleReadBytes, "shuffle read", t);
     const BytesSpread input = bytes_spread(*stage, QuantileMetric::kInputBytes, "input", t);
     // The data the rule is about; for the duration rules, the data the stage's tasks process.
     const BytesSpread data = signal->rule == "inputMax"         ? input
                              : signal->rule == "shuffleReadMax" ? shuffle
-                                                                : data_spread(*stage, t);
+                                                                : explaining(data_spread(*stage, t), signal->ratio, t);
 
     Finding f = DetectorContext::stage_finding(*stage, "skew", signal->rule);
     describe_skew(f, *stage, *signal, data);
@@ -286,7 +288,9 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
     f.thresholds.insert(f.thresholds.end(), {"skew.bytesMaxToMedianRatio", "skew.minBytesExcess"});
     f.confidence = std::min(context.confidence_above(signal->ratio, signal->ratio_threshold),
                             context.confidence_above(signal->excess, signal->excess_threshold));
-    claim_stage_ms(f, *stage, signal->waste_ms, EstimateMethod::kMeasured);
+    // Fixed, the stage's work is spread evenly over its tasks: the longest task shrinks too.
+    context.claim_reshaped_stage(f, *stage, std::max(static_cast<double>(d.count), context.reshape_cores(*stage)), 1.0,
+                                 EstimateMethod::kMeasured);
     findings.push_back(std::move(f));
   }
 }
@@ -301,8 +305,8 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
     if (static_cast<double>(d.count) < t.skew_min_tasks) continue;
     const double ratio = ratio_to_median(d.max, d.p50);
     const double excess = static_cast<double>(d.max - d.p50);
-    if (ratio < t.straggler_max_to_median_ratio || excess < t.straggler_min_excess_ms) continue;
-    const BytesSpread data = data_spread(*stage, t);
+    if (ratio < t.straggler_max_to_median_ratio || !context.significant_ms(excess, t.straggler_min_excess_ms)) continue;
+    const BytesSpread data = explaining(data_spread(*stage, t), ratio, t);
 
     Finding f = DetectorContext::stage_finding(*stage, "straggler", "");
     f.title = fmt::format("{}: one task ran {} against a median of {} ({:.1f}x)", DetectorContext::stage_label(*stage),
@@ -319,7 +323,7 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
       f.recommendation =
           "Fix the partition skew (see the skew finding on this stage). Speculation does not help a task "
           "that is slow because it is big: its copy has the same data to process.";
-      if (is_sql(*stage) && data.what == "shuffle read") f.settings = skew_join_settings(context, data);
+      if (is_sql(*stage) && data.what == "shuffle read") f.settings = skew_join_settings(context, data.max_bytes, data.median_bytes);
     } else {
       f.explanation += fmt::format(
           " The data is not skewed ({}), so this is a time outlier: a slow or overloaded host, "
@@ -349,54 +353,130 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
 
 // --- stageShape ------------------------------------------------------------------------------
 
-// Settings that set a stage's task count to `partitions`, by where its partitions come from.
+// A scan's splits: spark.sql.files.maxPartitionBytes sizes them, unless the files cannot be split
+// (a task already read more than that setting), when only a repartition after the read helps.
+Advice scan_split_advice(const DetectorContext& context, const StageAttempt& stage, int64_t partitions,
+                         const std::string& named) {
+  const double input_bytes = static_cast<double>(stage.metric(TaskMetric::kInputBytes));
+  const double per_task = input_bytes / static_cast<double>(std::max<int64_t>(1, stage.num_tasks));
+  const std::optional<std::string> split = context.effective_value("spark.sql.files.maxPartitionBytes");
+  const std::optional<int64_t> split_bytes = split ? parse_size_bytes(*split) : std::nullopt;
+  if (split_bytes && per_task > 1.5 * static_cast<double>(*split_bytes)) {
+    return {fmt::format("Each task read {} against splits of {} (spark.sql.files.maxPartitionBytes){}: the files cannot "
+                        "be split (gzip, a single JSON or CSV document, or one big file per task). Write them in a "
+                        "splittable format (Parquet, ORC, bzip2 or uncompressed text), or repartition({}) right after "
+                        "reading.",
+                        format_bytes(static_cast<int64_t>(per_task)), format_bytes(*split_bytes), named, partitions),
+            {}};
+  }
+  return {fmt::format("The scan's splits come from the files' sizes{}: smaller splits give more tasks.", named),
+          {context.lower_setting("spark.sql.files.maxPartitionBytes",
+                                 spark_mib(input_bytes / static_cast<double>(std::max<int64_t>(1, partitions))))}};
+}
+
+// How to give a stage `partitions` tasks: through the knob that set its count (partition_origin.h).
+Advice partition_count_advice(const DetectorContext& context, const StageAttempt& stage, int64_t partitions) {
+  const PartitionOrigin origin = partition_origin(context.model(), stage);
+  const std::string count = std::to_string(partitions);
+  const std::string named = origin.node_text.empty() ? "" : fmt::format(" (the plan: {})", origin.node_text);
+  switch (origin.source) {
+    case PartitionSource::kRepartitionByNumber:
+      return {fmt::format("The code sets the count: an explicit repartition({}){}. Change it to repartition({}); no "
+                          "setting overrides it.",
+                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
+              {}};
+    case PartitionSource::kCoalesce:
+      return {fmt::format("The code sets the count: coalesce({}){} runs everything before it in that many tasks. Use "
+                          "repartition({}) instead (a shuffle after the expensive work), or coalesce only where the "
+                          "output is written.",
+                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
+              {}};
+    case PartitionSource::kSinglePartition:
+      return {fmt::format("The operator needs every row in one task{}: a global aggregate, a sort or limit over all "
+                          "rows, or a window without partitionBy. Partition the window, aggregate in two steps "
+                          "(per key, then the total), or sort within partitions.",
+                          named),
+              {}};
+    case PartitionSource::kAdaptiveCoalesced:
+      return {fmt::format("Adaptive execution merged the shuffle's partitions into too few{}: let it keep more with a "
+                          "smaller target size.",
+                          named),
+              {context.lower_setting("spark.sql.adaptive.advisoryPartitionSizeInBytes",
+                                     spark_mib(static_cast<double>(stage.shuffle_read_bytes()) /
+                                               static_cast<double>(std::max<int64_t>(1, partitions))))}};
+    case PartitionSource::kFileScan:
+      return scan_split_advice(context, stage, partitions, named);
+    case PartitionSource::kShufflePartitions:
+      return {fmt::format("The shuffle's partition count is spark.sql.shuffle.partitions{}.", named),
+              {context.setting("spark.sql.shuffle.partitions", count)}};
+    case PartitionSource::kRdd:
+    case PartitionSource::kUnknown:
+      break;
+  }
+  if (is_sql(stage) && stage.shuffle_read_bytes() == 0 && stage.metric(TaskMetric::kInputBytes) > 0) {
+    // A scan the plan does not name: its splits still come from the files' sizes.
+    return scan_split_advice(context, stage, partitions, "");
+  }
+  // Without a plan to say, a setting is named only when the count is its value.
+  const auto is_value_of = [&](std::string_view key) {
+    const std::optional<std::string> value = context.effective_value(key);
+    return value && *value == std::to_string(stage.num_tasks);
+  };
+  if (is_sql(stage) && is_value_of("spark.sql.shuffle.partitions")) {
+    return {"", {context.setting("spark.sql.shuffle.partitions", count)}};
+  }
+  if (!is_sql(stage) && is_value_of("spark.default.parallelism")) {
+    return {"", {context.setting("spark.default.parallelism", count)}};
+  }
+  return {fmt::format("Its {} tasks are not what a setting gives here, so the code or the input sets the count: a "
+                      "repartition({}) or coalesce({}), the partitions of the RDD it starts from, or the input's files. "
+                      "Raise it there (numPartitions, repartition({})).",
+                      stage.num_tasks, stage.num_tasks, stage.num_tasks, count),
+          {}};
+}
+
 std::vector<SettingChange> partition_count_settings(const DetectorContext& context, const StageAttempt& stage,
                                                     int64_t partitions) {
-  const double input_bytes = static_cast<double>(stage.metric(TaskMetric::kInputBytes));
-  if (stage.shuffle_read_bytes() == 0 && input_bytes > 0 && is_sql(stage)) {
-    // A scan: its splits come from file sizes, not from a partition count.
-    return {
-        context.setting("spark.sql.files.maxPartitionBytes", spark_mib(input_bytes / static_cast<double>(partitions)))};
-  }
-  if (is_sql(stage)) return {context.setting("spark.sql.shuffle.partitions", std::to_string(partitions))};
-  return {context.setting("spark.default.parallelism", std::to_string(partitions))};
+  return partition_count_advice(context, stage, partitions).settings;
 }
 
 void low_parallelism(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
-  const int32_t cores = context.total_cores();
   for (const StageAttempt* stage : context.ran_stages()) {
     const double duration = context.occupancy(*stage).duration_ms;
     const double tasks = static_cast<double>(stage->num_tasks);
+    const double cores = std::max(1.0, std::round(context.reshape_cores(*stage)));
     const double task_floor = t.low_parallelism_task_ratio * cores;
-    if (duration < t.shape_min_duration_ms || tasks <= 0 || tasks >= task_floor) continue;
-    const double idle_cores = std::max(0.0, cores - tasks);
+    if (!context.significant_ms(duration, t.shape_min_duration_ms) || tasks <= 0 || tasks >= task_floor) continue;
     // Spark's tuning guide: 2-3 tasks per core; the low end keeps tasks from getting tiny.
-    const int64_t suggested = int64_t{2} * cores;
+    const auto suggested = static_cast<int64_t>(2 * cores);
+    const double idle_cores = std::max(0.0, cores - tasks);
 
     Finding f = DetectorContext::stage_finding(*stage, "stageShape", "lowParallelism");
     f.title = fmt::format("{} ran {} tasks on {} cores for {}", DetectorContext::stage_label(*stage),
-                          format_count(stage->num_tasks), format_count(cores), duration_text(duration));
+                          format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
+                          duration_text(duration));
     f.explanation = fmt::format(
-        "The stage had {} tasks while the cluster had {} cores, so at least {} cores had "
-        "nothing of this stage to run for its {}: {} core-hours left to other stages or idle.",
-        format_count(stage->num_tasks), format_count(cores), format_count(static_cast<int64_t>(idle_cores)),
-        duration_text(duration), fmt::format("{:.2f}", idle_cores * duration / 3.6e6));
-    f.recommendation = fmt::format(
-        "Give the stage more partitions: about {} (2-3 per core over {} cores), through the setting below or a "
-        "repartition({}) before the expensive step.",
-        suggested, cores, suggested);
-    f.settings = partition_count_settings(context, *stage, suggested);
+        "The stage had {} tasks while the application held {} cores, so at least {} cores had nothing of this stage "
+        "to run for its {}.",
+        format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
+        format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
+    const Advice advice = partition_count_advice(context, *stage, suggested);
+    f.recommendation = fmt::format("Give the stage about {} tasks (2-3 per core over {} cores).{}{}", suggested,
+                                   static_cast<int64_t>(cores), advice.text.empty() ? "" : " ", advice.text);
+    f.settings = advice.settings;
     f.evidence = {{"tasks", tasks, "count"},
-                  {"totalCores", static_cast<double>(cores), "count"},
+                  {"totalCores", cores, "count"},
                   {"idleCores", idle_cores, "count"},
                   {"stageDurationMs", duration, "ms"}};
-    f.thresholds = {"stageShape.lowParallelismTaskRatio", "stageShape.minDurationMs"};
+    f.thresholds = {"stageShape.lowParallelismTaskRatio", "stageShape.minDurationMs", "significance.appShare"};
     f.confidence = context.confidence_below(tasks, task_floor);
     f.validation_caveat =
-        "Idle cores may have run other stages at the same time; the figure is what this stage left "
-        "unused, not time lost.";
-    claim_resource(f, idle_cores * duration, WasteUnit::kCoreMs);
+        "The estimate spreads the stage's measured task time evenly over the suggested tasks; a partition that "
+        "stays big (one hot key) keeps its time.";
+    const double waste = context.claim_reshaped_stage(f, *stage, static_cast<double>(suggested), 1.0, EstimateMethod::kModeled);
+    // More tasks that would not finish sooner are no finding.
+    if (waste < t.significance_min_ms) continue;
     findings.push_back(std::move(f));
   }
 }
@@ -507,7 +587,8 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
     // The spec's model: a tenth of the tasks would do the same work; the rest cost their
     // scheduling overhead each.
     const double excess_tasks = tasks - tasks / 10;
-    const double waste_ms = excess_tasks * t.task_overhead_ms;
+    const double overhead_ms = context.work(*stage).overhead_ms;
+    const double waste_ms = excess_tasks * overhead_ms;
     // A tenth of the tasks, but not fewer than one per core (fewer would leave cores idle).
     const int64_t suggested =
         std::max<int64_t>(static_cast<int64_t>(std::ceil(tasks / 10)), std::min<int64_t>(cores, d.count));
@@ -517,18 +598,22 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
                           format_count(d.count), format_duration_ms(d.p50));
     f.explanation = fmt::format(
         "The median task ran {}, little more than the cost of scheduling, launching and "
-        "collecting a task (about {} each). {} tasks would do the same work; the {} extra "
-        "ones cost about {} of overhead.",
-        format_duration_ms(d.p50), duration_text(t.task_overhead_ms), format_count(suggested),
+        "collecting a task (about {} each, as measured here). {} tasks would do the same work; the {} extra "
+        "ones cost about {} of task time in overhead.",
+        format_duration_ms(d.p50), duration_text(overhead_ms), format_count(suggested),
         format_count(static_cast<int64_t>(excess_tasks)), duration_text(waste_ms));
     if (is_sql(*stage) && stage->shuffle_read_bytes() > 0) {
-      f.recommendation = fmt::format(
-          "Use fewer shuffle partitions: about {}, or let AQE coalesce small partitions after "
-          "the shuffle.",
-          suggested);
-      f.settings = {context.setting("spark.sql.shuffle.partitions", std::to_string(suggested)),
-                    context.setting("spark.sql.adaptive.enabled", "true"),
-                    context.setting("spark.sql.adaptive.coalescePartitions.enabled", "true")};
+      const bool adaptive = context.effective_value("spark.sql.adaptive.enabled").value_or("false") == "true";
+      const bool coalescing =
+          adaptive && context.effective_value("spark.sql.adaptive.coalescePartitions.enabled").value_or("true") == "true";
+      f.recommendation =
+          coalescing ? fmt::format("Use fewer shuffle partitions: about {}.", suggested)
+                     : fmt::format("Let adaptive execution coalesce the small partitions after the shuffle (it was off "
+                                   "here), or use fewer shuffle partitions: about {}.",
+                                   suggested);
+      f.settings = {context.setting("spark.sql.adaptive.enabled", "true"),
+                    context.setting("spark.sql.adaptive.coalescePartitions.enabled", "true"),
+                    context.lower_setting("spark.sql.shuffle.partitions", std::to_string(suggested))};
     } else {
       f.recommendation = fmt::format(
           "Use fewer, larger partitions: about {} (coalesce({}) on the input, or the "
@@ -539,15 +624,17 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
     f.evidence = {{"successfulTasks", tasks, "count"},
                   {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
                   {"excessTasks", excess_tasks, "count"},
-                  {"taskOverheadMs", t.task_overhead_ms, "ms"},
+                  {"taskOverheadMs", overhead_ms, "ms"},
                   {"suggestedPartitions", static_cast<double>(suggested), "count"}};
-    f.thresholds = {"stage.minDurationMs", "tinyTask.maxMedianMs", "tinyTask.minTasks", "impact.taskOverheadMs"};
+    f.thresholds = {"stage.minDurationMs", "tinyTask.maxMedianMs", "tinyTask.minTasks"};
     f.confidence = std::min(context.confidence_below(static_cast<double>(d.p50), t.tiny_task_max_median_ms),
                             context.confidence_above(tasks, t.tiny_task_min_tasks));
     f.validation_caveat =
-        "The per-task overhead is an assumed constant (impact.taskOverheadMs), charged once per "
-        "extra task whatever the stage's concurrency.";
-    claim_stage_ms(f, *stage, waste_ms, EstimateMethod::kModeled);
+        "The per-task overhead is measured (deserialization, scheduler delay, result handling and the shortest run), "
+        "and the rest of the task time is taken to scale with the data; tasks this small are mostly overhead, so the "
+        "estimate is the low side of what fewer tasks save.";
+    const double waste = context.claim_reshaped_stage(f, *stage, static_cast<double>(suggested), 1.0, EstimateMethod::kModeled);
+    if (waste < t.significance_min_ms) continue;
     findings.push_back(std::move(f));
   }
 }

@@ -27,7 +27,7 @@ struct Thresholds {
   double broadcast_bandwidth_bps = 125e6;    // rate a broadcast is collected and sent at
   double re_read_throughput_bps = 200e6;     // rate re-reading uncached input is modeled at
   double file_open_overhead_ms = 10;         // cost of opening one more file in a scan
-  double task_overhead_ms = 20;              // scheduling + launch + result cost of one task
+  double task_overhead_ms = 20;              // most a task's scheduling + launch + result cost is taken to be
   double network_fetch_penalty_ms = 50;      // extra core time of a task run away from its data
   double executor_startup_overhead_ms = 30000;  // core time an executor spends starting up
   double serial_gate = 0.999;                // gate at which a stage counts as having run alone
@@ -44,6 +44,11 @@ struct Thresholds {
 
   // --- Stage noise floor ------------------------------------------------------------------------
   double stage_min_duration_ms = 5000;       // shorter stages are below every stage time detector
+  // A time under a detector's absolute floor still matters when it is this share of the
+  // application (a 3 s stage of a 12 s run), but never under significance.minMs.
+  double significance_app_share = 0.05;
+  double significance_min_ms = 500;
+  double fix_first_min_share = 0.01;         // a time group "Fix these first" leads with: this share of the app at least
 
   // --- retryWaste -------------------------------------------------------------------------------
   double retry_min_waste_ms = 10000;         // failed-attempt time, as wall-clock, worth reporting
@@ -56,13 +61,15 @@ struct Thresholds {
   // --- coldStart --------------------------------------------------------------------------------
   double cold_start_min_gap_ms = 30000;      // application start to first task launch
   double cold_start_min_share = 0.05;        // of the application's wall-clock
+  double driver_time_min_share = 0.15;       // time between and after jobs, when no job ran, of the app
+  double driver_time_min_ms = 30000;         // ... and at least this (or significant for a short app)
 
   // --- gc ---------------------------------------------------------------------------------------
   double gc_warn_ratio = 0.10;               // GC time / executor run time (Spark's UI flags >10%)
   double gc_min_run_time_ms = 60000;         // stage executor run time below which GC is noise
 
   // --- skew and straggler -----------------------------------------------------------------------
-  double skew_min_tasks = 10;                // successful tasks needed to speak of a distribution
+  double skew_min_tasks = 5;                 // successful tasks needed to speak of a distribution
   double skew_max_to_median_ratio = 5;       // longest task vs the median
   double skew_p95_to_median_ratio = 2.5;     // p95 task vs the median
   double skew_min_excess_ms = 30000;         // longest (or p95) minus median, at least

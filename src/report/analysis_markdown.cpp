@@ -39,7 +39,7 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
   std::vector<const RollupGroup*> time_groups;
   std::vector<std::string> costs;
   for (const auto& g : analysis.rollup.groups) {
-    if (g.tier == RollupTier::kTime) time_groups.push_back(&g);
+    if (g.tier == RollupTier::kTime && g.fix_first) time_groups.push_back(&g);
     if (g.tier == RollupTier::kResource) costs.push_back(g.type + " (" + raw_waste_phrase({g.resource_total, *g.unit}) + ")");
   }
   if (time_groups.empty()) {

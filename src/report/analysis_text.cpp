@@ -184,8 +184,7 @@ void fix_these_first_section(std::string& out, const analysis::Analysis& analysi
   for (const auto& group : analysis.rollup.groups) {
     const analysis::Finding* best = analysis.finding(group.best_finding_id);
     if (best == nullptr) continue;
-    // A group whose recoverable time rounds to nothing is not something to fix first.
-    if (group.tier == RollupTier::kTime && shown < limit && group.recoverable_high_ms >= 500) {
+    if (group.tier == RollupTier::kTime && shown < limit && group.fix_first) {
       ++shown;
       out += fmt::format("  {}. {}: {} ({} finding{}, {} at most)\n", shown, group.type, rollup_figure(group),
                          group.finding_ids.size(), group.finding_ids.size() == 1 ? "" : "s", to_string(best->band));

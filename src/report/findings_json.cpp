@@ -79,6 +79,7 @@ json rollup_json(const Analysis& analysis) {
         out["label"] = "recoverable wall-clock";
         out["recoverableMs"] = {{"low", g.recoverable_low_ms}, {"high", g.recoverable_high_ms}};
         out["naiveSumHighMs"] = g.naive_high_ms;
+        out["fixFirst"] = g.fix_first;
         break;
       case RollupTier::kResource:
         out["label"] = "resource-cost projection";

@@ -53,7 +53,8 @@ def analysis(log):
 
 
 def time_groups(doc):
-    return [g for g in doc["rollup"] if g["tier"] == "time"]
+    """The groups "Fix these first" offers, best first."""
+    return [g for g in doc["rollup"] if g["tier"] == "time" and g["fixFirst"]]
 
 
 def finding(doc, finding_id):

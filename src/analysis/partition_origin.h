@@ -1,0 +1,38 @@
+// Where a stage's task count came from: advice to change it must name the knob that set it
+// (issue: an explicit repartition(n) is not fixed by spark.sql.shuffle.partitions).
+//
+// Read from the SQL plan nodes attributed to the stage: the shuffle exchange it reads (its
+// partitioning and why Spark added it: REPARTITION_BY_NUM is repartition(n) in the code,
+// REPARTITION_BY_COL repartition(col) with the shuffle partitions setting, SinglePartition with
+// ENSURE_REQUIREMENTS an operator that needs all rows in one task), an adaptive read that
+// coalesced partitions, a Coalesce node, or a file scan. A stage without a SQL execution takes
+// its partitions from its RDDs (spark.default.parallelism, or the code).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+enum class PartitionSource {
+  kUnknown,
+  kRepartitionByNumber,  // repartition(n) / repartition(n, cols): the code sets n
+  kCoalesce,             // coalesce(n): the code sets n, and the work before it runs in n tasks
+  kSinglePartition,      // a global aggregate, sort, limit or window without partitionBy
+  kShufflePartitions,    // spark.sql.shuffle.partitions (a join, an aggregate, repartition(col))
+  kAdaptiveCoalesced,    // adaptive execution merged the shuffle's partitions
+  kFileScan,             // spark.sql.files.maxPartitionBytes and the files' sizes
+  kRdd,                  // an RDD stage: spark.default.parallelism or the code
+};
+
+struct PartitionOrigin {
+  PartitionSource source = PartitionSource::kUnknown;
+  std::string node_text;                // the plan node that says so, without per-run ids
+  std::optional<int64_t> partitions;    // the count the node names, when it names one
+};
+
+PartitionOrigin partition_origin(const model::AppModel& model, const model::StageAttempt& stage);
+
+}  // namespace sf::analysis
