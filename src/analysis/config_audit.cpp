@@ -65,10 +65,6 @@ bool any_node(const PlanTree& plan, Predicate&& predicate) {
   return std::any_of(plan.nodes.begin(), plan.nodes.end(), predicate);
 }
 
-bool is_local_master(const DetectorContext& context) {
-  return context.property("spark.master").value_or("").starts_with("local");
-}
-
 Finding config_finding(std::string rule) {
   Finding f;
   f.type = "configAudit";
@@ -270,7 +266,7 @@ void default_shuffle_partitions(const DetectorContext& context, std::vector<Find
 
 void executor_cores_high(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
-  if (is_local_master(context)) return;
+  if (context.local_master()) return;
   // What the executors reported wins over the setting (standalone takes every core of a worker
   // when the setting is absent).
   int32_t reported = 0;
@@ -394,7 +390,7 @@ void java_serializer(const DetectorContext& context, std::vector<Finding>& findi
 
 void dynamic_allocation_without_shuffle_service(const DetectorContext& context, std::vector<Finding>& findings) {
   const VersionPair version = context.spark_version();
-  if (context.bool_property("spark.dynamicAllocation.enabled") != true || is_local_master(context)) return;
+  if (context.bool_property("spark.dynamicAllocation.enabled") != true || context.local_master()) return;
   if (context.bool_property("spark.shuffle.service.enabled") == true) return;
   // Before 3.0, and from 3.0 without shuffle tracking, Spark refuses to start dynamic
   // allocation without the shuffle service: a log of a run cannot show that combination.

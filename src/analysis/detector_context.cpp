@@ -89,6 +89,11 @@ std::optional<std::pair<int, int>> DetectorContext::spark_version() const {
   return std::pair{major, minor};
 }
 
+bool DetectorContext::local_master() const {
+  const std::string master = property("spark.master").value_or("");
+  return master.starts_with("local") && !master.starts_with("local-cluster");
+}
+
 bool DetectorContext::interactive_session() const {
   static constexpr std::string_view kShellNames[] = {"Spark shell", "PySparkShell", "SparkR", "sparkR",
                                                      "Databricks Shell"};

@@ -51,6 +51,9 @@ class DetectorContext {
   // A spark-shell, pyspark, sparkR or notebook session: gaps between jobs there are a person
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;
+  // Local mode (spark.master local, local[N], local[N,F]): the tasks run inside the driver's JVM,
+  // so executor settings do not apply. local-cluster mode has real executors and is not.
+  bool local_master() const;
 
   // A time that matters: at least `absolute_ms` (a detector's floor, sized for long runs), or
   // at least significance.appShare of the application and significance.minMs (a short run's

@@ -13,6 +13,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
+#include "analysis/partition_origin.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -140,6 +141,13 @@ bool app_caches_data(const model::AppModel& model) {
 
 // The settings that give each task more memory: a bigger heap, or fewer tasks sharing it.
 void more_memory_per_task(const DetectorContext& context, Finding& f) {
+  // In local mode the tasks run in the driver's JVM: its heap is the one that matters.
+  if (context.local_master()) {
+    const std::optional<int64_t> heap = context.memory_property_bytes("spark.driver.memory");
+    f.settings.push_back(
+        context.raise_setting("spark.driver.memory", gib_setting(2 * static_cast<double>(heap.value_or(int64_t{1} << 30)))));
+    return;
+  }
   const auto executors = task_executors(context.model());
   if (const auto heap = app_heap(context, executors)) {
     f.settings.push_back(context.setting("spark.executor.memory", gib_setting(2 * heap->bytes)));
@@ -271,9 +279,21 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
 // spill
 
 // Splitting each partition this many ways brings a task's spill down to the target size.
-int64_t split_factor(double spill_per_task, double target_bytes) {
-  if (target_bytes <= 0) return 2;
-  return std::max<int64_t>(2, static_cast<int64_t>(std::ceil(spill_per_task / target_bytes)));
+// How many ways to split a spilling task so its data fits: what it held in memory (its peak
+// execution memory, what it got before spilling) against what it had to handle (that, plus what
+// it spilled, as it was in memory), with a quarter of headroom. Without peaks in the log: its
+// disk spill against the partition target.
+int64_t split_factor(const StageAttempt& stage, const Thresholds& t) {
+  const model::Quantiles& peak = stage.quantile(model::QuantileMetric::kPeakExecutionMemoryBytes);
+  const double tasks = static_cast<double>(std::max<int64_t>(1, stage.quantile(model::QuantileMetric::kDurationMs).count));
+  if (peak.p50 <= 0) {
+    const double disk_per_task = static_cast<double>(stage.metric(TaskMetric::kDiskBytesSpilled)) / tasks;
+    if (t.partition_target_bytes <= 0) return 2;
+    return std::max<int64_t>(2, static_cast<int64_t>(std::ceil(disk_per_task / t.partition_target_bytes)));
+  }
+  const double held = static_cast<double>(peak.p50);
+  const double spilled_per_task = static_cast<double>(stage.metric(TaskMetric::kMemoryBytesSpilled)) / tasks;
+  return std::max<int64_t>(2, static_cast<int64_t>(std::ceil((held + spilled_per_task) / held * 1.25)));
 }
 
 void spill(const DetectorContext& context, std::vector<Finding>& findings) {
@@ -281,76 +301,59 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
   for (const StageAttempt* stage : context.ran_stages()) {
     if (!context.ran_long_enough(*stage)) continue;
     const double disk = static_cast<double>(stage->metric(TaskMetric::kDiskBytesSpilled));
-    if (disk <= 0 || disk < t.spill_min_disk_bytes) continue;
     const double memory = static_cast<double>(stage->metric(TaskMetric::kMemoryBytesSpilled));
+    if (disk <= 0 && memory <= 0) continue;
     const double duration = context.occupancy(*stage).duration_ms;
-    const double waste = disk / t.spill_io_throughput_bps * 1000.0;
+    // Writing the spill and reading it back, at the modeled disk rate (Spark does not time it).
+    const double spill_task_ms = 2 * disk / t.spill_io_throughput_bps * 1000.0;
+    const StageWork work = context.work(*stage);
+    if (!context.significant_ms(spill_task_ms / std::max(1.0, std::min(work.cores, work.tasks)), t.stage_min_duration_ms) &&
+        disk < t.spill_min_disk_bytes) {
+      continue;
+    }
     const int64_t partitions = stage->num_tasks > 0 ? stage->num_tasks : std::max<int64_t>(1, stage->tasks_started);
     const double per_task = disk / static_cast<double>(partitions);
-    const int64_t factor = split_factor(per_task, t.partition_target_bytes);
+    const int64_t factor = split_factor(*stage, t);
     const double median_task_spill = static_cast<double>(stage->quantile(model::QuantileMetric::kDiskBytesSpilled).p50);
 
     Finding f = DetectorContext::stage_finding(*stage, "spill");
-    f.title =
-        fmt::format("{}: tasks spilled {} to disk", DetectorContext::stage_label(*stage), format_bytes(as_int(disk)));
+    f.title = fmt::format("{}: tasks spilled {} ({} in memory) to disk", DetectorContext::stage_label(*stage),
+                          format_bytes(as_int(disk)), format_bytes(as_int(memory)));
     f.explanation = fmt::format(
-        "The stage's tasks ran out of execution memory and spilled {} to disk ({} as it was in memory), {} per "
-        "task over its {} partitions (the median task spilled {}). Writing and reading that back at an assumed {} "
-        "of local disk takes about {}; the stage ran {}.",
-        format_bytes(as_int(disk)), format_bytes(as_int(memory)), format_bytes(as_int(per_task)),
+        "The stage's tasks ran out of execution memory and spilled {} of data as it was in memory ({} on disk), {} "
+        "per task over its {} partitions (the median task spilled {} to disk). Writing that and reading it back at "
+        "an assumed {} of local disk takes about {} of task time; the stage ran {}.",
+        format_bytes(as_int(memory)), format_bytes(as_int(disk)), format_bytes(as_int(per_task)),
         format_count(partitions), format_bytes(as_int(median_task_spill)), rate_words(t.spill_io_throughput_bps),
-        format_duration_ms(as_int(waste)), format_duration_ms(as_int(duration)));
-    std::string how;
-    if (stage->shuffle_read_bytes() > 0) {
-      how = fmt::format(
-          "Split the stage's shuffle partitions {} ways so each task holds about {} (spill per task over "
-          "a {} target), ",
-          factor, format_bytes(as_int(per_task / static_cast<double>(factor))),
-          format_bytes(as_int(t.partition_target_bytes)));
-      if (stage->sql_execution_id) {
-        f.settings.push_back(context.setting("spark.sql.shuffle.partitions", std::to_string(partitions * factor)));
-        const double advisory = static_cast<double>(
-            context.size_property("spark.sql.adaptive.advisoryPartitionSizeInBytes").value_or(int64_t{64} << 20));
-        f.settings.push_back(context.setting(
-            "spark.sql.adaptive.advisoryPartitionSizeInBytes",
-            mib_setting(std::max(kMinSuggestedPartitionBytes, advisory / static_cast<double>(factor)))));
-      } else {
-        // An RDD shuffle takes its count from the operation, or from spark.default.parallelism.
-        how += "passing the count to the shuffle operation of this RDD stage, ";
-        f.settings.push_back(context.setting("spark.default.parallelism", std::to_string(partitions * factor)));
-      }
-    } else if (stage->metric(TaskMetric::kInputBytes) > 0) {
-      how = fmt::format("Read the input in {} times smaller splits so each task holds less, ", factor);
-      const double split =
-          static_cast<double>(context.size_property("spark.sql.files.maxPartitionBytes").value_or(int64_t{128} << 20));
-      f.settings.push_back(
-          context.setting("spark.sql.files.maxPartitionBytes",
-                          mib_setting(std::max(kMinSuggestedPartitionBytes, split / static_cast<double>(factor)))));
-    } else {
-      how = fmt::format("Split the stage's partitions {} ways (repartition before the spilling operation), ", factor);
-    }
-    f.recommendation = how +
-                       "or give each task more memory (a bigger spark.executor.memory or fewer "
-                       "spark.executor.cores per executor). With AQE on, a smaller advisory partition size "
-                       "keeps coalesced partitions small.";
+        format_duration_ms(as_int(spill_task_ms)), format_duration_ms(as_int(duration)));
+    const PartitionAdvice split = partition_count_advice(context, *stage, partitions * factor);
+    f.recommendation = fmt::format(
+        "Split the stage's partitions {} ways (about {}), so each task's data fits in the memory it held before "
+        "spilling. {}{}Or give each task more memory: a bigger spark.executor.memory, or fewer spark.executor.cores "
+        "per executor.",
+        factor, partitions * factor, split.text, split.text.empty() ? "" : " ");
+    f.settings = split.settings;
     more_memory_per_task(context, f);
     f.evidence = {{"diskBytesSpilled", disk, "bytes"},
                   {"memoryBytesSpilled", memory, "bytes"},
                   {"partitions", static_cast<double>(partitions), "count"},
                   {"diskSpillPerTaskBytes", per_task, "bytes"},
                   {"medianTaskDiskSpillBytes", median_task_spill, "bytes"},
-                  {"modeledSpillIoMs", waste, "ms"},
+                  {"modeledSpillIoMs", spill_task_ms, "ms"},
+                  {"splitFactor", static_cast<double>(factor), "count"},
                   {"stageDurationMs", duration, "ms"}};
-    f.thresholds = {"spill.minDiskBytes", "stage.minDurationMs", "partitionSizing.targetBytes"};
-    f.confidence = context.confidence_above(disk, t.spill_min_disk_bytes);
+    f.thresholds = {"spill.minDiskBytes", "stage.minDurationMs", "significance.appShare"};
+    f.confidence = context.confidence_above(std::max(disk, 1.0), t.spill_min_disk_bytes);
     f.validation_caveat = fmt::format(
-        "The spill time is modeled at an assumed {} of disk throughput "
-        "(impact.spillIoThroughputBytesPerSec), not measured.",
+        "The spill time is modeled at an assumed {} of disk throughput (impact.spillIoThroughputBytesPerSec), not "
+        "measured; sorting and serializing the spilled data costs more besides.",
         rate_words(t.spill_io_throughput_bps));
-    f.claim.kind = WasteClaim::Kind::kStages;
-    f.claim.method = EstimateMethod::kModeled;
-    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
-    f.claim.raw = RawWaste{disk, WasteUnit::kBytes};
+    // Fixed, the tasks no longer spill: their spill time goes, the rest is spread over the split.
+    const double work_share =
+        work.data_work_ms > 0 ? std::max(0.0, 1.0 - spill_task_ms / work.data_work_ms) : 1.0;
+    const double waste = context.claim_reshaped_stage(f, *stage, static_cast<double>(partitions * factor), work_share,
+                                                      EstimateMethod::kModeled);
+    if (waste < t.significance_min_ms) continue;
     findings.push_back(std::move(f));
   }
 }

@@ -1,9 +1,14 @@
 #include "analysis/partition_origin.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
+#include "analysis/finding_text.h"
 #include "analysis/plan_text.h"
+#include "common/units.h"
 
 namespace sf::analysis {
 
@@ -92,6 +97,88 @@ PartitionOrigin partition_origin(const model::AppModel& model, const model::Stag
   }
   if (scans) origin.source = PartitionSource::kFileScan;
   return origin;
+}
+
+// A scan's splits: spark.sql.files.maxPartitionBytes sizes them, unless the files cannot be split
+// (a task already read more than that setting), when only a repartition after the read helps.
+static PartitionAdvice scan_split_advice(const DetectorContext& context, const model::StageAttempt& stage, int64_t partitions,
+                         const std::string& named) {
+  const double input_bytes = static_cast<double>(stage.metric(model::TaskMetric::kInputBytes));
+  const double per_task = input_bytes / static_cast<double>(std::max<int64_t>(1, stage.num_tasks));
+  const std::optional<std::string> split = context.effective_value("spark.sql.files.maxPartitionBytes");
+  const std::optional<int64_t> split_bytes = split ? parse_size_bytes(*split) : std::nullopt;
+  if (split_bytes && per_task > 1.5 * static_cast<double>(*split_bytes)) {
+    return {fmt::format("Each task read {} against splits of {} (spark.sql.files.maxPartitionBytes){}: the files cannot "
+                        "be split (gzip, a single JSON or CSV document, or one big file per task). Write them in a "
+                        "splittable format (Parquet, ORC, bzip2 or uncompressed text), or repartition({}) right after "
+                        "reading.",
+                        units::format_bytes(static_cast<int64_t>(per_task)), units::format_bytes(*split_bytes), named, partitions),
+            {}};
+  }
+  return {fmt::format("The scan's splits come from the files' sizes{}: smaller splits give more tasks.", named),
+          {context.lower_setting("spark.sql.files.maxPartitionBytes",
+                                 mib_setting(input_bytes / static_cast<double>(std::max<int64_t>(1, partitions))))}};
+}
+
+// How to give a stage `partitions` tasks: through the knob that set its count (partition_origin.h).
+PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage, int64_t partitions) {
+  const PartitionOrigin origin = partition_origin(context.model(), stage);
+  const std::string count = std::to_string(partitions);
+  const std::string named = origin.node_text.empty() ? "" : fmt::format(" (the plan: {})", origin.node_text);
+  switch (origin.source) {
+    case PartitionSource::kRepartitionByNumber:
+      return {fmt::format("The code sets the count: an explicit repartition({}){}. Change it to repartition({}); no "
+                          "setting overrides it.",
+                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
+              {}};
+    case PartitionSource::kCoalesce:
+      return {fmt::format("The code sets the count: coalesce({}){} runs everything before it in that many tasks. Use "
+                          "repartition({}) instead (a shuffle after the expensive work), or coalesce only where the "
+                          "output is written.",
+                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
+              {}};
+    case PartitionSource::kSinglePartition:
+      return {fmt::format("The operator needs every row in one task{}: a global aggregate, a sort or limit over all "
+                          "rows, or a window without partitionBy. Partition the window, aggregate in two steps "
+                          "(per key, then the total), or sort within partitions.",
+                          named),
+              {}};
+    case PartitionSource::kAdaptiveCoalesced:
+      return {fmt::format("Adaptive execution merged the shuffle's partitions into too few{}: let it keep more with a "
+                          "smaller target size.",
+                          named),
+              {context.lower_setting("spark.sql.adaptive.advisoryPartitionSizeInBytes",
+                                     mib_setting(static_cast<double>(stage.shuffle_read_bytes()) /
+                                               static_cast<double>(std::max<int64_t>(1, partitions))))}};
+    case PartitionSource::kFileScan:
+      return scan_split_advice(context, stage, partitions, named);
+    case PartitionSource::kShufflePartitions:
+      return {fmt::format("The shuffle's partition count is spark.sql.shuffle.partitions{}.", named),
+              {context.setting("spark.sql.shuffle.partitions", count)}};
+    case PartitionSource::kRdd:
+    case PartitionSource::kUnknown:
+      break;
+  }
+  if (stage.sql_execution_id.has_value() && stage.shuffle_read_bytes() == 0 && stage.metric(model::TaskMetric::kInputBytes) > 0) {
+    // A scan the plan does not name: its splits still come from the files' sizes.
+    return scan_split_advice(context, stage, partitions, "");
+  }
+  // Without a plan to say, a setting is named only when the count is its value.
+  const auto is_value_of = [&](std::string_view key) {
+    const std::optional<std::string> value = context.effective_value(key);
+    return value && *value == std::to_string(stage.num_tasks);
+  };
+  if (stage.sql_execution_id.has_value() && is_value_of("spark.sql.shuffle.partitions")) {
+    return {"", {context.setting("spark.sql.shuffle.partitions", count)}};
+  }
+  if (!stage.sql_execution_id.has_value() && is_value_of("spark.default.parallelism")) {
+    return {"", {context.setting("spark.default.parallelism", count)}};
+  }
+  return {fmt::format("Its {} tasks are not what a setting gives here, so the code or the input sets the count: a "
+                      "repartition({}) or coalesce({}), the partitions of the RDD it starts from, or the input's files. "
+                      "Raise it there (numPartitions, repartition({})).",
+                      stage.num_tasks, stage.num_tasks, stage.num_tasks, count),
+          {}};
 }
 
 }  // namespace sf::analysis

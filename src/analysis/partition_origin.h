@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/detector_context.h"
 #include "model/app_model.h"
 
 namespace sf::analysis {
@@ -34,5 +35,14 @@ struct PartitionOrigin {
 };
 
 PartitionOrigin partition_origin(const model::AppModel& model, const model::StageAttempt& stage);
+
+// How to give a stage `partitions` tasks, through the knob that set its count: the code (named,
+// with no setting), a setting of the log's Spark, or the input's files.
+struct PartitionAdvice {
+  std::string text;  // a sentence or two; "" when the setting says it all
+  std::vector<SettingChange> settings;
+};
+PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage,
+                                       int64_t partitions);
 
 }  // namespace sf::analysis

@@ -1,5 +1,7 @@
 #include "analysis/skew_join_settings.h"
 
+#include "analysis/finding_text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,11 +10,6 @@
 namespace sf::analysis {
 
 namespace {
-
-// A Spark size setting in whole MiB, rounded down so the partition stays past it: "2m".
-std::string mib_below(double bytes) {
-  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / 1048576.0))));
-}
 
 std::optional<double> effective_bytes(const DetectorContext& context, std::string_view key) {
   const std::optional<std::string> value = context.effective_value(key);
@@ -38,12 +35,12 @@ std::vector<SettingChange> skew_join_settings(const DetectorContext& context, in
   }
   const std::optional<double> threshold = effective_bytes(context, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes");
   if (!threshold || *threshold >= partition) {
-    out.push_back(context.lower_setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", mib_below(partition / 2)));
+    out.push_back(context.lower_setting("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", mib_setting(partition / 2)));
   }
   // Pieces of the target size: a target as large as the partition leaves it whole.
   const std::optional<double> target = effective_bytes(context, "spark.sql.adaptive.advisoryPartitionSizeInBytes");
   if (!target || *target * 2 > partition) {
-    out.push_back(context.lower_setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", mib_below(partition / 4)));
+    out.push_back(context.lower_setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", mib_setting(partition / 4)));
   }
   return out;
 }

@@ -36,11 +36,6 @@ double ratio_to_median(int64_t value, int64_t median) {
   return static_cast<double>(value) / static_cast<double>(std::max<int64_t>(1, median));
 }
 
-// A Spark size setting in whole MiB, rounded up: "256m".
-std::string spark_mib(double bytes) {
-  return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::ceil(bytes / 1048576.0))));
-}
-
 bool is_sql(const StageAttempt& stage) {
   return stage.sql_execution_id.has_value();
 }
@@ -353,88 +348,6 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
 
 // --- stageShape ------------------------------------------------------------------------------
 
-// A scan's splits: spark.sql.files.maxPartitionBytes sizes them, unless the files cannot be split
-// (a task already read more than that setting), when only a repartition after the read helps.
-Advice scan_split_advice(const DetectorContext& context, const StageAttempt& stage, int64_t partitions,
-                         const std::string& named) {
-  const double input_bytes = static_cast<double>(stage.metric(TaskMetric::kInputBytes));
-  const double per_task = input_bytes / static_cast<double>(std::max<int64_t>(1, stage.num_tasks));
-  const std::optional<std::string> split = context.effective_value("spark.sql.files.maxPartitionBytes");
-  const std::optional<int64_t> split_bytes = split ? parse_size_bytes(*split) : std::nullopt;
-  if (split_bytes && per_task > 1.5 * static_cast<double>(*split_bytes)) {
-    return {fmt::format("Each task read {} against splits of {} (spark.sql.files.maxPartitionBytes){}: the files cannot "
-                        "be split (gzip, a single JSON or CSV document, or one big file per task). Write them in a "
-                        "splittable format (Parquet, ORC, bzip2 or uncompressed text), or repartition({}) right after "
-                        "reading.",
-                        format_bytes(static_cast<int64_t>(per_task)), format_bytes(*split_bytes), named, partitions),
-            {}};
-  }
-  return {fmt::format("The scan's splits come from the files' sizes{}: smaller splits give more tasks.", named),
-          {context.lower_setting("spark.sql.files.maxPartitionBytes",
-                                 spark_mib(input_bytes / static_cast<double>(std::max<int64_t>(1, partitions))))}};
-}
-
-// How to give a stage `partitions` tasks: through the knob that set its count (partition_origin.h).
-Advice partition_count_advice(const DetectorContext& context, const StageAttempt& stage, int64_t partitions) {
-  const PartitionOrigin origin = partition_origin(context.model(), stage);
-  const std::string count = std::to_string(partitions);
-  const std::string named = origin.node_text.empty() ? "" : fmt::format(" (the plan: {})", origin.node_text);
-  switch (origin.source) {
-    case PartitionSource::kRepartitionByNumber:
-      return {fmt::format("The code sets the count: an explicit repartition({}){}. Change it to repartition({}); no "
-                          "setting overrides it.",
-                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
-              {}};
-    case PartitionSource::kCoalesce:
-      return {fmt::format("The code sets the count: coalesce({}){} runs everything before it in that many tasks. Use "
-                          "repartition({}) instead (a shuffle after the expensive work), or coalesce only where the "
-                          "output is written.",
-                          origin.partitions ? std::to_string(*origin.partitions) : "n", named, count),
-              {}};
-    case PartitionSource::kSinglePartition:
-      return {fmt::format("The operator needs every row in one task{}: a global aggregate, a sort or limit over all "
-                          "rows, or a window without partitionBy. Partition the window, aggregate in two steps "
-                          "(per key, then the total), or sort within partitions.",
-                          named),
-              {}};
-    case PartitionSource::kAdaptiveCoalesced:
-      return {fmt::format("Adaptive execution merged the shuffle's partitions into too few{}: let it keep more with a "
-                          "smaller target size.",
-                          named),
-              {context.lower_setting("spark.sql.adaptive.advisoryPartitionSizeInBytes",
-                                     spark_mib(static_cast<double>(stage.shuffle_read_bytes()) /
-                                               static_cast<double>(std::max<int64_t>(1, partitions))))}};
-    case PartitionSource::kFileScan:
-      return scan_split_advice(context, stage, partitions, named);
-    case PartitionSource::kShufflePartitions:
-      return {fmt::format("The shuffle's partition count is spark.sql.shuffle.partitions{}.", named),
-              {context.setting("spark.sql.shuffle.partitions", count)}};
-    case PartitionSource::kRdd:
-    case PartitionSource::kUnknown:
-      break;
-  }
-  if (is_sql(stage) && stage.shuffle_read_bytes() == 0 && stage.metric(TaskMetric::kInputBytes) > 0) {
-    // A scan the plan does not name: its splits still come from the files' sizes.
-    return scan_split_advice(context, stage, partitions, "");
-  }
-  // Without a plan to say, a setting is named only when the count is its value.
-  const auto is_value_of = [&](std::string_view key) {
-    const std::optional<std::string> value = context.effective_value(key);
-    return value && *value == std::to_string(stage.num_tasks);
-  };
-  if (is_sql(stage) && is_value_of("spark.sql.shuffle.partitions")) {
-    return {"", {context.setting("spark.sql.shuffle.partitions", count)}};
-  }
-  if (!is_sql(stage) && is_value_of("spark.default.parallelism")) {
-    return {"", {context.setting("spark.default.parallelism", count)}};
-  }
-  return {fmt::format("Its {} tasks are not what a setting gives here, so the code or the input sets the count: a "
-                      "repartition({}) or coalesce({}), the partitions of the RDD it starts from, or the input's files. "
-                      "Raise it there (numPartitions, repartition({})).",
-                      stage.num_tasks, stage.num_tasks, stage.num_tasks, count),
-          {}};
-}
-
 std::vector<SettingChange> partition_count_settings(const DetectorContext& context, const StageAttempt& stage,
                                                     int64_t partitions) {
   return partition_count_advice(context, stage, partitions).settings;
@@ -461,7 +374,7 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
         "to run for its {}.",
         format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
         format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
-    const Advice advice = partition_count_advice(context, *stage, suggested);
+    const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
     f.recommendation = fmt::format("Give the stage about {} tasks (2-3 per core over {} cores).{}{}", suggested,
                                    static_cast<int64_t>(cores), advice.text.empty() ? "" : " ", advice.text);
     f.settings = advice.settings;
