@@ -1,4 +1,4 @@
-// duplicatePlanSubtree, smallFiles, overBroadcast and underBroadcast on logs built to
+// duplicatePlanSubtree, smallFiles, overBroadcast, underBroadcast and pythonUdf on logs built to
 // trigger them, just under each threshold, and on a clean log; and the plan readers they share
 // (metrics stage by stage, the stages of a pipeline). Plan nodes are tied to stages through their
 // metrics' accumulator ids, which the stages' tasks report.
@@ -787,6 +787,207 @@ TEST(PlanText, APipelinesStagesStopAtExchanges) {
                 node(3, "Scan parquet db.t", {}, {3})};
   EXPECT_EQ(pipeline_stage_ids(tree, 2), std::vector<int64_t>{3});
   EXPECT_EQ(pipeline_stage_ids(tree, 0), (std::vector<int64_t>{3, 4}));  // its own evidence
+}
+
+// ---------------------------------------------------------------------------------------------
+// pythonUdf
+
+struct PythonLog {
+  std::string spark_version = "3.5.1";
+  std::string node_name = "BatchEvalPython";
+  std::string function = "to_upper";
+  bool metrics = true;        // Spark 4.1+ times the Python workers on the node
+  int64_t python_ms = 60000;  // time to run Python workers
+  int64_t start_ms = 2000;
+  int64_t init_ms = 3000;
+  int64_t function_ms = 20000;
+  std::vector<std::pair<std::string, std::string>> properties;
+};
+
+// WholeStageCodegen > HashAggregate > Project > BatchEvalPython [f(name)] > Scan, all in stage 0
+// (the usual 8 tasks of 10 s, in a 12 s window).
+ScenarioLog python_log(const PythonLog& spec) {
+  auto log = cluster();
+  log.spark_version(spec.spark_version);
+  for (const auto& [key, value] : spec.properties) log.property(key, value);
+  PlanNodeSpec python{.name = spec.node_name,
+                      .simple_string = spec.node_name + " [" + spec.function + "(name#1)#2], [pythonUDF0#7]",
+                      .children = {codegen(1, parquet_scan("db.people", 513, "name#1"))}};
+  if (spec.metrics) {
+    python.metrics = {{"time to run Python workers", 501, "timing"},
+                      {"time to start Python workers", 502, "timing"},
+                      {"time to initialize Python workers", 503, "timing"},
+                      {"time to execute Python code", 504, "timing"},
+                      {"data sent to Python workers", 505, "size"},
+                      {"data returned from Python workers", 506, "size"},
+                      {"number of output rows", 507}};
+  }
+  PlanNodeSpec plan{.name = "HashAggregate",
+                    .simple_string = "HashAggregate(keys=[u#3], functions=[partial_count(1)])",
+                    .metrics = {{"number of output rows", 511}},
+                    .children = {{.name = "Project",
+                                  .simple_string = "Project [pythonUDF0#7 AS u#3]",
+                                  .children = {{.name = "InputAdapter", .children = {python}}}}}};
+  log.sql({.execution_id = 0, .start_ms = 500, .end_ms = 14000, .plan = codegen(2, plan)});
+  StageSpec s = stage(0, 1000, 12000, {511, 513});
+  for (auto& task : s.tasks) task.cpu_time_ns = 5'000'000'000;  // 4,990 ms of each task off the CPU
+  if (spec.metrics) {
+    s.accumulables = {{511, 8},
+                      {513, 8},
+                      {501, spec.python_ms},
+                      {502, spec.start_ms},
+                      {503, spec.init_ms},
+                      {504, spec.function_ms},
+                      {505, 1'000'000},
+                      {506, 800'000}};
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 13000, .sql_execution_id = 0, .stages = {s}});
+  return log;
+}
+
+const Finding* only_python_udf(const testing::Analyzed& result) {
+  auto found = result.of_type("pythonUdf");
+  EXPECT_EQ(found.size(), 1u);
+  return found.empty() ? nullptr : found[0];
+}
+
+TEST(PythonUdf, ABuiltinDoesItInTheJvm) {
+  auto result = analyze_scenario(python_log({}));
+  const Finding* f = only_python_udf(result);
+  ASSERT_NE(f, nullptr);
+  expect_registered_thresholds(*f);
+  EXPECT_EQ(f->id, "pythonUdf/builtinExists/sql-0.node-5");
+  EXPECT_EQ(f->rule, "builtinExists");
+  EXPECT_EQ(f->stage_ids(), std::vector<int64_t>{0});
+  EXPECT_NE(f->recommendation.find("pyspark.sql.functions.upper"), std::string::npos);
+  EXPECT_NE(f->validation_caveat.find("inferred from the function's name (to_upper)"), std::string::npos);
+  EXPECT_TRUE(f->settings.empty());
+  // A builtin removes all 60 s the tasks spent in Python workers: 7.5 s over the 8 tasks, within
+  // the 12 s window less its post-fix floor (10 s x (1 - 60,000 / 79,920)).
+  EXPECT_EQ(f->impact.method, EstimateMethod::kMeasured);
+  EXPECT_DOUBLE_EQ(raw_of(*f), 60000);
+  EXPECT_EQ(f->impact.raw_waste->unit, WasteUnit::kCoreMs);
+  EXPECT_EQ(f->impact.basis, Basis::kSerial);
+  EXPECT_DOUBLE_EQ(high_of(*f), 7500);
+  EXPECT_EQ(evidence_of(*f, "pythonTimeMs"), 60000);
+  EXPECT_EQ(evidence_of(*f, "pythonFunctionMs"), 20000);
+  EXPECT_EQ(evidence_of(*f, "bytesSentToPython"), 1'000'000);
+  EXPECT_NE(f->explanation.find("Spark measured 1m 00s in its Python workers (2.0s of it starting them and 3.0s "
+                                "initializing them), 20.0s executing the function; the rest, 35.0s, is rows moving"),
+            std::string::npos);
+}
+
+TEST(PythonUdf, BuiltinsAreReadFromTheFunctionsName) {
+  for (const auto& [function, builtin] : std::vector<std::pair<std::string, std::string>>{
+           {"upperCase", "upper"}, {"strip_udf", "trim"}, {"py_len", "length"}, {"regexp_replace", "regexp_replace"}}) {
+    auto result = analyze_scenario(python_log({.function = function}));
+    const Finding* f = only_python_udf(result);
+    ASSERT_NE(f, nullptr) << function;
+    EXPECT_EQ(f->rule, "builtinExists") << function;
+    EXPECT_NE(f->recommendation.find("pyspark.sql.functions." + builtin), std::string::npos) << function;
+  }
+  for (const std::string function : {"<lambda>", "normalize_phone", "fiscal_year", "upper_and_trim"}) {
+    auto result = analyze_scenario(python_log({.function = function}));
+    const Finding* f = only_python_udf(result);
+    ASSERT_NE(f, nullptr) << function;
+    EXPECT_EQ(f->rule, "rowAtATime") << function;
+  }
+}
+
+TEST(PythonUdf, ArrowBatchesSaveTheMovingOfRows) {
+  // No builtin: Arrow batches cut what is neither starting workers, initializing them nor the
+  // function: 60 - 2 - 3 - 20 = 35 s of task time, 4,375 ms over the 8 tasks. Spark 3.5 has
+  // Arrow-optimized UDFs, off by default.
+  auto result = analyze_scenario(python_log({.function = "score_customer"}));
+  const Finding* f = only_python_udf(result);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rule, "rowAtATime");
+  EXPECT_EQ(f->impact.method, EstimateMethod::kMeasured);
+  EXPECT_DOUBLE_EQ(raw_of(*f), 35000);
+  EXPECT_DOUBLE_EQ(high_of(*f), 4375);
+  EXPECT_EQ(suggested(*f, "spark.sql.execution.pythonUDF.arrow.enabled"), "true");
+  EXPECT_EQ(current(*f, "spark.sql.execution.pythonUDF.arrow.enabled"), "");
+  EXPECT_NE(f->recommendation.find("useArrow=True"), std::string::npos);
+}
+
+TEST(PythonUdf, PhasesThatDoNotAddUpAreNotSubtracted) {
+  // Starting, initializing and running the function sum past the workers' total (Spark times
+  // them on both sides of the pipe): the moving of rows is not known, so Arrow's saving is the
+  // modeled 40% of the 60 s.
+  auto result = analyze_scenario(python_log({.function = "score_customer", .start_ms = 20000, .init_ms = 25000}));
+  const Finding* f = only_python_udf(result);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->impact.method, EstimateMethod::kModeled);
+  EXPECT_DOUBLE_EQ(raw_of(*f), 60000 * 0.4);
+  EXPECT_EQ(f->explanation.find("the rest,"), std::string::npos);
+}
+
+TEST(PythonUdf, TheAdviceFollowsTheSparkVersion) {
+  {
+    // Spark 4.2 turned Arrow on by default: a pickled UDF there fell back (no pyarrow) or opted out.
+    auto result = analyze_scenario(python_log({.spark_version = "4.2.0", .function = "score_customer"}));
+    const Finding* f = only_python_udf(result);
+    ASSERT_NE(f, nullptr);
+    EXPECT_TRUE(f->settings.empty());
+    EXPECT_NE(f->recommendation.find("Install pyarrow and pandas"), std::string::npos);
+  }
+  {
+    auto result =
+        analyze_scenario(python_log({.spark_version = "4.2.0",
+                                     .function = "score_customer",
+                                     .properties = {{"spark.sql.execution.pythonUDF.arrow.enabled", "false"}}}));
+    const Finding* f = only_python_udf(result);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(suggested(*f, "spark.sql.execution.pythonUDF.arrow.enabled"), "true");
+    EXPECT_EQ(current(*f, "spark.sql.execution.pythonUDF.arrow.enabled"), "false");
+  }
+  {
+    // Before 3.5 there is no Arrow-optimized UDF: a pandas UDF is the vectorized form.
+    auto result = analyze_scenario(python_log({.spark_version = "3.4.1", .function = "score_customer"}));
+    const Finding* f = only_python_udf(result);
+    ASSERT_NE(f, nullptr);
+    EXPECT_TRUE(f->settings.empty());
+    EXPECT_NE(f->recommendation.find("pandas_udf"), std::string::npos);
+  }
+}
+
+TEST(PythonUdf, WithoutPythonMetricsTheTimeIsTheStagesOffCpuTime) {
+  // Spark 3.1 puts no metric on the Python node; its stage is found through the scan and the
+  // codegen stage around it. Each task ran 9,990 ms with 5,000 ms on the CPU: 39,920 ms off it.
+  // The saving of Arrow batches is then modeled at 40% of that: 15,968 ms, 1,996 ms over 8 tasks.
+  auto result =
+      analyze_scenario(python_log({.spark_version = "3.1.1", .function = "score_customer", .metrics = false}));
+  const Finding* f = only_python_udf(result);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->stage_ids(), std::vector<int64_t>{0});
+  EXPECT_EQ(evidence_of(*f, "pythonTimeMs"), 39920);
+  EXPECT_EQ(f->impact.method, EstimateMethod::kModeled);
+  EXPECT_DOUBLE_EQ(raw_of(*f), 39920 * 0.4);
+  EXPECT_DOUBLE_EQ(high_of(*f), 39920 * 0.4 / 8);
+  EXPECT_TRUE(names_threshold(*f, "pythonUdf.arrowSavingShare"));
+  EXPECT_NE(f->validation_caveat.find("estimated from the stages' off-CPU time"), std::string::npos);
+  EXPECT_NE(f->recommendation.find("pandas_udf"), std::string::npos);
+}
+
+TEST(PythonUdf, AVectorizedUdfWithNoBuiltinSaysWhereTheTimeWent) {
+  auto result = analyze_scenario(python_log({.node_name = "ArrowEvalPython", .function = "score_customer"}));
+  const Finding* f = only_python_udf(result);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rule, "vectorized");
+  EXPECT_EQ(f->impact.basis, Basis::kInformational);
+  EXPECT_FALSE(f->impact.wall_clock);
+  EXPECT_EQ(evidence_of(*f, "pythonTimeMs"), 60000);
+  // 7.5 s of the stage's wall-clock in Python of a 1,000 s application: low.
+  EXPECT_EQ(f->band, ImpactBand::kLow);
+}
+
+TEST(PythonUdf, NearMisses) {
+  // 5 s of 79.9 s of run time in Python workers: under pythonUdf.minOutsideShare (10%).
+  EXPECT_TRUE(analyze_scenario(python_log({.python_ms = 5000})).of_type("pythonUdf").empty());
+  // With pythonUdf.minOutsideMs above the 60 s the tasks spent in Python, nothing either.
+  Thresholds high_floor;
+  high_floor.python_udf_min_outside_ms = 60001;
+  EXPECT_TRUE(analyze_scenario(python_log({}), high_floor).of_type("pythonUdf").empty());
 }
 
 }  // namespace
