@@ -139,4 +139,10 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
   return parts;
 }
 
+double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage) {
+  double sum = 0;
+  for (const StageMetricPart& part : parts) sum += part.stage == stage ? part.value : 0.0;
+  return sum;
+}
+
 }  // namespace sf::analysis

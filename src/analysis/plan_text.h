@@ -65,4 +65,7 @@ struct StageMetricPart {
 std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
                                                    std::initializer_list<std::string_view> names);
 
+// The part of `parts` that is this stage attempt's (0 when it has none).
+double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage);
+
 }  // namespace sf::analysis

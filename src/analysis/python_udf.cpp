@@ -207,14 +207,6 @@ struct PythonStageTime {
   double function_ms = 0;  // executing the Python function (Spark 4.1+)
 };
 
-double part_of(const std::vector<StageMetricPart>& parts, const StageAttempt* stage) {
-  double sum = 0;
-  for (const StageMetricPart& p : parts) {
-    if (p.stage == stage) sum += p.value;
-  }
-  return sum;
-}
-
 // Task time off the task thread's CPU that is neither GC nor a wait for shuffle blocks: in
 // BatchEvalPython and friends the task thread waits for the Python worker's results.
 double off_cpu_ms(const StageAttempt& stage) {
@@ -254,10 +246,10 @@ PythonTime python_time(const model::AppModel& model, const PlanNode& node,
     PythonStageTime s{stage};
     if (time.measured) {
       // A worker's time lies within its task's: never more than the stage's run time.
-      s.outside_ms = std::min(part_of(total, stage), run);
-      s.start_ms = part_of(start, stage);
-      s.init_ms = part_of(init, stage);
-      s.function_ms = part_of(function, stage);
+      s.outside_ms = std::min(stage_part(total, stage), run);
+      s.start_ms = stage_part(start, stage);
+      s.init_ms = stage_part(init, stage);
+      s.function_ms = stage_part(function, stage);
     } else {
       const auto it = sharing.find(stage->stage_id);
       s.outside_ms = off_cpu_ms(*stage) / std::max(1, it == sharing.end() ? 1 : it->second);
@@ -321,6 +313,32 @@ ArrowAdvice arrow_advice(const DetectorContext& context, const SqlExecution& sql
           std::nullopt};
 }
 
+// How the time outside the JVM was reached, in words: Spark's own timing of the workers, or
+// the stages' off-CPU estimate.
+std::string describe_python_time(const DetectorContext& context, const PythonTime& time) {
+  std::string words;
+  if (time.measured) {
+    words = fmt::format("Spark measured {} in its Python workers", duration_text(time.outside_ms));
+    if (time.start_ms + time.init_ms > 0) {
+      words += fmt::format(" ({} of it starting them and {} initializing them)", duration_text(time.start_ms),
+                           duration_text(time.init_ms));
+    }
+    if (time.function_ms > 0) words += fmt::format(", {} executing the function", duration_text(time.function_ms));
+    words += time.split ? fmt::format(
+                              "; the rest, {}, is rows moving between the JVM and Python and the JVM waiting for them.",
+                              duration_text(time.outside_ms - time.start_ms - time.init_ms - time.function_ms))
+                        : std::string(".");
+  } else {
+    words = fmt::format(
+        "Spark {} does not time Python workers; the tasks of those stages spent {} off the task thread's CPU that was "
+        "neither GC nor waiting for shuffle blocks, which is where a task waits for its Python worker (an estimate: "
+        "other waits count too).",
+        context.model().app.spark_version.empty() ? std::string("of this log") : context.model().app.spark_version,
+        duration_text(time.outside_ms));
+  }
+  return words;
+}
+
 void report_python_node(const DetectorContext& context, const SqlExecution& sql, const PlanNode& node,
                         const PythonNodeKind& kind, const SharingNodes& sharing, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
@@ -352,7 +370,6 @@ void report_python_node(const DetectorContext& context, const SqlExecution& sql,
   // running the function, when Spark measured those), else a modeled share.
   std::vector<RemovedWork> removed;
   EstimateMethod method = EstimateMethod::kMeasured;
-  std::string saving_words;
   double recoverable_ms = 0;
   for (const PythonStageTime& s : time.stages) {
     double part = s.outside_ms;
@@ -381,28 +398,7 @@ void report_python_node(const DetectorContext& context, const SqlExecution& sql,
   }
   f.title = fmt::format("SQL {}: {} spent {} of task time in Python workers ({})", sql.execution_id,
                         function_list(functions), duration_text(time.outside_ms), kind.what);
-  std::string measured_words;
-  if (time.measured) {
-    measured_words = fmt::format("Spark measured {} in its Python workers", duration_text(time.outside_ms));
-    if (time.start_ms + time.init_ms > 0) {
-      measured_words += fmt::format(" ({} of it starting them and {} initializing them)", duration_text(time.start_ms),
-                                    duration_text(time.init_ms));
-    }
-    if (time.function_ms > 0)
-      measured_words += fmt::format(", {} executing the function", duration_text(time.function_ms));
-    measured_words +=
-        time.split
-            ? fmt::format("; the rest, {}, is rows moving between the JVM and Python and the JVM waiting for them.",
-                          duration_text(time.outside_ms - time.start_ms - time.init_ms - time.function_ms))
-            : std::string(".");
-  } else {
-    measured_words = fmt::format(
-        "Spark {} does not time Python workers; the tasks of those stages spent {} off the task thread's CPU that was "
-        "neither GC nor waiting for shuffle blocks, which is where a task waits for its Python worker (an estimate: "
-        "other waits count too).",
-        context.model().app.spark_version.empty() ? std::string("of this log") : context.model().app.spark_version,
-        duration_text(time.outside_ms));
-  }
+  const std::string measured_words = describe_python_time(context, time);
   f.explanation = fmt::format(
       "{} ran {} ({}) in Python worker processes, outside the JVM, in stage(s) {}. {} That is {} of those stages' "
       "run time of {}.",
@@ -443,8 +439,9 @@ void report_python_node(const DetectorContext& context, const SqlExecution& sql,
                                           "measured on the node.");
   f.evidence = {{"pythonTimeMs", time.outside_ms, "ms"},
                 {"stageRunTimeMs", time.run_ms, "ms"},
-                {"pythonShareOfRunTime", time.outside_ms / time.run_ms, "fraction"},
-                {"recoverableTaskMs", recoverable_ms, "ms"}};
+                {"pythonShareOfRunTime", time.outside_ms / time.run_ms, "fraction"}};
+  // A vectorized UDF with no builtin to name has no fix to price.
+  if (builtin || kind.row_at_a_time) f.evidence.push_back({"recoverableTaskMs", recoverable_ms, "ms"});
   if (time.split) {
     f.evidence.push_back({"workerStartMs", time.start_ms, "ms"});
     f.evidence.push_back({"workerInitMs", time.init_ms, "ms"});

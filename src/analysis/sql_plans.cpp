@@ -476,12 +476,8 @@ ScanWork scan_work(const DetectorContext& context, const PlanNode& scan,
   const std::vector<StageMetricPart> scan_time = metric_parts_by_stage(context.model(), scan, {"scan time"});
   work.measure = scan_time.empty() ? "the run time of its stages" : "its scan time";
   for (const StageAttempt* stage : attempts) {
-    double ms = 0;
-    if (scan_time.empty()) {
-      ms = static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
-    } else {
-      for (const StageMetricPart& part : scan_time) ms += part.stage == stage ? part.value : 0.0;
-    }
+    const double ms = scan_time.empty() ? static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs))
+                                        : stage_part(scan_time, stage);
     if (ms <= 0) continue;
     work.parts.push_back({stage, ms});
     work.task_ms += ms;
@@ -777,12 +773,6 @@ struct JoinWork {
   }
 };
 
-double part_in(const std::vector<StageMetricPart>& parts, const StageAttempt* stage) {
-  double sum = 0;
-  for (const StageMetricPart& p : parts) sum += p.stage == stage ? p.value : 0.0;
-  return sum;
-}
-
 JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, const PlanNode& join,
                    const JoinInput& larger, const JoinInput& smaller) {
   const model::AppModel& model = context.model();
@@ -825,15 +815,15 @@ JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, cons
   }
   for (const StageAttempt* stage : context.ran_stages()) {
     if (!std::binary_search(join.stage_ids.begin(), join.stage_ids.end(), stage->stage_id)) continue;
-    const double fetch = part_in(fetch_wait, stage);
-    const double sort = part_in(sort_time, stage);
+    const double fetch = stage_part(fetch_wait, stage);
+    const double sort = stage_part(sort_time, stage);
     // The operators' "spill size" is in-memory bytes; the stage's task metrics say what that came
     // to on disk, so the stage's disk spill is shared in that proportion.
     double spill_disk = 0;
     const auto stage_memory = static_cast<double>(stage->metric(model::TaskMetric::kMemoryBytesSpilled));
     if (stage_memory > 0) {
       spill_disk = static_cast<double>(stage->metric(model::TaskMetric::kDiskBytesSpilled)) *
-                   std::min(1.0, part_in(spill_size, stage) / stage_memory);
+                   std::min(1.0, stage_part(spill_size, stage) / stage_memory);
     }
     const double spill = spill_disk / t.spill_io_throughput_bps * 1000.0;
     work.fetch_wait_ms += fetch;
@@ -842,7 +832,7 @@ JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, cons
     work.spill_ms += spill;
     if (joins_per_stage[stage->stage_id] == 1) {
       double output_write = 0;
-      for (const auto& parts : writes) output_write += part_in(parts, stage);
+      for (const auto& parts : writes) output_write += stage_part(parts, stage);
       const auto run = static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
       const double part = std::max(0.0, run - output_write);
       work.removed.push_back({stage, part});

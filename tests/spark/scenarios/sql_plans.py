@@ -1,6 +1,7 @@
 """SQL plan shapes that cost time (docs/detectors/sql_plans.md, python_udf.md): a Python UDF where
 a builtin exists, a join kept from broadcasting by its threshold, thousands of small input files,
 the same aggregate computed twice, and Spark's own runtime bloom filter (a control)."""
+import contextlib
 import os
 import shutil
 import tempfile
@@ -65,16 +66,20 @@ register(Scenario(
 ))
 
 
-def _scratch(name):
+@contextlib.contextmanager
+def _scratch_dir(name):
+    """A directory for the files a workload writes before its problem job, removed afterwards."""
     path = os.path.join(tempfile.gettempdir(), f"sf-scenario-{os.getpid()}-{name}")
     shutil.rmtree(path, ignore_errors=True)
-    return path
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _small_files(spark, fixed):
-    path = _scratch("small-files")
     rows = spark.range(0, 240_000).select(F.col("id"), (F.col("id") % 97).alias("k"), (F.col("id") * 7).alias("v"))
-    try:
+    with _scratch_dir("small-files") as path:
         other_job(spark, "writing the input")
         # Two writing tasks either way; the problem cuts their rows into files of 200.
         writer = rows.coalesce(2).write
@@ -83,8 +88,6 @@ def _small_files(spark, fixed):
         writer.parquet(path)
         problem_job(spark, "aggregating the input")
         spark.read.parquet(path).groupBy("k").agg(F.sum("v")).collect()
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 register(Scenario(
@@ -123,8 +126,7 @@ register(Scenario(
 
 
 def _runtime_bloom_filter(spark, fixed):
-    path = _scratch("bloom")
-    try:
+    with _scratch_dir("bloom") as path:
         other_job(spark, "writing the tables")
         spark.range(0, 1_000_000, numPartitions=2).select(
             (F.col("id") % 500_000).alias("k"), F.col("id").alias("v")).write.parquet(path + "/facts")
@@ -141,8 +143,6 @@ def _runtime_bloom_filter(spark, fixed):
         dims = spark.read.parquet(path + "/dims").where(digest.startswith("00")).select("k")
         other_job(spark, "a selective join Spark filters with a runtime bloom filter")
         facts.join(dims, "k").agg(F.sum("v")).collect()
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 register(Scenario(
