@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace sf::analysis {
@@ -99,15 +100,28 @@ std::vector<int64_t> pipeline_stage_ids(const model::PlanTree& tree, int32_t nod
   return ids;
 }
 
-std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
-                                                   std::initializer_list<std::string_view> names) {
-  const model::PlanMetric* metric = nullptr;
+namespace {
+
+// The first of `names` the node has a metric for (whether or not anything reported it).
+const model::PlanMetric* first_metric(const model::PlanNode& node, std::initializer_list<std::string_view> names) {
   for (std::string_view name : names) {
     for (const model::PlanMetric& m : node.metrics) {
-      if (m.name == name && metric == nullptr) metric = &m;
+      if (m.name == name) return &m;
     }
-    if (metric != nullptr) break;
   }
+  return nullptr;
+}
+
+// Spark's nanosecond timings, read in ms like its other timings.
+double unit_of(const model::PlanMetric& metric) {
+  return metric.metric_type == "nsTiming" ? 1e-6 : 1.0;
+}
+
+}  // namespace
+
+std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
+                                                   std::initializer_list<std::string_view> names) {
+  const model::PlanMetric* metric = first_metric(node, names);
   if (metric == nullptr) return {};
   struct Logged {
     int64_t completed_ms;
@@ -128,7 +142,7 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
   }
   std::stable_sort(logged.begin(), logged.end(),
                    [](const Logged& a, const Logged& b) { return a.completed_ms < b.completed_ms; });
-  const double unit = metric->metric_type == "nsTiming" ? 1e-6 : 1.0;
+  const double unit = unit_of(*metric);
   std::vector<StageMetricPart> parts;
   int64_t before = 0;
   for (const Logged& l : logged) {
@@ -137,6 +151,20 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
     if (part > 0) parts.push_back({l.stage, static_cast<double>(part) * unit});
   }
   return parts;
+}
+
+std::optional<int64_t> metric_as_ran(const model::AppModel& model, const model::SqlExecution& sql,
+                                     const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+  const model::PlanMetric* metric = first_metric(node, names);
+  if (metric == nullptr) return std::nullopt;
+  std::optional<double> total;
+  for (const StageMetricPart& part : metric_parts_by_stage(model, node, names)) total = total.value_or(0) + part.value;
+  // Driver-side metrics (scan file counts, broadcast sizes and timings) are not stage work.
+  for (const auto& [id, value] : sql.driver_accum_updates) {
+    if (id == metric->accumulator_id) total = total.value_or(0) + static_cast<double>(value) * unit_of(*metric);
+  }
+  if (!total) return std::nullopt;
+  return static_cast<int64_t>(std::llround(*total));
 }
 
 double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage) {

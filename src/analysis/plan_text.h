@@ -65,6 +65,13 @@ struct StageMetricPart {
 std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
                                                    std::initializer_list<std::string_view> names);
 
+// The first of `names` the node has, in all, as it ran and as Spark's UI totals it: the stage
+// attempts' parts (running totals undone, so a stage updated twice is not counted twice) plus its
+// driver-side value (the model keeps each accumulator's last driver update); in the metric's
+// unit (timings in whole ms). nullopt when neither a stage nor the driver reported it.
+std::optional<int64_t> metric_as_ran(const model::AppModel& model, const model::SqlExecution& sql,
+                                     const model::PlanNode& node, std::initializer_list<std::string_view> names);
+
 // The part of `parts` that is this stage attempt's (0 when it has none).
 double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage);
 

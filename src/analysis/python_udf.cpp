@@ -447,10 +447,10 @@ void report_python_node(const DetectorContext& context, const SqlExecution& sql,
     f.evidence.push_back({"workerInitMs", time.init_ms, "ms"});
     f.evidence.push_back({"pythonFunctionMs", time.function_ms, "ms"});
   }
-  if (auto sent = metric_value(node, {"data sent to Python workers"})) {
+  if (auto sent = metric_as_ran(context.model(), sql, node, {"data sent to Python workers"})) {
     f.evidence.push_back({"bytesSentToPython", static_cast<double>(*sent), "bytes"});
   }
-  if (auto returned = metric_value(node, {"data returned from Python workers"})) {
+  if (auto returned = metric_as_ran(context.model(), sql, node, {"data returned from Python workers"})) {
     f.evidence.push_back({"bytesReturnedFromPython", static_cast<double>(*returned), "bytes"});
   }
   f.thresholds = {"pythonUdf.minOutsideShare", "pythonUdf.minOutsideMs"};
@@ -486,7 +486,7 @@ void detect_python_udfs(const DetectorContext& context, std::vector<Finding>& fi
     }
     SharingNodes sharing;
     for (const PlanNode* node : nodes) {
-      if (!metric_value(*node, {"time to run Python workers"})) {
+      if (!metric_as_ran(context.model(), sql, *node, {"time to run Python workers"})) {
         for (int64_t id : pipeline_stage_ids(sql.plan, node->node_id)) ++sharing[id];
       }
     }

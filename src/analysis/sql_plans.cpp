@@ -489,8 +489,8 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
                  std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
-    const auto files = metric_value(node, {"number of files read", "number of files"});
-    const auto bytes = metric_value(node, {"size of files read"});
+    const auto files = metric_as_ran(context.model(), sql, node, {"number of files read", "number of files"});
+    const auto bytes = metric_as_ran(context.model(), sql, node, {"size of files read"});
     if (!files || !bytes || *files <= 0) continue;
     const double file_count = static_cast<double>(*files);
     const double average = static_cast<double>(*bytes) / file_count;
@@ -500,7 +500,7 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
     if (excess <= 0) continue;
     if (!reported.first_time(metric_accumulator(node, {"number of files read", "number of files"}))) continue;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
-    const auto metadata_ms = metric_value(node, {"metadata time", "metadata time (ms)"});
+    const auto metadata_ms = metric_as_ran(context.model(), sql, node, {"metadata time", "metadata time (ms)"});
     // The opens are task time: spread over the scan's stages in proportion to what the scan
     // measured there, and never more than that (the files cannot have cost more than reading them).
     const double modeled_task_ms = excess * t.file_open_overhead_ms;
@@ -606,14 +606,15 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
     if (!is_broadcast_exchange(node)) continue;
-    const auto bytes = metric_value(node, {"data size", "data size (bytes)"});
+    const auto bytes = metric_as_ran(context.model(), sql, node, {"data size", "data size (bytes)"});
     if (!bytes || static_cast<double>(*bytes) < t.broadcast_over_max_bytes) continue;
     if (!reported.first_time(metric_accumulator(node, {"data size", "data size (bytes)"}))) continue;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
     const BroadcastThreshold threshold = broadcast_threshold(context, sql);
-    const auto collect_ms = metric_value(node, {"time to collect", "time to collect (ms)"});
-    const auto build_ms = metric_value(node, {"time to build", "time to build (ms)"});
-    const auto broadcast_ms = metric_value(node, {"time to broadcast", "time to broadcast (ms)"});
+    const auto collect_ms = metric_as_ran(context.model(), sql, node, {"time to collect", "time to collect (ms)"});
+    const auto build_ms = metric_as_ran(context.model(), sql, node, {"time to build", "time to build (ms)"});
+    const auto broadcast_ms =
+        metric_as_ran(context.model(), sql, node, {"time to broadcast", "time to broadcast (ms)"});
     const int64_t observed_ms = collect_ms.value_or(0) + build_ms.value_or(0) + broadcast_ms.value_or(0);
     // A shuffle join still computes the relation (the collect job's work stays) but no longer
     // builds it on the driver and sends it out: Spark times both, and the join waits for them.
@@ -722,7 +723,8 @@ struct JoinInput {
   const PlanNode* sort = nullptr;      // the sort a sort-merge join put on this input
 };
 
-JoinInput join_input(const PlanTree& tree, int32_t child) {
+JoinInput join_input(const model::AppModel& model, const SqlExecution& sql, int32_t child) {
+  const PlanTree& tree = sql.plan;
   JoinInput input;
   bool reused = false;
   const PlanNode* node = &tree.nodes[static_cast<size_t>(child)];
@@ -731,12 +733,12 @@ JoinInput join_input(const PlanTree& tree, int32_t child) {
     if (name.starts_with("Reused")) reused = true;  // lists the exchange it reuses as its child
     if (input.sort == nullptr && name.ends_with("Sort")) input.sort = node;
     if (name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused")) {
-      input.bytes = metric_value(*node, {"data size", "data size (bytes)"});
+      input.bytes = metric_as_ran(model, sql, *node, {"data size", "data size (bytes)"});
       if (!reused) input.exchange = node;
       return input;
     }
     if (is_source_scan(*node)) {
-      input.bytes = metric_value(*node, {"size of files read"});
+      input.bytes = metric_as_ran(model, sql, *node, {"size of files read"});
       return input;
     }
     if (node->children.size() != 1) return input;
@@ -856,8 +858,8 @@ void under_broadcast(const DetectorContext& context, const SqlExecution& sql, st
       continue;
     }
     const BuildSides sides = build_sides(node.simple_string);
-    const JoinInput left = join_input(sql.plan, node.children[0]);
-    const JoinInput right = join_input(sql.plan, node.children[1]);
+    const JoinInput left = join_input(context.model(), sql, node.children[0]);
+    const JoinInput right = join_input(context.model(), sql, node.children[1]);
     // The smallest side Spark could have broadcast.
     const JoinInput* candidate = nullptr;
     const JoinInput* other = nullptr;

@@ -526,8 +526,10 @@ TEST(SqlPlans, OverBroadcastNearMiss) {
 // With `adaptive`, the plan is AQE's final plan: each exchange sits in a query stage read
 // through an AQEShuffleRead.
 // With `join_evidence` false, no task reports the join's metric, so nothing ties it to a stage.
+// With `retried_left`, the left side's map stage failed once after writing 30 MiB and its second
+// attempt completed the 50 MiB: Spark logs the running total, 30 MiB then 50 MiB.
 ScenarioLog sort_merge_join(int64_t left, int64_t right, std::string type = "Inner", bool adaptive = false,
-                            bool join_evidence = true) {
+                            bool join_evidence = true, bool retried_left = false) {
   auto log = cluster();
   auto side = [adaptive](std::string key, int64_t accumulator, PlanNodeSpec scan) {
     PlanNodeSpec exchange = shuffle("hashpartitioning(" + key + ", 200)", accumulator, std::move(scan));
@@ -558,7 +560,17 @@ ScenarioLog sort_merge_join(int64_t left, int64_t right, std::string type = "Inn
   small.accumulables = {{403, 8}, {401, left}};
   StageSpec big = stage(1, 41000, 40000, {404});
   big.accumulables = {{404, 8}, {402, right}};
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 91000, .sql_execution_id = 3, .stages = {small, big, join}});
+  std::vector<StageSpec> stages = {small, big, join};
+  if (retried_left) {
+    StageSpec failed = stage(0, 1000, 20000, {403});
+    failed.failure_reason = "FetchFailed";
+    failed.accumulables = {{403, 4}, {401, 30 * kMiB}};
+    stages[0] = stage(0, 21000, 20000, {403});
+    stages[0].attempt_id = 1;
+    stages[0].accumulables = {{403, 8}, {401, left}};
+    stages.insert(stages.begin(), failed);
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 91000, .sql_execution_id = 3, .stages = stages});
   return log;
 }
 
@@ -700,6 +712,16 @@ TEST(SqlPlans, UnderBroadcastInAnAdaptivePlan) {
   // planner's: both are raised.
   EXPECT_EQ(suggested(*found[0], "spark.sql.autoBroadcastJoinThreshold"), "60m");
   EXPECT_EQ(suggested(*found[0], "spark.sql.adaptive.autoBroadcastJoinThreshold"), "60m");
+}
+
+TEST(SqlPlans, UnderBroadcastSizesARetriedStageOnce) {
+  // 30 MiB logged by the failed attempt, 50 MiB (the running total) by the one that completed:
+  // the side carried 50 MiB, not their 80 MiB sum.
+  auto result = analyze_scenario(sort_merge_join(50 * kMiB, 5 * kGiB, "Inner", false, true, /*retried_left=*/true));
+  auto found = result.of_type("underBroadcast");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(evidence_of(*found[0], "smallerSideBytes"), 50.0 * kMiB);
+  EXPECT_EQ(suggested(*found[0], "spark.sql.autoBroadcastJoinThreshold"), "60m");
 }
 
 TEST(SqlPlans, UnderBroadcastLeavesAKeyThatAlreadyAllowsTheSide) {
