@@ -69,6 +69,7 @@ std::span<const DetectorFamily> detector_families() {
       {"taskFailures", &detect_task_failures}, {"taskDistribution", &detect_task_distribution},
       {"hosts", &detect_hosts},                {"memory", &detect_memory},
       {"shuffle", &detect_shuffle},            {"sqlPlans", &detect_sql_plans},
+      {"pythonUdfs", &detect_python_udfs},
       {"caching", &detect_caching},            {"timeline", &detect_timeline},
       {"config", &detect_config},              {"runState", &detect_run_state},
   };

@@ -26,6 +26,8 @@ void detect_memory(const DetectorContext& context, std::vector<Finding>& finding
 void detect_shuffle(const DetectorContext& context, std::vector<Finding>& findings);
 // duplicatePlanSubtree, smallFiles, overBroadcast, underBroadcast
 void detect_sql_plans(const DetectorContext& context, std::vector<Finding>& findings);
+// pythonUdf (builtinExists, rowAtATime, vectorized)
+void detect_python_udfs(const DetectorContext& context, std::vector<Finding>& findings);
 // cachingOpportunity, cacheUtilization
 void detect_caching(const DetectorContext& context, std::vector<Finding>& findings);
 // coldStart, driverTime, stageSlowness, utilization, autoscalingChurn

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 namespace sf::analysis {
 
@@ -53,6 +56,131 @@ const std::string* metadata_value(const model::PlanNode& node, std::string_view 
     if (k == key) return &v;
   }
   return nullptr;
+}
+
+bool is_reuse_boundary(const model::PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.starts_with("Reused") || name == "InMemoryTableScan";
+}
+
+std::vector<bool> nodes_below_reuse(const model::PlanTree& tree) {
+  // Preorder ids: a parent comes before its children.
+  std::vector<bool> below(tree.nodes.size(), false);
+  for (size_t i = 0; i < tree.nodes.size(); ++i) {
+    const model::PlanNode& node = tree.nodes[i];
+    for (int32_t child : node.children) below[static_cast<size_t>(child)] = below[i] || is_reuse_boundary(node);
+  }
+  return below;
+}
+
+bool is_pipeline_boundary(const model::PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.ends_with("Exchange") || name.ends_with("QueryStage") || name.starts_with("Subquery") ||
+         name.starts_with("ReusedSubquery");
+}
+
+std::vector<int64_t> pipeline_stage_ids(const model::PlanTree& tree, int32_t node_id) {
+  const auto& nodes = tree.nodes;
+  if (node_id < 0 || static_cast<size_t>(node_id) >= nodes.size()) return {};
+  const model::PlanNode& node = nodes[static_cast<size_t>(node_id)];
+  if (!node.stage_ids.empty()) return node.stage_ids;
+  std::vector<int32_t> parent(nodes.size(), -1);
+  for (const model::PlanNode& n : nodes) {
+    for (int32_t child : n.children) parent[static_cast<size_t>(child)] = n.node_id;
+  }
+  std::vector<int64_t> ids;
+  auto take = [&](const model::PlanNode& n) { ids.insert(ids.end(), n.stage_ids.begin(), n.stage_ids.end()); };
+  // Down: the node's inputs in the same pipeline.
+  std::vector<int32_t> pending(node.children.begin(), node.children.end());
+  while (!pending.empty()) {
+    const model::PlanNode& n = nodes[static_cast<size_t>(pending.back())];
+    pending.pop_back();
+    if (is_pipeline_boundary(n)) continue;
+    take(n);
+    pending.insert(pending.end(), n.children.begin(), n.children.end());
+  }
+  // Up: the operators that consume it in the same pipeline.
+  for (int32_t up = parent[static_cast<size_t>(node_id)]; up >= 0; up = parent[static_cast<size_t>(up)]) {
+    const model::PlanNode& n = nodes[static_cast<size_t>(up)];
+    if (is_pipeline_boundary(n)) break;
+    take(n);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+namespace {
+
+// The first of `names` the node has a metric for (whether or not anything reported it).
+const model::PlanMetric* first_metric(const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names) {
+    for (const model::PlanMetric& m : node.metrics) {
+      if (m.name == name) return &m;
+    }
+  }
+  return nullptr;
+}
+
+// Spark's nanosecond timings, read in ms like its other timings.
+double unit_of(const model::PlanMetric& metric) {
+  return metric.metric_type == "nsTiming" ? 1e-6 : 1.0;
+}
+
+}  // namespace
+
+std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
+                                                   std::initializer_list<std::string_view> names) {
+  const model::PlanMetric* metric = first_metric(node, names);
+  if (metric == nullptr) return {};
+  struct Logged {
+    int64_t completed_ms;
+    const model::StageAttempt* stage;
+    int64_t running_total;
+  };
+  std::vector<Logged> logged;
+  for (const model::StageAttempt& stage : model.stages) {
+    auto it = std::lower_bound(stage.accumulables.begin(), stage.accumulables.end(), metric->accumulator_id,
+                               [](const model::Accumulable& a, int64_t id) { return a.id < id; });
+    if (it == stage.accumulables.end() || it->id != metric->accumulator_id) continue;
+    int64_t value = 0;
+    const std::string& text = it->value;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) continue;
+    // An attempt that never completed logged its value last.
+    logged.push_back({stage.completion_time_ms.value_or(std::numeric_limits<int64_t>::max()), &stage, value});
+  }
+  std::stable_sort(logged.begin(), logged.end(),
+                   [](const Logged& a, const Logged& b) { return a.completed_ms < b.completed_ms; });
+  const double unit = unit_of(*metric);
+  std::vector<StageMetricPart> parts;
+  int64_t before = 0;
+  for (const Logged& l : logged) {
+    const int64_t part = l.running_total - before;
+    before = std::max(before, l.running_total);
+    if (part > 0) parts.push_back({l.stage, static_cast<double>(part) * unit});
+  }
+  return parts;
+}
+
+std::optional<int64_t> metric_as_ran(const model::AppModel& model, const model::SqlExecution& sql,
+                                     const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+  const model::PlanMetric* metric = first_metric(node, names);
+  if (metric == nullptr) return std::nullopt;
+  std::optional<double> total;
+  for (const StageMetricPart& part : metric_parts_by_stage(model, node, names)) total = total.value_or(0) + part.value;
+  // Driver-side metrics (scan file counts, broadcast sizes and timings) are not stage work.
+  for (const auto& [id, value] : sql.driver_accum_updates) {
+    if (id == metric->accumulator_id) total = total.value_or(0) + static_cast<double>(value) * unit_of(*metric);
+  }
+  if (!total) return std::nullopt;
+  return static_cast<int64_t>(std::llround(*total));
+}
+
+double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage) {
+  double sum = 0;
+  for (const StageMetricPart& part : parts) sum += part.stage == stage ? part.value : 0.0;
+  return sum;
 }
 
 }  // namespace sf::analysis

@@ -1,5 +1,7 @@
-// Reading SQL plan nodes, shared by the plan detectors (sql_plans, caching, config_audit):
-// their text without per-run ids, what kind of node they are, and their metrics and metadata.
+// Reading SQL plan nodes, shared by the plan detectors (sql_plans, python_udf, caching,
+// config_audit): their text without per-run ids, what kind of node they are, where they sit
+// (below a reuse, in which stage pipeline), and their metrics and metadata, in all and stage by
+// stage as they ran.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/app_model.h"
 
@@ -34,5 +37,47 @@ std::optional<int64_t> metric_value(const model::PlanNode& node, std::initialize
 
 // A metadata entry of the node ("Location", "ReadSchema", ...), or null.
 const std::string* metadata_value(const model::PlanNode& node, std::string_view key);
+
+// Nodes whose children were not computed again where they appear: Spark reused an exchange or
+// a subquery computed elsewhere, or an in-memory scan read a cache (its child is the cached
+// plan, computed once when the cache was filled).
+bool is_reuse_boundary(const model::PlanNode& node);
+
+// For each node of the tree: whether it sits below a reuse boundary.
+std::vector<bool> nodes_below_reuse(const model::PlanTree& tree);
+
+// Nodes that end a stage's pipeline: shuffle and broadcast exchanges (and their reuses), the
+// AQE query stages around them, and subqueries (which run as jobs of their own).
+bool is_pipeline_boundary(const model::PlanNode& node);
+
+// The stages that ran a node, from its own metrics' accumulator evidence or, when it has none
+// (Python nodes before Spark 3.4 carry no metric), from the nodes of the same pipeline: up to
+// and down to the nearest boundary, whose own metrics belong to other stages as well.
+std::vector<int64_t> pipeline_stage_ids(const model::PlanTree& tree, int32_t node_id);
+
+// One metric of a plan node in one stage attempt, in the metric's unit (timings in ms).
+struct StageMetricPart {
+  const model::StageAttempt* stage = nullptr;
+  double value = 0;
+};
+
+// The first of `names` the node has, stage attempt by stage attempt, from the attempts'
+// accumulables. Spark logs a stage's accumulable as the accumulator's running total at the
+// stage's last update (DAGScheduler.updateAccumulators), so an accumulator several attempts
+// updated shows cumulative values: each attempt's part is its value less the largest value
+// logged by the attempts that completed before it. "nsTiming" metrics are converted to ms.
+// Attempts with no part are left out; driver-side updates are not stage work and are not here.
+std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
+                                                   std::initializer_list<std::string_view> names);
+
+// The first of `names` the node has, in all, as it ran and as Spark's UI totals it: the stage
+// attempts' parts (running totals undone, so a stage updated twice is not counted twice) plus its
+// driver-side value (the model keeps each accumulator's last driver update); in the metric's
+// unit (timings in whole ms). nullopt when neither a stage nor the driver reported it.
+std::optional<int64_t> metric_as_ran(const model::AppModel& model, const model::SqlExecution& sql,
+                                     const model::PlanNode& node, std::initializer_list<std::string_view> names);
+
+// The part of `parts` that is this stage attempt's (0 when it has none).
+double stage_part(const std::vector<StageMetricPart>& parts, const model::StageAttempt* stage);
 
 }  // namespace sf::analysis

@@ -5,8 +5,14 @@
 // the stages that ran the flagged nodes: PlanNode::stage_ids, from accumulator evidence, or the
 // whole execution's stages when the flagged nodes carry none (the impact specification's
 // "Stage-ID attribution for Plan Advisor findings"). Sizes and counts come from the nodes' SQL
-// metrics ("data size", "number of files read", "size of files read"), which Spark reports as
-// accumulators; most scan and broadcast metrics are driver-side, the rest are task-side.
+// metrics as they ran ("data size", "number of files read", "size of files read"); most scan and
+// broadcast metrics are driver-side, the rest are task-side.
+//
+// What a fix would save comes from what the stages measured wherever the log has it: the work
+// of the copies of a repeated subtree, the shuffle, sort and spill a broadcast would avoid,
+// Spark's own broadcast timings; a modeled constant (a file open, a throughput) only where Spark
+// does not measure, said to be one. Work is task time, so it is spread over the tasks that ran
+// at once (removed_work.h), never claimed as wall-clock whole.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -19,6 +25,7 @@
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
 #include "analysis/plan_text.h"
+#include "analysis/removed_work.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -49,22 +56,18 @@ bool is_wrapper(const PlanNode& node) {
           name.ends_with("QueryStage") || name == "ColumnarToRow" || name == "RowToColumnar");
 }
 
-// Nodes whose children were not computed again where they appear: Spark reused an exchange or
-// a subquery computed elsewhere, or an in-memory scan read a cache (its child is the cached
-// plan, computed once when the cache was filled).
-bool is_reuse_boundary(const PlanNode& node) {
+// Spark's own runtime filters read the filtering side of a join a second time by design: a
+// bloom-filter subquery (InjectRuntimeFilter, Spark 3.3+) aggregates the filtered side into a
+// bloom filter, and a dynamic partition pruning subquery (SubqueryBroadcast) collects its keys.
+// What they repeat is not the user's duplication and is not reported.
+bool is_runtime_filter_subquery(const PlanTree& tree, const PlanNode& node, int32_t subtree_end) {
   const std::string_view name = node.node_name;
-  return name.starts_with("Reused") || name == "InMemoryTableScan";
-}
-
-// For each node: whether it sits below a reuse boundary (preorder ids: parents come first).
-std::vector<bool> nodes_below_reuse(const PlanTree& tree) {
-  std::vector<bool> below(tree.nodes.size(), false);
-  for (size_t i = 0; i < tree.nodes.size(); ++i) {
-    const PlanNode& node = tree.nodes[i];
-    for (int32_t child : node.children) below[static_cast<size_t>(child)] = below[i] || is_reuse_boundary(node);
+  if (name == "SubqueryBroadcast") return true;
+  if (!name.starts_with("Subquery")) return false;
+  for (int32_t id = node.node_id; id < subtree_end; ++id) {
+    if (tree.nodes[static_cast<size_t>(id)].simple_string.find("bloom_filter_agg(") != std::string::npos) return true;
   }
-  return below;
+  return false;
 }
 
 // Leaves whose text names their data only by expression ids: an RDD ("Scan[obj#7]", "Scan
@@ -166,12 +169,12 @@ std::vector<StageRef> refs_of(const std::vector<const StageAttempt*>& attempts) 
   return refs;
 }
 
-// A modeled waste in ms spread over the stages that ran it in proportion to their durations, so
-// each part is clipped against its own stage; with no stage to hold it, a cost-only claim.
-WasteClaim modeled_claim(const DetectorContext& context, const std::vector<const StageAttempt*>& attempts,
-                         double waste_ms) {
+// A wall-clock waste in ms spread over the stages that ran it in proportion to their durations,
+// so each part is clipped against its own stage; with no stage to hold it, a cost-only claim.
+WasteClaim spread_claim(const DetectorContext& context, const std::vector<const StageAttempt*>& attempts,
+                        double waste_ms, EstimateMethod method) {
   WasteClaim claim;
-  claim.method = EstimateMethod::kModeled;
+  claim.method = method;
   claim.raw = RawWaste{waste_ms, WasteUnit::kMs};
   double total_duration = 0;
   for (const StageAttempt* stage : attempts) total_duration += context.occupancy(*stage).duration_ms;
@@ -232,6 +235,7 @@ class PlanFingerprints {
     work_nodes_.assign(n, 0);
     subtree_end_.assign(n, 0);
     below_reuse_ = nodes_below_reuse(tree);
+    in_runtime_filter_.assign(n, false);
     // Preorder ids: children come after their parent, so a reverse sweep sees children first.
     std::unordered_map<std::string, int32_t> interned;
     for (size_t i = n; i-- > 0;) {
@@ -256,6 +260,11 @@ class PlanFingerprints {
       shape_[i] = interned.try_emplace(std::move(key), static_cast<int32_t>(interned.size())).first->second;
       work_nodes_[i] = work;
     }
+    for (size_t i = 0; i < n; ++i) {
+      if (in_runtime_filter_[i] || !is_runtime_filter_subquery(tree, tree.nodes[i], subtree_end_[i])) continue;
+      for (int32_t id = static_cast<int32_t>(i); id < subtree_end_[i]; ++id)
+        in_runtime_filter_[static_cast<size_t>(id)] = true;
+    }
   }
 
   int32_t shape(int32_t node) const { return shape_[static_cast<size_t>(node)]; }
@@ -264,12 +273,18 @@ class PlanFingerprints {
   // The subtree of a node is [node, subtree_end(node)) in preorder.
   int32_t subtree_end(int32_t node) const { return subtree_end_[static_cast<size_t>(node)]; }
   bool below_reuse(int32_t node) const { return below_reuse_[static_cast<size_t>(node)]; }
+  // Inside a runtime filter's subquery: Spark's repetition, not the query's.
+  bool in_runtime_filter(int32_t node) const { return in_runtime_filter_[static_cast<size_t>(node)]; }
 
-  // The nodes of a subtree that run here (wrappers included: they carry the codegen stages).
+  // The nodes of a subtree that run here (wrappers included: they carry the codegen stages);
+  // reused or cached parts and runtime-filter subqueries below it are not its work.
   std::vector<int32_t> working_nodes(int32_t root) const {
     std::vector<int32_t> nodes;
     for (int32_t id = root; id < subtree_end(root); ++id) {
-      if (!below_reuse_[static_cast<size_t>(id)] || below_reuse_[static_cast<size_t>(root)]) nodes.push_back(id);
+      const auto i = static_cast<size_t>(id);
+      const auto r = static_cast<size_t>(root);
+      if ((!below_reuse_[i] || below_reuse_[r]) && (!in_runtime_filter_[i] || in_runtime_filter_[r]))
+        nodes.push_back(id);
     }
     return nodes;
   }
@@ -292,6 +307,7 @@ class PlanFingerprints {
   std::vector<int32_t> work_nodes_;
   std::vector<int32_t> subtree_end_;
   std::vector<bool> below_reuse_;
+  std::vector<bool> in_runtime_filter_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +324,10 @@ std::vector<DuplicateGroup> repeated_subtrees(const PlanTree& tree, const PlanFi
   std::map<int32_t, DuplicateGroup> by_shape;
   for (const PlanNode& node : tree.nodes) {
     const int32_t id = node.node_id;
-    if (is_wrapper(node) || prints.below_reuse(id) || prints.work_nodes(id) < min_nodes) continue;
+    if (is_wrapper(node) || prints.below_reuse(id) || prints.in_runtime_filter(id) ||
+        prints.work_nodes(id) < min_nodes) {
+      continue;
+    }
     DuplicateGroup& group = by_shape[prints.shape(id)];
     group.work_nodes = prints.work_nodes(id);
     group.roots.push_back(id);
@@ -361,19 +380,22 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   }
   const StageAttribution attribution = attribute_stages(context, sql, stage_ids);
   if (attribution.attempts.empty()) return;  // it never ran: nothing was spent twice
+  // The work of the copies, not the stages' windows: a copy that waited for cores behind the
+  // other one has a longer window but no more work. Computing it once removes all but one of
+  // the copies' share of that work.
   const double occurrences = static_cast<double>(group.roots.size());
   const double redundant_fraction = (occurrences - 1) / occurrences;
-  double stage_time = 0;
-  WasteClaim claim;
-  claim.kind = WasteClaim::Kind::kStages;
-  claim.method = EstimateMethod::kMeasured;
+  double task_time = 0;
+  std::vector<RemovedWork> removed;
   for (const StageAttempt* stage : attribution.attempts) {
-    const double duration = context.occupancy(*stage).duration_ms;
-    stage_time += duration;
-    claim.stages.push_back({DetectorContext::ref(*stage), duration * redundant_fraction});
+    const auto run_ms = static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
+    task_time += run_ms;
+    removed.push_back({stage, run_ms * redundant_fraction});
   }
-  const double waste = stage_time * redundant_fraction;
-  claim.raw = RawWaste{waste, WasteUnit::kMs};
+  const double redundant_task_ms = task_time * redundant_fraction;
+  WasteClaim claim = removed_work_claim(context, removed, EstimateMethod::kMeasured);
+  double wall_ms = 0;
+  for (const RemovedWork& w : removed) wall_ms += removed_wall_ms(context, w);
 
   std::string node_ids;
   for (int32_t root : group.roots) node_ids += (node_ids.empty() ? "" : ", ") + std::to_string(root);
@@ -390,11 +412,11 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   f.explanation = fmt::format(
       "In the final plan of SQL execution {}, the subtree {} ({} operators) appears {} times (plan nodes {}) and "
       "Spark did not reuse it: no ReusedExchange or ReusedSubquery stands in for any copy, so each copy is computed "
-      "from its inputs. The stages that ran these copies ({}) took {}; computing it once saves {} of the {} "
-      "computations, {} of that time: about {}.",
+      "from its inputs. The stages that ran these copies ({}) did {} of task work; computing it once saves {} of the "
+      "{} computations, {} of that work ({}), about {} of wall-clock over the tasks that ran at once.",
       sql.execution_id, outline, group.work_nodes, group.roots.size(), node_ids, stage_list(attribution.attempts),
-      format_duration_ms(static_cast<int64_t>(stage_time)), group.roots.size() - 1, group.roots.size(),
-      format_percent(redundant_fraction), format_duration_ms(static_cast<int64_t>(waste)));
+      duration_text(task_time), group.roots.size() - 1, group.roots.size(), format_percent(redundant_fraction),
+      duration_text(redundant_task_ms), duration_text(wall_ms));
   f.recommendation =
       "Compute the shared part once. Persist the DataFrame it comes from before using it twice "
       "(df.persist(StorageLevel.MEMORY_AND_DISK), then unpersist() when done), or restructure the query to read and "
@@ -407,15 +429,15 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   f.evidence = {{"occurrences", occurrences, "count"},
                 {"subtreeOperators", static_cast<double>(group.work_nodes), "count"},
                 {"attributedStages", static_cast<double>(attribution.attempts.size()), "count"},
-                {"stageTimeMs", stage_time, "ms"},
+                {"stageTaskTimeMs", task_time, "ms"},
                 {"redundantFraction", redundant_fraction, "fraction"},
-                {"redundantTimeMs", waste, "ms"}};
+                {"redundantTaskTimeMs", redundant_task_ms, "ms"}};
   f.thresholds = {"duplicatePlanSubtree.minNodes"};
   f.confidence =
       attribution.narrowed ? context.confidence_above(group.work_nodes, t.duplicate_min_nodes) : Confidence::kLow;
   f.validation_caveat =
-      "The figure charges the redundant share of whole stages to the repeated subtree; stages that also did other "
-      "work make it an upper bound.";
+      "The figure charges the redundant share of the work of whole stages to the repeated subtree; stages that also "
+      "did other work make it an upper bound.";
   if (!attribution.narrowed) f.validation_caveat += " " + attribution_caveat(attribution);
   f.claim = std::move(claim);
   findings.push_back(std::move(f));
@@ -440,12 +462,35 @@ void duplicate_plan_subtree(const DetectorContext& context, const SqlExecution& 
 // ---------------------------------------------------------------------------------------------
 // smallFiles
 
+// What a scan measured in each stage that ran it: a columnar scan's "scan time", else the
+// stage's executor run time (which holds the scan and whatever ran beside it).
+struct ScanWork {
+  std::vector<RemovedWork> parts;
+  double task_ms = 0;
+  std::string measure;  // how it was measured, in words
+};
+
+ScanWork scan_work(const DetectorContext& context, const PlanNode& scan,
+                   const std::vector<const StageAttempt*>& attempts) {
+  ScanWork work;
+  const std::vector<StageMetricPart> scan_time = metric_parts_by_stage(context.model(), scan, {"scan time"});
+  work.measure = scan_time.empty() ? "the run time of its stages" : "its scan time";
+  for (const StageAttempt* stage : attempts) {
+    const double ms = scan_time.empty() ? static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs))
+                                        : stage_part(scan_time, stage);
+    if (ms <= 0) continue;
+    work.parts.push_back({stage, ms});
+    work.task_ms += ms;
+  }
+  return work;
+}
+
 void small_files(const DetectorContext& context, const SqlExecution& sql, ReportedNodes& reported,
                  std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
-    const auto files = metric_value(node, {"number of files read", "number of files"});
-    const auto bytes = metric_value(node, {"size of files read"});
+    const auto files = metric_as_ran(context.model(), sql, node, {"number of files read", "number of files"});
+    const auto bytes = metric_as_ran(context.model(), sql, node, {"size of files read"});
     if (!files || !bytes || *files <= 0) continue;
     const double file_count = static_cast<double>(*files);
     const double average = static_cast<double>(*bytes) / file_count;
@@ -454,9 +499,21 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
     const double excess = file_count - ideal_files;
     if (excess <= 0) continue;
     if (!reported.first_time(metric_accumulator(node, {"number of files read", "number of files"}))) continue;
-    const double waste = excess * t.file_open_overhead_ms;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
-    const auto metadata_ms = metric_value(node, {"metadata time", "metadata time (ms)"});
+    const auto metadata_ms = metric_as_ran(context.model(), sql, node, {"metadata time", "metadata time (ms)"});
+    // The opens are task time: spread over the scan's stages in proportion to what the scan
+    // measured there, and never more than that (the files cannot have cost more than reading them).
+    const double modeled_task_ms = excess * t.file_open_overhead_ms;
+    const ScanWork scan = scan_work(context, node, attribution.attempts);
+    std::vector<RemovedWork> removed;
+    double claimed_task_ms = 0;
+    double wall_ms = 0;
+    for (const RemovedWork& measured : scan.parts) {
+      const double share = scan.task_ms > 0 ? measured.task_ms / scan.task_ms : 0.0;
+      removed.push_back({measured.stage, std::min(measured.task_ms, modeled_task_ms * share)});
+      claimed_task_ms += removed.back().task_ms;
+      wall_ms += removed_wall_ms(context, removed.back());
+    }
 
     Finding f;
     f.type = "smallFiles";
@@ -469,13 +526,16 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
     f.explanation = fmt::format(
         "The scan {} (plan node {}) read {} files holding {} in all, {} per file on average (below "
         "smallFiles.maxAvgBytes, {}). At {} per file the same data fits in {} files; each of the {} extra files "
-        "costs an open, a footer or header read and its share of task scheduling, modeled at {} ms each: about "
-        "{}.{}",
+        "costs an open, a footer or header read and its share of task scheduling, modeled at {} ms of task time "
+        "each: {}{}. Spread over the tasks that ran at once, that is about {} of wall-clock.{}",
         node_label(node), node.node_id, format_count(*files), format_bytes(*bytes),
         format_bytes(static_cast<int64_t>(average)), format_bytes(static_cast<int64_t>(t.small_files_max_avg_bytes)),
         format_bytes(static_cast<int64_t>(t.small_files_target_bytes)), format_count(static_cast<int64_t>(ideal_files)),
-        format_count(static_cast<int64_t>(excess)), t.file_open_overhead_ms,
-        format_duration_ms(static_cast<int64_t>(waste)),
+        format_count(static_cast<int64_t>(excess)), t.file_open_overhead_ms, duration_text(modeled_task_ms),
+        claimed_task_ms + 0.5 < modeled_task_ms
+            ? fmt::format(", held to the {} the scan took ({})", duration_text(scan.task_ms), scan.measure)
+            : std::string(),
+        duration_text(wall_ms),
         metadata_ms ? fmt::format(" Listing the files and reading their metadata took {} on the driver.",
                                   format_duration_ms(*metadata_ms))
                     : std::string());
@@ -486,18 +546,20 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
         "spark.sql.files.openCostInBytes (default 4 MiB, the weight Spark gives each file when packing files into "
         "tasks) change how many files each task takes; they change the task count, not the number of files opened.",
         format_bytes(static_cast<int64_t>(t.small_files_target_bytes)));
-    f.settings = {context.setting("spark.sql.files.maxPartitionBytes", ""),
-                  context.setting("spark.sql.files.openCostInBytes", "")};
+    // spark.sql.files.maxPartitionBytes and openCostInBytes are named in the recommendation, not
+    // suggested: with no value that fixes the file count, naming them as changes would say nothing.
     f.evidence = {{"filesRead", file_count, "count"},     {"bytesRead", static_cast<double>(*bytes), "bytes"},
                   {"averageFileBytes", average, "bytes"}, {"idealFileCount", ideal_files, "count"},
-                  {"excessFileCount", excess, "count"},   {"modeledWasteMs", waste, "ms"}};
+                  {"excessFileCount", excess, "count"},   {"modeledOpenTaskMs", modeled_task_ms, "ms"},
+                  {"scanTaskMs", scan.task_ms, "ms"},     {"claimedTaskMs", claimed_task_ms, "ms"}};
     if (metadata_ms) f.evidence.push_back({"metadataTimeMs", static_cast<double>(*metadata_ms), "ms"});
     f.thresholds = {"smallFiles.maxAvgBytes", "smallFiles.minFiles", "smallFiles.targetBytes",
                     "impact.fileOpenOverheadMs"};
     f.confidence = std::min(context.confidence_below(average, t.small_files_max_avg_bytes),
                             context.confidence_above(file_count, t.small_files_min_files));
     f.validation_caveat = attribution_caveat(attribution);
-    f.claim = modeled_claim(context, attribution.attempts, waste);
+    f.claim = removed_work_claim(context, removed, EstimateMethod::kModeled);
+    if (removed.empty()) f.claim.raw = RawWaste{modeled_task_ms, WasteUnit::kCoreMs};
     findings.push_back(std::move(f));
   }
 }
@@ -544,16 +606,22 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
     if (!is_broadcast_exchange(node)) continue;
-    const auto bytes = metric_value(node, {"data size", "data size (bytes)"});
+    const auto bytes = metric_as_ran(context.model(), sql, node, {"data size", "data size (bytes)"});
     if (!bytes || static_cast<double>(*bytes) < t.broadcast_over_max_bytes) continue;
     if (!reported.first_time(metric_accumulator(node, {"data size", "data size (bytes)"}))) continue;
-    const double waste = static_cast<double>(*bytes) / t.broadcast_bandwidth_bps * 1000.0;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
     const BroadcastThreshold threshold = broadcast_threshold(context, sql);
-    const auto collect_ms = metric_value(node, {"time to collect", "time to collect (ms)"});
-    const auto build_ms = metric_value(node, {"time to build", "time to build (ms)"});
-    const auto broadcast_ms = metric_value(node, {"time to broadcast", "time to broadcast (ms)"});
+    const auto collect_ms = metric_as_ran(context.model(), sql, node, {"time to collect", "time to collect (ms)"});
+    const auto build_ms = metric_as_ran(context.model(), sql, node, {"time to build", "time to build (ms)"});
+    const auto broadcast_ms =
+        metric_as_ran(context.model(), sql, node, {"time to broadcast", "time to broadcast (ms)"});
     const int64_t observed_ms = collect_ms.value_or(0) + build_ms.value_or(0) + broadcast_ms.value_or(0);
+    // A shuffle join still computes the relation (the collect job's work stays) but no longer
+    // builds it on the driver and sends it out: Spark times both, and the join waits for them.
+    // Without those timings, the bytes at the modeled broadcast rate.
+    const int64_t measured_ms = build_ms.value_or(0) + broadcast_ms.value_or(0);
+    const double modeled_ms = static_cast<double>(*bytes) / t.broadcast_bandwidth_bps * 1000.0;
+    const double waste = measured_ms > 0 ? static_cast<double>(measured_ms) : modeled_ms;
 
     Finding f;
     f.type = "overBroadcast";
@@ -566,15 +634,16 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
         !threshold.disabled && static_cast<double>(threshold.bytes) >= static_cast<double>(*bytes);
     f.explanation = fmt::format(
         "BroadcastExchange (plan node {}) collected {} to the driver, built a relation from it and sent it to every "
-        "executor; that is above broadcast.overMaxBytes ({}). At the modeled {}/s that costs about {}.{} "
-        "{}",
+        "executor; that is above broadcast.overMaxBytes ({}). {} {}",
         node.node_id, format_bytes(*bytes), format_bytes(static_cast<int64_t>(t.broadcast_over_max_bytes)),
-        format_bytes(static_cast<int64_t>(t.broadcast_bandwidth_bps)), format_duration_ms(static_cast<int64_t>(waste)),
-        observed_ms > 0
-            ? fmt::format(" Spark measured {} collecting, {} building and {} broadcasting it.",
+        measured_ms > 0
+            ? fmt::format("Spark measured {} collecting, {} building and {} broadcasting it; a shuffle join would "
+                          "still compute it but skip the building and broadcasting: {}.",
                           format_duration_ms(collect_ms.value_or(0)), format_duration_ms(build_ms.value_or(0)),
-                          format_duration_ms(broadcast_ms.value_or(0)))
-            : std::string(),
+                          format_duration_ms(broadcast_ms.value_or(0)), duration_text(waste))
+            : fmt::format("The log does not time its building and broadcasting; at the modeled {} that costs about "
+                          "{}.",
+                          rate_words(t.broadcast_bandwidth_bps), duration_text(waste)),
         threshold_allowed
             ? fmt::format("{} is {}, so the planner was allowed to broadcast it.", threshold.key, threshold.current)
             : fmt::format("{} is {}, below this size: a broadcast hint forced it, or the planner's size estimate was "
@@ -602,14 +671,17 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
     const int64_t timeout_s = (2 * observed_ms + 999) / 1000;
     f.settings.push_back(execution_setting_change(context, sql, "spark.sql.broadcastTimeout",
                                                   timeout_s > 300 ? std::to_string(timeout_s) : ""));
-    f.evidence = {{"broadcastBytes", static_cast<double>(*bytes), "bytes"}, {"modeledWasteMs", waste, "ms"}};
+    f.evidence = {{"broadcastBytes", static_cast<double>(*bytes), "bytes"},
+                  {measured_ms > 0 ? "measuredBuildAndBroadcastMs" : "modeledWasteMs", waste, "ms"}};
     if (collect_ms) f.evidence.push_back({"collectTimeMs", static_cast<double>(*collect_ms), "ms"});
     if (build_ms) f.evidence.push_back({"buildTimeMs", static_cast<double>(*build_ms), "ms"});
     if (broadcast_ms) f.evidence.push_back({"broadcastTimeMs", static_cast<double>(*broadcast_ms), "ms"});
-    f.thresholds = {"broadcast.overMaxBytes", "impact.broadcastBandwidthBytesPerSec"};
+    f.thresholds = {"broadcast.overMaxBytes"};
+    if (measured_ms <= 0) f.thresholds.push_back("impact.broadcastBandwidthBytesPerSec");
     f.confidence = context.confidence_above(static_cast<double>(*bytes), t.broadcast_over_max_bytes);
     f.validation_caveat = attribution_caveat(attribution);
-    f.claim = modeled_claim(context, attribution.attempts, waste);
+    f.claim = spread_claim(context, attribution.attempts, waste,
+                           measured_ms > 0 ? EstimateMethod::kMeasured : EstimateMethod::kModeled);
     findings.push_back(std::move(f));
   }
 }
@@ -638,21 +710,138 @@ BuildSides build_sides(std::string_view simple_string) {
   return {};
 }
 
-// The bytes one join input carried: the "data size" of the exchange that feeds it, or, with
-// no exchange (bucketed inputs), the bytes its scan read. Follows single-child operators (sorts,
-// AQE readers and query stages, reused exchanges, wrappers) down from the join.
-std::optional<int64_t> join_side_bytes(const PlanTree& tree, int32_t child) {
+// One input of a shuffled join, followed down from the join through single-child operators
+// (sorts, AQE readers and query stages, reused exchanges, wrappers) to what feeds it.
+struct JoinInput {
+  std::optional<int64_t> bytes;        // the exchange's "data size", or a bucketed scan's file bytes
+  const PlanNode* exchange = nullptr;  // the shuffle this join's own plan ran (not a reused one)
+  const PlanNode* sort = nullptr;      // the sort a sort-merge join put on this input
+};
+
+JoinInput join_input(const model::AppModel& model, const SqlExecution& sql, int32_t child) {
+  const PlanTree& tree = sql.plan;
+  JoinInput input;
+  bool reused = false;
   const PlanNode* node = &tree.nodes[static_cast<size_t>(child)];
   for (;;) {
     const std::string_view name = node->node_name;
-    // A ReusedExchange lists the exchange it reuses as its child: the size is there.
+    if (name.starts_with("Reused")) reused = true;  // lists the exchange it reuses as its child
+    if (input.sort == nullptr && name.ends_with("Sort")) input.sort = node;
     if (name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused")) {
-      return metric_value(*node, {"data size", "data size (bytes)"});
+      input.bytes = metric_as_ran(model, sql, *node, {"data size", "data size (bytes)"});
+      if (!reused) input.exchange = node;
+      return input;
     }
-    if (is_source_scan(*node)) return metric_value(*node, {"size of files read"});
-    if (node->children.size() != 1) return std::nullopt;
+    if (is_source_scan(*node)) {
+      input.bytes = metric_as_ran(model, sql, *node, {"size of files read"});
+      return input;
+    }
+    if (node->children.size() != 1) return input;
     node = &tree.nodes[static_cast<size_t>(node->children.front())];
   }
+}
+
+// The work a broadcast hash join would not do, stage by stage, as the log measured it:
+// - the larger input's map side writes no shuffle: its exchange's "shuffle write time";
+// - the join's own stage goes: with a broadcast the join runs in the larger input's stage as its
+//   rows are read. Its executor run time counts, less the shuffle it writes for the operators
+//   after the join (they move with the join and keep that work). Spark does not time those
+//   operators apart, so this part is an upper bound;
+// - where that stage ran other shuffled joins as well, only this join's own operators count:
+//   the larger input's "fetch wait time", both sorts' "sort time", and their spill, which Spark
+//   does not time (the spilled bytes at impact.spillIoThroughputBytesPerSec, modeled).
+// The smaller input's shuffle is replaced by the broadcast and is not counted.
+struct JoinWork {
+  std::vector<RemovedWork> removed;
+  std::vector<int64_t> join_stage_ids;  // whose run time counts whole
+  double map_write_ms = 0;
+  double join_stage_ms = 0;    // the join stages' run time, less their output's shuffle write
+  double output_write_ms = 0;  // that shuffle write, which stays
+  // This join's own operators (in every join stage): the lower bound of the join stage's part.
+  double fetch_wait_ms = 0;
+  double sort_ms = 0;
+  double spill_bytes = 0;  // on disk, as the stages' task metrics count it
+  double spill_ms = 0;     // modeled
+  bool modeled = false;    // a modeled spill part is in `removed`
+  double total_ms() const {
+    double sum = 0;
+    for (const RemovedWork& w : removed) sum += w.task_ms;
+    return sum;
+  }
+};
+
+JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, const PlanNode& join,
+                   const JoinInput& larger, const JoinInput& smaller) {
+  const model::AppModel& model = context.model();
+  const Thresholds& t = context.thresholds();
+  JoinWork work;
+  if (larger.exchange != nullptr) {
+    for (const StageMetricPart& p : metric_parts_by_stage(model, *larger.exchange, {"shuffle write time"})) {
+      work.removed.push_back({p.stage, p.value});
+      work.map_write_ms += p.value;
+    }
+  }
+  // The shuffle writes of the plan's exchanges, and the shuffled joins, each node instance once.
+  const std::vector<bool> below_reuse = nodes_below_reuse(sql.plan);
+  std::vector<std::vector<StageMetricPart>> writes;
+  std::set<int64_t> seen;
+  std::map<int64_t, int> joins_per_stage;
+  for (const PlanNode& node : sql.plan.nodes) {
+    if (below_reuse[static_cast<size_t>(node.node_id)]) continue;
+    if (is_shuffled_join(node)) {
+      for (int64_t id : node.stage_ids) ++joins_per_stage[id];
+    }
+    const auto accumulator = metric_accumulator(node, {"shuffle write time"});
+    if (accumulator && seen.insert(*accumulator).second) {
+      writes.push_back(metric_parts_by_stage(model, node, {"shuffle write time"}));
+    }
+  }
+  const auto fetch_wait = larger.exchange != nullptr
+                              ? metric_parts_by_stage(model, *larger.exchange, {"fetch wait time"})
+                              : std::vector<StageMetricPart>{};
+  std::vector<StageMetricPart> sort_time;
+  std::vector<StageMetricPart> spill_size;
+  for (const PlanNode* node : {larger.sort, smaller.sort, &join}) {
+    if (node == nullptr) continue;
+    if (node != &join) {
+      auto parts = metric_parts_by_stage(model, *node, {"sort time"});
+      sort_time.insert(sort_time.end(), parts.begin(), parts.end());
+    }
+    auto parts = metric_parts_by_stage(model, *node, {"spill size"});
+    spill_size.insert(spill_size.end(), parts.begin(), parts.end());
+  }
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!std::binary_search(join.stage_ids.begin(), join.stage_ids.end(), stage->stage_id)) continue;
+    const double fetch = stage_part(fetch_wait, stage);
+    const double sort = stage_part(sort_time, stage);
+    // The operators' "spill size" is in-memory bytes; the stage's task metrics say what that came
+    // to on disk, so the stage's disk spill is shared in that proportion.
+    double spill_disk = 0;
+    const auto stage_memory = static_cast<double>(stage->metric(model::TaskMetric::kMemoryBytesSpilled));
+    if (stage_memory > 0) {
+      spill_disk = static_cast<double>(stage->metric(model::TaskMetric::kDiskBytesSpilled)) *
+                   std::min(1.0, stage_part(spill_size, stage) / stage_memory);
+    }
+    const double spill = spill_disk / t.spill_io_throughput_bps * 1000.0;
+    work.fetch_wait_ms += fetch;
+    work.sort_ms += sort;
+    work.spill_bytes += spill_disk;
+    work.spill_ms += spill;
+    if (joins_per_stage[stage->stage_id] == 1) {
+      double output_write = 0;
+      for (const auto& parts : writes) output_write += stage_part(parts, stage);
+      const auto run = static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
+      const double part = std::max(0.0, run - output_write);
+      work.removed.push_back({stage, part});
+      work.join_stage_ms += part;
+      work.output_write_ms += output_write;
+      work.join_stage_ids.push_back(stage->stage_id);
+    } else {
+      work.removed.push_back({stage, fetch + sort + spill});
+      work.modeled = work.modeled || spill > 0;
+    }
+  }
+  return work;
 }
 
 void under_broadcast(const DetectorContext& context, const SqlExecution& sql, std::vector<Finding>& findings) {
@@ -664,68 +853,156 @@ void under_broadcast(const DetectorContext& context, const SqlExecution& sql, st
       continue;
     }
     const BuildSides sides = build_sides(node.simple_string);
-    const auto left = join_side_bytes(sql.plan, node.children[0]);
-    const auto right = join_side_bytes(sql.plan, node.children[1]);
+    const JoinInput left = join_input(context.model(), sql, node.children[0]);
+    const JoinInput right = join_input(context.model(), sql, node.children[1]);
     // The smallest side Spark could have broadcast.
-    std::optional<int64_t> candidate;
-    std::optional<int64_t> other;
+    const JoinInput* candidate = nullptr;
+    const JoinInput* other = nullptr;
     std::string side_name;
-    if (sides.left && left) {
-      candidate = left;
-      other = right;
+    if (sides.left && left.bytes) {
+      candidate = &left;
+      other = &right;
       side_name = "left";
     }
-    if (sides.right && right && (!candidate || *right < *candidate)) {
-      candidate = right;
-      other = left;
+    if (sides.right && right.bytes && (candidate == nullptr || *right.bytes < *candidate->bytes)) {
+      candidate = &right;
+      other = &left;
       side_name = "right";
     }
-    if (!candidate) continue;
-    const double side_bytes = static_cast<double>(*candidate);
+    if (candidate == nullptr) continue;
+    const double side_bytes = static_cast<double>(*candidate->bytes);
     if (side_bytes > t.broadcast_under_max_bytes || side_bytes <= static_cast<double>(threshold.bytes)) continue;
-    const double waste = side_bytes / t.broadcast_bandwidth_bps * 1000.0;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
     const double suggested_bytes = std::ceil(side_bytes * 1.2 / kMiB) * kMiB;
+    const JoinWork work = join_work(context, sql, node, *other, *candidate);
+
+    // Measured work where the log has it; with none (Spark 2 plans, GPU joins), the larger
+    // input's bytes at the modeled shuffle rate, on the join's stages.
+    const bool measured = work.total_ms() > 0;
+    const double other_bytes = other->bytes ? static_cast<double>(*other->bytes) : 0.0;
+    const double fallback_ms = other_bytes / t.shuffle_throughput_bps * 1000.0;
+    WasteClaim claim;
+    double wall_ms = 0;
+    if (measured) {
+      claim = removed_work_claim(context, work.removed,
+                                 work.modeled ? EstimateMethod::kModeled : EstimateMethod::kMeasured);
+      for (const RemovedWork& w : work.removed) wall_ms += removed_wall_ms(context, w);
+    } else {
+      claim = spread_claim(context, attribution.attempts, fallback_ms, EstimateMethod::kModeled);
+      wall_ms = fallback_ms;
+    }
+    const bool sorted = left.sort != nullptr || right.sort != nullptr;
+    const std::string own_operators = fmt::format(
+        "{} waiting to fetch the larger input{}{}", duration_text(work.fetch_wait_ms),
+        sorted ? fmt::format(", {} sorting", duration_text(work.sort_ms)) : std::string(),
+        work.spill_bytes > 0 ? fmt::format(" and {} spilled to disk (untimed by Spark; {} at the modeled {})",
+                                           bytes_text(work.spill_bytes), duration_text(work.spill_ms),
+                                           rate_words(t.spill_io_throughput_bps))
+                             : std::string());
+    std::string cost_words;
+    if (!measured) {
+      cost_words = fmt::format(
+          "The log has no shuffle or sort timings for this join, so shuffling the other input ({}) is modeled at {}: "
+          "about {}.",
+          bytes_text(other_bytes), rate_words(t.shuffle_throughput_bps), duration_text(fallback_ms));
+    } else {
+      cost_words = fmt::format("A broadcast removes the larger input's shuffle ({} of task time writing it",
+                               duration_text(work.map_write_ms));
+      if (!work.join_stage_ids.empty()) {
+        cost_words += fmt::format(
+            ") and the join's own stage: its tasks ran {} besides the {} writing their output's shuffle, which stays "
+            "(the join's own operators: {})",
+            duration_text(work.join_stage_ms), duration_text(work.output_write_ms), own_operators);
+      } else {
+        cost_words += fmt::format(") and the join's own operators: {}", own_operators);
+      }
+      cost_words +=
+          fmt::format(". Spread over the tasks that ran at once, about {} of wall-clock.", duration_text(wall_ms));
+    }
 
     Finding f;
     f.type = "underBroadcast";
     f.scope = Scope::kSql;
     f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, node.node_id));
-    f.stages = refs_of(attribution.attempts);
     f.sql_execution_id = sql.execution_id;
     f.title = fmt::format("{}: {} shuffled both sides though its {} side is only {}", execution_label(sql),
-                          shortened(node.node_name, 40), side_name, format_bytes(*candidate));
+                          shortened(node.node_name, 40), side_name, format_bytes(*candidate->bytes));
     f.explanation = fmt::format(
-        "{} (plan node {}, {} join) shuffled both inputs, but its {} input carried only {}{}, at or below "
-        "broadcast.underMaxBytes ({}): small enough to broadcast, which skips shuffling the other side. It was not "
-        "broadcast because {}. Shuffling the small side alone is modeled at {}/s: about {}.",
-        shortened(node.node_name, 40), node.node_id, sides.join_type, side_name, format_bytes(*candidate),
-        other ? fmt::format(" (the other input carried {})", format_bytes(*other)) : std::string(),
-        format_bytes(static_cast<int64_t>(t.broadcast_under_max_bytes)),
+        "{} (plan node {}, {} join) shuffled both inputs, but its {} input carried only {}{} at run time, at or "
+        "below broadcast.underMaxBytes ({}): small enough to broadcast, which skips shuffling {}the other side. It "
+        "was not broadcast because {}. {}",
+        shortened(node.node_name, 40), node.node_id, sides.join_type, side_name, format_bytes(*candidate->bytes),
+        other->bytes ? fmt::format(" (the other input carried {})", format_bytes(*other->bytes)) : std::string(),
+        format_bytes(static_cast<int64_t>(t.broadcast_under_max_bytes)), sorted ? "and sorting " : "",
         threshold.disabled
             ? fmt::format("{} is -1 (automatic broadcasts are off)", threshold.key)
             : fmt::format("{} is {}", threshold.key,
                           threshold.current.empty() ? std::string("the default 10 MiB") : threshold.current),
-        format_bytes(static_cast<int64_t>(t.broadcast_bandwidth_bps)), format_duration_ms(static_cast<int64_t>(waste)));
+        cost_words);
+    const std::string value = mib_setting_up(suggested_bytes);
+    const bool adaptive =
+        is_adaptive(sql.plan) && !(context.spark_version() && *context.spark_version() < std::pair{3, 2});
     f.recommendation = fmt::format(
-        "Let Spark broadcast the {} side: raise {} to {} (the side's size plus 20%), or hint this join "
-        "(broadcast(df) or /*+ BROADCAST(t) */). The driver collects the broadcast relation, so it needs that much "
-        "free memory.",
-        side_name, threshold.key, mib_setting_up(suggested_bytes));
-    f.settings = {execution_setting_change(context, sql, threshold.key, mib_setting_up(suggested_bytes))};
+        "Let Spark broadcast the {} side: raise spark.sql.autoBroadcastJoinThreshold{} to {} (the side's size plus "
+        "20%), or hint this join (broadcast(df) or /*+ BROADCAST(t) */). The planner decides from its own size "
+        "estimate, which can be larger than what ran: if the join still shuffles, hint it. The driver collects the "
+        "broadcast relation, so it needs that much free memory and more (a hashed relation is larger than the rows).",
+        side_name,
+        adaptive ? " (and spark.sql.adaptive.autoBroadcastJoinThreshold, which adaptive execution uses)" : "", value);
+    // Each key that kept this side from broadcasting: the planner's, and adaptive execution's
+    // (which falls back to the planner's when unset).
+    const auto key_bytes = [&](const std::string& key, int64_t fallback) {
+      const auto current = context.execution_property(sql, key);
+      if (!current) return fallback;
+      if (current->starts_with("-")) return int64_t{0};
+      return parse_size_bytes(*current).value_or(fallback);
+    };
+    const int64_t planner_bytes = key_bytes("spark.sql.autoBroadcastJoinThreshold", kDefaultBroadcastThresholdBytes);
+    if (static_cast<double>(planner_bytes) < side_bytes) {
+      f.settings.push_back(execution_setting_change(context, sql, "spark.sql.autoBroadcastJoinThreshold", value));
+    }
+    if (adaptive &&
+        static_cast<double>(key_bytes("spark.sql.adaptive.autoBroadcastJoinThreshold", planner_bytes)) < side_bytes) {
+      f.settings.push_back(
+          execution_setting_change(context, sql, "spark.sql.adaptive.autoBroadcastJoinThreshold", value));
+    }
     f.evidence = {{"smallerSideBytes", side_bytes, "bytes"},
-                  {"broadcastThresholdBytes", static_cast<double>(threshold.bytes), "bytes"},
-                  {"modeledWasteMs", waste, "ms"}};
-    if (other) f.evidence.push_back({"otherSideBytes", static_cast<double>(*other), "bytes"});
-    f.thresholds = {"broadcast.underMaxBytes", "impact.broadcastBandwidthBytesPerSec"};
+                  {"broadcastThresholdBytes", static_cast<double>(threshold.bytes), "bytes"}};
+    if (other->bytes) f.evidence.push_back({"otherSideBytes", other_bytes, "bytes"});
+    if (measured) {
+      f.evidence.push_back({"mapShuffleWriteTaskMs", work.map_write_ms, "ms"});
+      f.evidence.push_back({"joinStageTaskMs", work.join_stage_ms, "ms"});
+      f.evidence.push_back({"joinOutputShuffleWriteTaskMs", work.output_write_ms, "ms"});
+      f.evidence.push_back({"fetchWaitTaskMs", work.fetch_wait_ms, "ms"});
+      f.evidence.push_back({"sortTaskMs", work.sort_ms, "ms"});
+      if (work.spill_bytes > 0) {
+        f.evidence.push_back({"spillDiskBytes", work.spill_bytes, "bytes"});
+        f.evidence.push_back({"modeledSpillTaskMs", work.spill_ms, "ms"});
+      }
+      f.evidence.push_back({"removedTaskMs", work.total_ms(), "ms"});
+    } else {
+      f.evidence.push_back({"modeledShuffleMs", fallback_ms, "ms"});
+    }
+    f.thresholds = {"broadcast.underMaxBytes"};
+    if (!measured) f.thresholds.push_back("impact.shuffleThroughputBytesPerSec");
+    if (measured && work.modeled) f.thresholds.push_back("impact.spillIoThroughputBytesPerSec");
     f.confidence =
         threshold.disabled ? Confidence::kLow : context.confidence_below(side_bytes, t.broadcast_under_max_bytes);
-    f.validation_caveat = attribution_caveat(attribution);
+    // The stages the fix changes: those whose work it removes, else the join's own.
+    for (const auto& part : claim.stages) f.stages.push_back(part.stage);
+    if (f.stages.empty()) f.stages = refs_of(attribution.attempts);
+    f.validation_caveat = measured ? std::string() : attribution_caveat(attribution);
+    if (!work.join_stage_ids.empty()) {
+      f.validation_caveat +=
+          "The join's stage is counted whole but for its output's shuffle write: the operators after the join move "
+          "into the larger input's stage with a broadcast and keep their work, which Spark does not time apart, so "
+          "the figure is an upper bound.";
+    }
     if (threshold.disabled) {
       f.validation_caveat += std::string(f.validation_caveat.empty() ? "" : " ") +
                              "Automatic broadcasts were turned off on purpose; check why before turning them on.";
     }
-    f.claim = modeled_claim(context, attribution.attempts, waste);
+    f.claim = std::move(claim);
     findings.push_back(std::move(f));
   }
 }

@@ -43,4 +43,11 @@ double reshaped_duration_ms(const StageWork& work, double tasks, double work_sha
   return std::max(longest, parallel) + work.residual_ms;
 }
 
+double removed_work_wall_ms(const StageWork& work, double removed_task_ms) {
+  if (removed_task_ms <= 0 || work.data_work_ms <= 0) return 0;
+  const double share = std::clamp(1.0 - removed_task_ms / work.data_work_ms, 0.0, 1.0);
+  const double gain = reshaped_duration_ms(work, work.tasks, 1.0) - reshaped_duration_ms(work, work.tasks, share);
+  return std::clamp(gain, 0.0, work.duration_ms);
+}
+
 }  // namespace sf::analysis

@@ -43,4 +43,9 @@ StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occ
 // The stage's duration with its data work in `tasks` even tasks, `work_share` of it left.
 double reshaped_duration_ms(const StageWork& work, double tasks, double work_share = 1.0);
 
+// What removing `removed_task_ms` of task time (a sort, a shuffle write, Python workers' time)
+// takes off the stage, its tasks otherwise as they were: the difference it makes to the stage
+// run evenly, so the gain of evening out its tasks is not counted as the removal's.
+double removed_work_wall_ms(const StageWork& work, double removed_task_ms);
+
 }  // namespace sf::analysis

@@ -130,6 +130,11 @@ struct Thresholds {
   double broadcast_over_max_bytes = 536870912;  // a broadcast past 512 MiB
   double broadcast_under_max_bytes = 104857600;  // a sort-merge side under 100 MiB could broadcast
 
+  // --- pythonUdf --------------------------------------------------------------------------------
+  double python_udf_min_outside_share = 0.1;  // task time in Python workers / run time of its stages
+  double python_udf_min_outside_ms = 1000;   // task time in Python workers, at least
+  double python_udf_arrow_saving_share = 0.4;  // of a pickled UDF's Python time, saved by Arrow batches (modeled)
+
   // --- memoryUtilization ------------------------------------------------------------------------
   double memory_over_provisioned_ratio = 0.5;  // peak heap used / heap size at or below
   double memory_near_capacity_ratio = 0.9;   // peak heap used / heap size at or above
