@@ -8,6 +8,7 @@
 #   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
 #   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
+#   make validate     predicted against measured recovery of every real-Spark scenario: docs/validation.md
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60), from the same build-asan/
 #
@@ -75,6 +76,14 @@ bench-large: build
 
 bench-quick: build
 	@bench/quick.sh $(BUILD_DIR)
+
+# Predicted against measured recovery of every real-Spark scenario (a benchmark, ~15 minutes):
+# writes docs/validation.md. VALIDATE_ROUNDS (default 3) runs of each problem and its twin.
+VALIDATE_ROUNDS ?= 3
+.PHONY: validate
+validate: build python-deps
+	@.venv/bin/python tests/spark/validate.py --sf $(SF) --out $(BUILD_DIR)/validate \
+	  --rounds $(VALIDATE_ROUNDS) --write docs/validation.md
 
 .PHONY: bench-instructions
 bench-instructions: build

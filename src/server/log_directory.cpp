@@ -67,7 +67,7 @@ Result<RescanReport> LogDirectory::rescan() {
     }
     fresh.emplace(path, std::move(*attempt));
   }
-  for (const auto& [path, listing] : known) report.removed += fresh.contains(path) ? 0 : 1;
+  for (const auto& [path, known_listing] : known) report.removed += fresh.contains(path) ? 0 : 1;
   std::lock_guard lock(mutex_);
   confinement_ = std::move(*confinement);
   listings_ = std::move(fresh);

@@ -19,7 +19,7 @@ register(Scenario(
     workload=_spilling_sort,
     settings={"spark.sql.shuffle.partitions": "2", "spark.sql.adaptive.enabled": "false",
               "spark.memory.fraction": "0.2"},
-    # analyze: split 6 ways (64 MiB held, 240 MiB spilled per task, a quarter of headroom).
-    fix_settings={"spark.sql.shuffle.partitions": "12"},
-    expect=Expectation(finding="spill", settings={"spark.sql.shuffle.partitions": "12"}),
+    # analyze: split 10 ways (64 MiB held, 240 MiB spilled per task, as much again for pages).
+    fix_settings={"spark.sql.shuffle.partitions": "20"},
+    expect=Expectation(finding="spill", settings={"spark.sql.shuffle.partitions": "20"}),
 ))

@@ -25,7 +25,9 @@ std::string default_in(std::string_view key, int major, int minor) {
 TEST(SparkSettings, TheTableIsSortedAndEveryEntryIsWhole) {
   const auto table = spark_settings();
   for (size_t i = 0; i < table.size(); ++i) {
-    if (i > 0) EXPECT_LT(table[i - 1].key, table[i].key) << "find_spark_setting needs the table sorted";
+    if (i > 0) {
+      EXPECT_LT(table[i - 1].key, table[i].key) << "find_spark_setting needs the table sorted";
+    }
     EXPECT_FALSE(table[i].defaults.empty()) << table[i].key;
     EXPECT_LE(table[i].defaults.front().since, table[i].since) << table[i].key;  // shared rows start early
     EXPECT_FALSE(table[i].meaning.empty()) << table[i].key;
@@ -92,12 +94,18 @@ std::string reference_page() {
       << "when it moves the way its finding means (a \"raise\" never suggests a lower value).\n\n"
       << "| setting | since | default | what it does |\n|---|---|---|---|\n";
   for (const SparkSetting& s : spark_settings()) {
+    // Appended piece by piece: g++ 12 warns falsely (-Wrestrict, GCC bug 105329) on chains of +.
     std::string defaults;
     for (const SettingDefault& d : s.defaults) {
-      if (!defaults.empty()) defaults += "; ";
-      defaults += (d.value.empty() ? (s.falls_back_to.empty() ? std::string("none") : "`" + std::string(s.falls_back_to) + "`")
-                                   : "`" + std::string(d.value) + "`");
-      if (s.defaults.size() > 1 && d.since > s.since) defaults += " from " + version_text(d.since);
+      if (!defaults.empty()) defaults.append("; ");
+      if (!d.value.empty()) {
+        defaults.append("`").append(d.value).append("`");
+      } else if (!s.falls_back_to.empty()) {
+        defaults.append("`").append(s.falls_back_to).append("`");
+      } else {
+        defaults.append("none");
+      }
+      if (s.defaults.size() > 1 && d.since > s.since) defaults.append(" from ").append(version_text(d.since));
     }
     out << "| `" << s.key << "` | " << version_text(s.since) << " | " << defaults << " | " << s.meaning << " |\n";
   }

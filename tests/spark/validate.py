@@ -1,0 +1,144 @@
+"""make validate: what analyze predicts a fix recovers, against what applying it recovered on real Spark.
+
+    .venv/bin/python tests/spark/validate.py --sf build/src/cli/sparkforensics --out build/validate \
+        [--rounds 3] [--only NAME ...] [--write docs/validation.md]
+
+Every problem scenario runs --rounds times as the problem and as its fixed twin, alternating (a
+warm-up run first, discarded: the first SparkContext of a JVM pays for loading and JIT). For each
+round, the prediction is the recoverable range of the scenario's finding type in "Fix these
+first" of the problem run; the measured recovery is the problem run's application wall-clock
+minus the twin's. The table gives the medians over the rounds and their ratio.
+
+A benchmark, not a test: the figures move with the machine's load, and no test asserts on them.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from scenarios import REGISTRY  # noqa: E402
+
+# The accuracy this project holds itself to: the predicted high end within this factor of what
+# the fix measurably recovered, for the median scenario.
+TOLERANCE = 2.0
+
+
+def analysis(sf, log):
+    done = subprocess.run([sf, "analyze", "--no-progress", "-f", "json", log], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"analyze {log}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def predicted(doc, finding_type):
+    """The (low, high) recoverable of the type's group, 0 when it is not offered to fix first."""
+    for group in doc["rollup"]:
+        if group["tier"] == "time" and group["type"] == finding_type and group["fixFirst"]:
+            return group["recoverableMs"]["low"], group["recoverableMs"]["high"]
+    return 0.0, 0.0
+
+
+def seconds(ms):
+    return f"{ms / 1000:.1f} s"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sf", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--write")
+    args = parser.parse_args()
+    names = args.only or sorted(n for n, s in REGISTRY.items() if not s.control)
+    python = sys.executable
+    runner = [python, os.path.join(HERE, "run_scenarios.py")]
+    # Warm-up: the first SparkContext of the JVM is slower than the rest.
+    subprocess.run(runner + ["--out", os.path.join(args.out, "warmup"), "--only", "control_aggregate"],
+                   check=True, capture_output=True)
+    logs = os.path.join(args.out, "runs")
+    if os.path.exists(logs):
+        subprocess.run(["rm", "-rf", logs], check=True)
+    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--only", *names])
+    if done.returncode != 0:
+        print("validate: some runs failed; the table has the rest", file=sys.stderr)
+    with open(os.path.join(logs, "manifest.json")) as f:
+        runs = json.load(f)["runs"]
+
+    rows = []
+    for name in names:
+        scenario = REGISTRY[name]
+        lows, highs, measured = [], [], []
+        for r in range(args.rounds):
+            problem = [x for x in runs if x["scenario"] == name and x["variant"] == "problem" and x["round"] == r]
+            fixed = [x for x in runs if x["scenario"] == name and x["variant"] == "fixed" and x["round"] == r]
+            if not problem or not fixed:
+                continue
+            p_doc, f_doc = analysis(args.sf, problem[0]["log"]), analysis(args.sf, fixed[0]["log"])
+            low, high = predicted(p_doc, scenario.expect.finding)
+            lows.append(low)
+            highs.append(high)
+            measured.append(p_doc["app"]["durationMs"] - f_doc["app"]["durationMs"])
+        if not measured:
+            continue
+        m = statistics.median(measured)
+        lo, hi = statistics.median(lows), statistics.median(highs)
+        ratio = hi / m if m > 0 else float("inf")
+        rows.append((name, scenario.expect.finding, lo, hi, m, ratio, len(measured)))
+
+    ratios = [r[5] for r in rows if r[4] > 0 and r[5] != float("inf")]
+    median_ratio = statistics.median(ratios) if ratios else float("nan")
+    within = sum(1 for r in ratios if 1 / TOLERANCE <= r <= TOLERANCE)
+    lines = [
+        "# Validation: predicted against measured recovery on real Spark",
+        "",
+        "Written by `make validate` (tests/spark/validate.py); do not edit by hand. Each scenario of",
+        "tests/spark/scenarios runs as its planted problem and as its twin with exactly the change analyze",
+        "recommends. Predicted: the recoverable range of the scenario's finding in \"Fix these first\" of",
+        "the problem run. Measured: the problem run's application wall-clock minus the twin's. Medians",
+        f"over {args.rounds} alternating rounds after a discarded warm-up run.",
+        "",
+        f"Run on {datetime.date.today().isoformat()}, {platform.machine()} with {os.cpu_count()} cores, "
+        f"pyspark {pyspark_version()}. The machine is shared: single runs move by tens of percent.",
+        "",
+        "| scenario | finding | predicted (low to high) | measured recovery | predicted high / measured | rounds |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, finding, lo, hi, m, ratio, n in rows:
+        shown = f"{ratio:.2f}" if ratio != float("inf") else "n/a (nothing measured)"
+        lines.append(f"| `{name}` | `{finding}` | {seconds(lo)} to {seconds(hi)} | {seconds(m)} | {shown} | {n} |")
+    lines += [
+        "",
+        f"**Median ratio: {median_ratio:.2f}** over {len(ratios)} scenarios; {within} of them within the",
+        f"tolerance this project holds itself to, a factor of {TOLERANCE:g} either way (predicted high between",
+        f"{1 / TOLERANCE:g}x and {TOLERANCE:g}x of the measured recovery).",
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        with open(args.write, "w") as f:
+            f.write(text)
+    return 0
+
+
+def pyspark_version():
+    try:
+        import pyspark
+
+        return pyspark.__version__
+    except ImportError:
+        return "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
