@@ -4,8 +4,13 @@
 #include "model/failure_cause.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
+
+#include "model/load.h"
+#include "support/scenario_log.h"
 
 namespace sf::model {
 namespace {
@@ -355,6 +360,94 @@ TEST(FailureCause, LongAndHostileTextsStayBounded) {
   EXPECT_EQ(deep.nesting, 10000);
   EXPECT_EQ(deep.message, "level 9999");
   EXPECT_EQ(deep.location, "com.acme.A.a(A.java:1)");
+}
+
+// The model counts each failed attempt under the cause its own text gives, whatever way the log is
+// read: on one thread, or decoded on several in batches of a few lines (the texts must outlive
+// the batch they were decoded in).
+TEST(ModelFailureCauses, EachAttemptCountedUnderItsOwnRootCause) {
+  using sf::testing::ScenarioLog;
+  using sf::testing::StageSpec;
+  using sf::testing::TaskSpec;
+  const auto python = [](const std::string& function, int line, const std::string& value) {
+    return "org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n"
+           "  File \"/app/job.py\", line " + std::to_string(line) + ", in " + function + "\n"
+           "ValueError: bad value " + value + "\n\n"
+           "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)\n";
+  };
+  ScenarioLog log;
+  log.start(0).finished(100000);
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.submit_ms = 1000;
+  stage.complete_ms = 30000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 1000, {"1", "2"}, 4);
+  const auto failed = [&](std::string reason, std::string detail, std::string trace, std::string executor) {
+    TaskSpec t;
+    t.launch_ms = 5000;
+    t.duration_ms = 500;
+    t.executor_id = std::move(executor);
+    t.reason = std::move(reason);
+    t.failure_detail = std::move(detail);
+    t.stack_trace = std::move(trace);
+    stage.tasks.push_back(t);
+  };
+  // The fetch failure first: the texts decoded after it in the same batch must not overwrite it.
+  failed("FetchFailed",
+         "org.apache.spark.shuffle.FetchFailedException: Failed to connect to host-b/10.0.0.2:7337\n"
+         "\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:770)\n"
+         "Caused by: java.net.ConnectException: Connection refused\n"
+         "\tat org.apache.spark.network.client.TransportClientFactory.createClient(TransportClientFactory.java:245)\n",
+         "", "1");
+  // Two Python errors behind one exception class: two causes. One of them twice with different
+  // values: one cause.
+  failed("ExceptionFailure", "org.apache.spark.api.python.PythonException", python("parse", 12, "'a'"), "1");
+  failed("ExceptionFailure", "org.apache.spark.api.python.PythonException", python("parse", 12, "'b'"), "2");
+  failed("ExceptionFailure", "org.apache.spark.api.python.PythonException", python("lookup", 40, "'c'"), "1");
+  failed("ExecutorLostFailure", "Command exited with code 3", "", "2");
+  sf::testing::JobSpec job;
+  job.submit_ms = 1000;
+  job.end_ms = 31000;
+  job.stages = {stage};
+  log.job(job);
+
+  const auto dir = std::filesystem::temp_directory_path() / ("sf-failure-causes-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = log.write(dir).string();
+  LoadOptions one_thread;
+  one_thread.threads = 1;
+  LoadOptions small_batches;
+  small_batches.threads = 3;
+  small_batches.batch_bytes = 2048;
+  for (const LoadOptions& options : {one_thread, small_batches}) {
+    auto model = load_event_log(path, options);
+    ASSERT_TRUE(model) << model.error().message();
+    ASSERT_EQ(model->stages.size(), 1u);
+    const auto& causes = model->stages[0].failure_causes;
+    ASSERT_EQ(causes.size(), 4u) << "threads " << options.threads;
+    // The most frequent first, then by reason and key.
+    EXPECT_EQ(causes[0].reason, "ExceptionFailure");
+    EXPECT_EQ(causes[0].count, 2);
+    EXPECT_EQ(causes[0].cause.location, "File \"/app/job.py\", line 12, in parse");
+    EXPECT_EQ(causes[0].cause.message, "bad value 'a'") << "the first attempt's message is kept";
+    EXPECT_EQ(causes[0].executor_ids, (std::vector<std::string>{"1", "2"}));
+    int64_t total = 0;
+    for (const auto& c : causes) {
+      total += c.count;
+      if (c.reason == "FetchFailed") {
+        EXPECT_EQ(c.cause.summary(), "java.net.ConnectException: Connection refused");
+      }
+      if (c.reason == "ExecutorLostFailure") {
+        EXPECT_EQ(c.cause.exit_code, 3);
+      }
+      if (c.cause.location.find("lookup") != std::string::npos) {
+        EXPECT_EQ(c.count, 1);
+      }
+    }
+    EXPECT_EQ(total, model->stages[0].tasks_failed);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
