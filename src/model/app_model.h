@@ -273,6 +273,11 @@ struct TaskFailureCause {
   FailureCause cause;
   int64_t count = 0;
   std::vector<std::string> executor_ids;  // the executors those attempts ran on, in Spark's order
+  // The attempts ended after the application's end was logged: SparkContext.stop() logs it first,
+  // then stops the scheduler and the executors, so these failed because the context was stopping
+  // (an executor's "Filesystem closed"), whatever their text says. Counted apart from the same
+  // cause earlier.
+  bool during_shutdown = false;
 };
 
 struct StageAttempt {

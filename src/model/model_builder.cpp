@@ -135,16 +135,17 @@ FailureCause task_failure_cause(const ev::TaskEnd& e) {
   }
 }
 
-void count_failure_cause(StageBuild& stage, const ev::TaskEnd& e) {
+void count_failure_cause(StageBuild& stage, const ev::TaskEnd& e, bool during_shutdown) {
   FailureCause cause = task_failure_cause(e);
   std::string key(e.reason_text);
-  key += '|';
+  key += during_shutdown ? "|shutdown|" : "|";
   key += cause.key();
   auto [it, added] = stage.failure_causes.try_emplace(std::move(key));
   TaskFailureCause& counted = it->second;
   if (added) {
     counted.reason = std::string(e.reason_text);
     counted.cause = std::move(cause);
+    counted.during_shutdown = during_shutdown;
   }
   ++counted.count;
   auto& executors = counted.executor_ids;
@@ -725,7 +726,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     ++out.tasks_failed;
     out.failed_task_time_ms += duration_ms;
     ++stage.failure_reasons[failure_key(e)];
-    count_failure_cause(stage, e);
+    count_failure_cause(stage, e, /*during_shutdown=*/s.model.app.finished);
   }
 
   for (JobBuild* job : stage.jobs) {
