@@ -350,6 +350,7 @@ std::string ScenarioLog::text() const {
         add(task.launch_ms, kTaskStart,
             {{"Event", "SparkListenerTaskStart"}, {"Stage ID", stage.stage_id},
              {"Stage Attempt ID", stage.attempt_id}, {"Task Info", task_info(task, task_id, index, false, host)}});
+        if (!task.ends) continue;
         json end = {{"Event", "SparkListenerTaskEnd"},
                     {"Stage ID", stage.stage_id},
                     {"Stage Attempt ID", stage.attempt_id},

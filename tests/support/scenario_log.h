@@ -27,6 +27,7 @@ struct TaskSpec {
   int32_t index = -1;                    // -1: the task's position in its stage
   int32_t attempt = 0;
   bool speculative = false;
+  bool ends = true;                      // false: started and never ended (a SparkContext stopped under it)
   std::string locality = "PROCESS_LOCAL";
   std::optional<int64_t> run_time_ms;    // default: duration - 10 ms (at least 0)
   int64_t cpu_time_ns = -1;              // default: 80% of run time
