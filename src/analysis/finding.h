@@ -83,6 +83,9 @@ struct WasteClaim {
     // The waste is the whole attempt (a failed attempt that was run again): removing it removes
     // its window, so no floor of its own applies and the clip is the window itself.
     bool whole_window = false;
+    // Executor run time the fix takes out of the stage (its failed task attempts'): the floor the
+    // claim is clipped at is the stage's without that work, not the one that includes it.
+    double removed_run_time_ms = 0;
   };
   std::vector<StageWaste> stages;  // kStages
   double serial_ms = 0;            // kSerial

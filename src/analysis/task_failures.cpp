@@ -131,7 +131,13 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
     f.confidence = std::min(context.confidence_above(share, t.retry_min_failed_share), retry_confidence(context, waste));
     f.claim.kind = WasteClaim::Kind::kStages;
     f.claim.method = EstimateMethod::kMeasured;
-    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    // Fixing the failures takes their run time out of the stage: its floor is the one without them
+    // (their task time, at the stage's ratio of run time to task time). Clipped at the floor that
+    // includes them, a tightly packed stage would show almost none of its retries.
+    const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
+    WasteClaim::StageWaste part{DetectorContext::ref(*stage), waste};
+    part.removed_run_time_ms = failed_time * run_time / task_time;
+    f.claim.stages = {part};
     f.claim.raw = RawWaste{waste, WasteUnit::kMs};
     findings.push_back(std::move(f));
   }

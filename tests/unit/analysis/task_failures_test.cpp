@@ -529,6 +529,37 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
   EXPECT_TRUE(retried_tasks(20000, 1000, 10000, 8, 900, strict).of_type("retryWaste").empty());
 }
 
+// The task_retries scenario's shape: 8 tasks of 1 s on 2 slots, the first attempt of 4 of them
+// failing 0.9 s in, the stage busy throughout. Run time 8 x 990 + 4 x 890 = 11,480 ms over 2 cores
+// is 5,740 ms of the 5,800 ms window: clipped at that floor, 1.8 s of retries would show as 60 ms.
+// Without the failed attempts' run time (3,600 ms of task time x 11,480 / 11,600) the floor is
+// 3,959 ms, and the 3,600 / 2 = 1,800 ms claim stands.
+TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
+  ScenarioLog log;
+  log.start(0).finished(12000);
+  log.executor("1", "host-a", 1, 100).executor("2", "host-b", 1, 100);
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.submit_ms = 1000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 1000, {"1", "2"}, 1);
+  for (int i = 0; i < 4; ++i) {
+    TaskSpec t = exception_attempt(i, "java.lang.IllegalStateException",
+                                   "java.lang.IllegalStateException: flaky\n\tat com.acme.Step.run(Step.java:9)\n",
+                                   i % 2 == 0 ? "1" : "2");
+    t.launch_ms = 5000 + 900 * (i / 2);
+    t.duration_ms = 900;
+    stage.tasks.push_back(t);
+  }
+  stage.complete_ms = 1000 + 5800;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 6800, .stages = {stage}});
+  auto result = analyze_scenario(log);
+  auto retries = result.of_type("retryWaste", "failedTasks");
+  ASSERT_EQ(retries.size(), 1u);
+  EXPECT_NEAR(raw_of(*retries[0]), 1800, 1e-6);
+  EXPECT_NEAR(high_of(*retries[0]), 1800, 1e-6);
+  EXPECT_EQ(retries[0]->impact.basis, Basis::kSerial);
+}
+
 TEST(TaskFailures, RetryWasteKeepsNoiseOut) {
   // The same 3.1 s in a two-hour application: a rounding error of its wall-clock.
   EXPECT_TRUE(retried_tasks(7200000, 1000, 10000, 8, 900).of_type("retryWaste").empty());
