@@ -83,9 +83,10 @@ struct WasteClaim {
     // The waste is the whole attempt (a failed attempt that was run again): removing it removes
     // its window, so no floor of its own applies and the clip is the window itself.
     bool whole_window = false;
-    // Executor run time the fix takes out of the stage (its failed task attempts'): the floor the
-    // claim is clipped at is the stage's without that work, not the one that includes it.
-    double removed_run_time_ms = 0;
+    // The stage's floor once the fix is made, when the fix lowers it (retryWaste failedTasks takes
+    // the failed attempts' run time out of the stage): the clip is duration - this floor, not
+    // duration - ceiling, whose run time includes the very work the fix removes.
+    std::optional<double> floor_after_fix_ms = std::nullopt;
   };
   std::vector<StageWaste> stages;  // kStages
   double serial_ms = 0;            // kSerial

@@ -27,21 +27,10 @@ double ImpactEstimator::stage_union_ms(const std::vector<StageRef>& stages) cons
   return union_ms(std::move(windows));
 }
 
-double ImpactEstimator::room_ms(const WasteClaim::StageWaste& part) const {
-  const StageOccupancy* o = occupancy_of(part.stage);
-  if (o == nullptr || !o->in_sweep) return 0;
-  if (part.whole_window) return o->duration_ms;
-  double ceiling = o->ceiling_ms;
-  if (part.removed_run_time_ms > 0) {
-    // The stage's floor as it would run without that work: its longest successful task, or its
-    // remaining run time over the cores (occupancy.cpp's ceiling, less what the fix removes).
-    const model::StageAttempt* stage = model_.stage(part.stage.stage_id, part.stage.attempt_id);
-    const double cores = static_cast<double>(model_.peak_concurrent_cores);
-    const double run_time = static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
-    const double longest = static_cast<double>(stage->quantile(model::QuantileMetric::kDurationMs).max);
-    ceiling = std::max(longest, cores > 0 ? std::max(0.0, run_time - part.removed_run_time_ms) / cores : 0.0);
-  }
-  return std::max(0.0, o->duration_ms - ceiling);
+double ImpactEstimator::room_ms(const WasteClaim::StageWaste& part, const StageOccupancy& o) {
+  if (part.whole_window) return o.duration_ms;
+  const double floor = part.floor_after_fix_ms.value_or(o.ceiling_ms);
+  return std::max(0.0, o.duration_ms - floor);
 }
 
 ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
@@ -73,7 +62,8 @@ ImpactEstimate ImpactEstimator::estimate(const WasteClaim& claim) const {
   for (const auto& part : claim.stages) {
     const StageOccupancy* o = occupancy_of(part.stage);
     if (o == nullptr || !o->in_sweep) continue;
-    const double clipped = std::min(std::max(0.0, part.waste_ms), room_ms(part));
+    const double room = room_ms(part, *o);
+    const double clipped = std::min(std::max(0.0, part.waste_ms), room);
     high += clipped;
     if (o->gate >= thresholds_.serial_gate) {
       low += clipped;
@@ -146,7 +136,7 @@ std::string ImpactEstimator::regression_guard_violation(const Finding& finding) 
     if (o == nullptr || !o->in_sweep || o->gate < thresholds_.regression_guard_gate) return "";
     // A stage whose floor is its whole duration has no room to recover: zero is the model's
     // answer there, not a gap in it (docs/impact-model.md).
-    if (room_ms(part) <= 0 || part.waste_ms <= 0) return "";
+    if (room_ms(part, *o) <= 0 || part.waste_ms <= 0) return "";
   }
   const ImpactEstimate& impact = finding.impact;
   if (impact.basis == Basis::kInformational || impact.basis == Basis::kResourceOnly || !impact.wall_clock ||

@@ -2,7 +2,7 @@
 //
 // Stage-tied claims are clipped against each stage's physical floor (ceiling) and weighted
 // by how much of its window the stage had to itself (gate):
-//   clipped = min(claim, max(0, duration - ceiling))   (room_ms: two refinements)
+//   clipped = min(claim, max(0, duration - ceiling))
 //   gate >= serial gate: serial,    low = high = clipped
 //   otherwise:           contended, high = clipped, low = clipped * gate
 // A claim over several stages sums them and caps the total at the union of those stages'
@@ -35,17 +35,15 @@ class ImpactEstimator {
   // The wall-clock union of the given stages' windows (stages without one are skipped).
   double stage_union_ms(const std::vector<StageRef>& stages) const;
 
-  // How much of its stage's window one part of a claim can recover: duration - ceiling, the whole
-  // duration for a whole-window part, and duration - the ceiling without the removed run time
-  // for a part that takes work out of the stage. 0 for a stage without a window.
-  double room_ms(const WasteClaim::StageWaste& part) const;
-
   // The regression guard: a finding whose stages all ran (nearly) alone with a real waste must
   // show a wall-clock figure above zero. Returns why it fails, or "" when it holds.
   std::string regression_guard_violation(const Finding& finding) const;
 
  private:
   const StageOccupancy* occupancy_of(const StageRef& stage) const;
+  // What a stage claim may recover: its window for a whole failed attempt, else its duration
+  // above the floor (after the fix when the claim says, else the stage's ceiling).
+  static double room_ms(const WasteClaim::StageWaste& part, const StageOccupancy& o);
   double share_band_input(const Finding& finding) const;
 
   const model::AppModel& model_;

@@ -58,6 +58,17 @@ Confidence retry_confidence(const DetectorContext& context, double waste_ms) {
   return std::min(floor, context.confidence_above(waste_ms / app_ms, t.retry_min_app_share));
 }
 
+// The stage's floor once its failures are fixed. The ceiling's run-time term counts the failed
+// attempts' run time, the very work the fix removes: clipped at it, a stage that kept its cores
+// busy would show almost none of its retries. Without them the run-time term shrinks by their
+// share of the stage's task time, and the longest task is the longest successful one.
+double floor_without_failures(const StageAttempt& stage, const StageOccupancy& occupancy) {
+  const double task_time = static_cast<double>(stage.metric(TaskMetric::kDurationMs));
+  const double failed_share = task_time > 0 ? static_cast<double>(stage.failed_task_time_ms) / task_time : 0;
+  const double longest_success = static_cast<double>(stage.quantile(model::QuantileMetric::kDurationMs).max);
+  return std::max(longest_success, occupancy.ceiling_ms * std::max(0.0, 1.0 - failed_share));
+}
+
 // The root cause most of a stage attempt's failed task attempts share (the model sorts them by
 // count), or nullptr when none failed.
 const model::TaskFailureCause* top_cause(const StageAttempt& stage) {
@@ -131,12 +142,8 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
     f.confidence = std::min(context.confidence_above(share, t.retry_min_failed_share), retry_confidence(context, waste));
     f.claim.kind = WasteClaim::Kind::kStages;
     f.claim.method = EstimateMethod::kMeasured;
-    // Fixing the failures takes their run time out of the stage: its floor is the one without them
-    // (their task time, at the stage's ratio of run time to task time). Clipped at the floor that
-    // includes them, a tightly packed stage would show almost none of its retries.
-    const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
     WasteClaim::StageWaste part{DetectorContext::ref(*stage), waste};
-    part.removed_run_time_ms = failed_time * run_time / task_time;
+    part.floor_after_fix_ms = floor_without_failures(*stage, occupancy);
     f.claim.stages = {part};
     f.claim.raw = RawWaste{waste, WasteUnit::kMs};
     findings.push_back(std::move(f));

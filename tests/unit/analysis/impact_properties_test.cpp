@@ -88,12 +88,13 @@ TEST(ImpactProperties, InvariantsHoldOnGeneratedApplications) {
         const model::StageAttempt* stage = model.stage(part.stage.stage_id, part.stage.attempt_id);
         ASSERT_NE(stage, nullptr);
         const auto& o = occupancy[static_cast<size_t>(stage - model.stages.data())];
-        const double room = part.whole_window ? o.duration_ms : std::max(0.0, o.duration_ms - o.ceiling_ms);
-        EXPECT_LE(w.high_ms, estimator.room_ms(part) + 1e-6);
-        // Only a part that takes work out of its stage may recover past the stage's own floor.
-        if (part.removed_run_time_ms <= 0) {
-          EXPECT_LE(w.high_ms, room + 1e-6);
-        }
+        // A fix that lowers the stage's floor has its own (floor_after_fix_ms): never below zero,
+        // never a claim past the stage's own window.
+        const double floor = part.floor_after_fix_ms.value_or(o.ceiling_ms);
+        EXPECT_GE(floor, 0.0);
+        const double room = part.whole_window ? o.duration_ms : std::max(0.0, o.duration_ms - floor);
+        EXPECT_LE(w.high_ms, room + 1e-6);
+        EXPECT_LE(w.high_ms, o.duration_ms + 1e-6);
       } else {
         ++multi_stage;
         std::vector<StageRef> refs;
