@@ -177,19 +177,24 @@ TaskSpec exception_attempt(int index, const std::string& exception_class, const 
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Spark 4.x writing a table: an error class and a SQLSTATE on the outer exceptions, the cause two
+// levels down, its own frames ending in the JDK's before "... 4 more" hands over to the trace
+// around it.
 const std::string kNestedJavaTrace =
-    "org.apache.spark.SparkException: Task failed while writing rows.\n"
-    "\tat org.apache.spark.sql.execution.datasources.FileFormatWriter$.executeTask(FileFormatWriter.scala:291)\n"
-    "\tat org.apache.spark.scheduler.ResultTask.runTask(ResultTask.scala:90)\n"
-    "\tat java.lang.Thread.run(Thread.java:750)\n"
-    "Caused by: java.io.IOException: Failed to write block\n"
-    "\tat org.apache.parquet.hadoop.ParquetFileWriter.write(ParquetFileWriter.java:120)\n"
-    "\t... 2 more\n"
-    "Caused by: java.lang.NumberFormatException: For input string: \"x17\"\n"
-    "\tat java.lang.NumberFormatException.forInputString(NumberFormatException.java:65)\n"
-    "\tat java.lang.Integer.parseInt(Integer.java:580)\n"
+    "org.apache.spark.SparkException: [TASK_WRITE_FAILED] Task failed while writing rows to file:/data/out. "
+    "SQLSTATE: 58030\n"
+    "\tat org.apache.spark.sql.errors.QueryExecutionErrors$.taskFailedWhileWritingRowsError(QueryExecutionErrors.scala:774)\n"
+    "\tat org.apache.spark.sql.execution.datasources.FileFormatWriter$.executeTask(FileFormatWriter.scala:421)\n"
+    "\tat org.apache.spark.scheduler.ResultTask.runTask(ResultTask.scala:93)\n"
+    "\tat java.base/java.lang.Thread.run(Thread.java:840)\n"
+    "Caused by: org.apache.spark.SparkRuntimeException: [FAILED_EXECUTE_UDF] User defined function (`ParseAmount`) "
+    "failed due to: java.lang.NumberFormatException: For input string: \"x17\". SQLSTATE: 39000\n"
     "\tat com.acme.etl.ParseAmount.apply(ParseAmount.java:42)\n"
-    "\t... 3 more\n";
+    "\t... 3 more\n"
+    "Caused by: java.lang.NumberFormatException: For input string: \"x17\"\n"
+    "\tat java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)\n"
+    "\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n"
+    "\t... 4 more\n";
 
 TEST(TaskFailures, InnermostJavaCauseNamesTheFailureTheStageAndTheJob) {
   auto log = cluster();
@@ -489,34 +494,44 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
 // ---------------------------------------------------------------------------------------------
 // retryWaste's shares: the stage's and the application's, over a floor
 
-// A stage of 16 tasks of `task_ms` on 8 cores over `window_ms`, in an application of `app_ms`;
-// `failed` of its tasks fail after `failed_ms` on their first attempt and are run again.
-Analyzed retried_tasks(int64_t app_ms, int64_t task_ms, int64_t window_ms, int failed, int64_t failed_ms,
-                       const Thresholds& thresholds = {}) {
+// One stage of `tasks` tasks of `task_ms` on two executors of `cores` each, over `window_ms`, in an
+// application of `app_ms`; `failed` of its tasks fail after `failed_ms` on their first attempt and
+// are run again.
+struct RetriedStage {
+  int64_t app_ms = 0;
+  int tasks = 16;
+  int cores = 4;
+  int64_t task_ms = 1000;
+  int64_t window_ms = 0;
+  int failed = 0;
+  int64_t failed_ms = 0;
+};
+
+Analyzed retried_tasks(const RetriedStage& shape, const Thresholds& thresholds = {}) {
   ScenarioLog log;
-  log.start(0).finished(app_ms);
-  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  log.start(0).finished(shape.app_ms);
+  log.executor("1", "host-a", shape.cores, 100).executor("2", "host-b", shape.cores, 100);
   StageSpec stage;
   stage.stage_id = 0;
   stage.submit_ms = 1000;
-  stage.tasks = ScenarioLog::uniform_tasks(16, 1000, task_ms, {"1", "2"}, 4);
-  for (int i = 0; i < failed; ++i) {
+  stage.tasks = ScenarioLog::uniform_tasks(shape.tasks, 1000, shape.task_ms, {"1", "2"}, shape.cores);
+  for (int i = 0; i < shape.failed; ++i) {
     TaskSpec t = exception_attempt(i, "java.lang.IllegalStateException",
                                    "java.lang.IllegalStateException: flaky\n\tat com.acme.Step.run(Step.java:9)\n",
                                    i % 2 == 0 ? "1" : "2");
     t.launch_ms = 3000;
-    t.duration_ms = failed_ms;
+    t.duration_ms = shape.failed_ms;
     stage.tasks.push_back(t);
   }
-  stage.complete_ms = 1000 + window_ms;
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 1000 + window_ms, .stages = {stage}});
+  stage.complete_ms = 1000 + shape.window_ms;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 1000 + shape.window_ms, .stages = {stage}});
   return analyze_scenario(log, thresholds);
 }
 
 TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
   // Eight attempts failed 0.9 s into their 1 s: 7.2 s of the stage's 23.2 s of task time over
   // its 10 s (2.32 in flight), about 3.1 s of a 20 s application: far under the old 10 s floor.
-  auto result = retried_tasks(20000, 1000, 10000, 8, 900);
+  auto result = retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 8, .failed_ms = 900});
   auto retries = result.of_type("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 7200.0 / (23200.0 / 10000.0), 1e-6);
@@ -526,7 +541,7 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
   // The thresholds are the user's to move.
   Thresholds strict;
   strict.retry_min_app_share = 0.5;
-  EXPECT_TRUE(retried_tasks(20000, 1000, 10000, 8, 900, strict).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 8, .failed_ms = 900}, strict).of_type("retryWaste").empty());
 }
 
 // The task_retries scenario's shape: 8 tasks of 1 s on 2 slots, the first attempt of 4 of them
@@ -535,24 +550,7 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
 // Without the failed attempts' run time (3,600 ms of task time x 11,480 / 11,600) the floor is
 // 3,959 ms, and the 3,600 / 2 = 1,800 ms claim stands.
 TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
-  ScenarioLog log;
-  log.start(0).finished(12000);
-  log.executor("1", "host-a", 1, 100).executor("2", "host-b", 1, 100);
-  StageSpec stage;
-  stage.stage_id = 0;
-  stage.submit_ms = 1000;
-  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 1000, {"1", "2"}, 1);
-  for (int i = 0; i < 4; ++i) {
-    TaskSpec t = exception_attempt(i, "java.lang.IllegalStateException",
-                                   "java.lang.IllegalStateException: flaky\n\tat com.acme.Step.run(Step.java:9)\n",
-                                   i % 2 == 0 ? "1" : "2");
-    t.launch_ms = 5000 + 900 * (i / 2);
-    t.duration_ms = 900;
-    stage.tasks.push_back(t);
-  }
-  stage.complete_ms = 1000 + 5800;
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 6800, .stages = {stage}});
-  auto result = analyze_scenario(log);
+  auto result = retried_tasks({.app_ms = 12000, .tasks = 8, .cores = 1, .window_ms = 5800, .failed = 4, .failed_ms = 900});
   auto retries = result.of_type("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 1800, 1e-6);
@@ -562,13 +560,13 @@ TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
 
 TEST(TaskFailures, RetryWasteKeepsNoiseOut) {
   // The same 3.1 s in a two-hour application: a rounding error of its wall-clock.
-  EXPECT_TRUE(retried_tasks(7200000, 1000, 10000, 8, 900).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 7200000, .window_ms = 10000, .failed = 8, .failed_ms = 900}).of_type("retryWaste").empty());
   // One attempt failing 200 ms in: about 120 ms of wall-clock, under the floor.
-  EXPECT_TRUE(retried_tasks(20000, 1000, 10000, 1, 200).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 1, .failed_ms = 200}).of_type("retryWaste").empty());
   // 1.8 s of wall-clock and 3% of the application, but 3.6% of a long stage's task time: the
   // stage's share keeps one stray failure in a big stage out.
-  EXPECT_TRUE(retried_tasks(60000, 25000, 50000, 1, 15000).of_type("retryWaste").empty());
-  EXPECT_EQ(retried_tasks(60000, 25000, 50000, 3, 15000).of_type("retryWaste").size(), 1u)
+  EXPECT_TRUE(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 1, .failed_ms = 15000}).of_type("retryWaste").empty());
+  EXPECT_EQ(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 3, .failed_ms = 15000}).of_type("retryWaste").size(), 1u)
       << "three such failures are 10% of the stage";
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 #include "model/load.h"
@@ -14,6 +15,21 @@
 
 namespace sf::model {
 namespace {
+
+// What a reader sees of a cause, compared at once so that a failure shows every part side by side.
+struct Parts {
+  FailureCauseKind kind;
+  std::string exception_class, message, location;
+  bool operator==(const Parts&) const = default;
+};
+
+Parts parts_of(const FailureCause& cause) {
+  return {cause.kind, cause.exception_class, cause.message, cause.location};
+}
+
+void PrintTo(const Parts& p, std::ostream* out) {
+  *out << to_string(p.kind) << " {" << p.exception_class << "} {" << p.message << "} {" << p.location << "}";
+}
 
 TEST(FailureCause, InnermostOfSeveralNestedCauses) {
   const std::string trace =
@@ -30,11 +46,9 @@ TEST(FailureCause, InnermostOfSeveralNestedCauses) {
       "\tat org.apache.hadoop.hdfs.DFSOutputStream.flush(DFSOutputStream.java:30)\n"
       "\t... 3 more\n";
   const FailureCause cause = read_failure_cause(trace);
-  EXPECT_EQ(cause.kind, FailureCauseKind::kException);
-  EXPECT_EQ(cause.exception_class, "java.net.SocketTimeoutException");
-  EXPECT_EQ(cause.message, "Read timed out");
-  // The first frame past the JDK's own: the code that called into it.
-  EXPECT_EQ(cause.location, "org.apache.hadoop.hdfs.DFSOutputStream.flush(DFSOutputStream.java:30)");
+  // Located at the first frame past the JDK's own: the code that called into it.
+  EXPECT_EQ(parts_of(cause), (Parts{FailureCauseKind::kException, "java.net.SocketTimeoutException", "Read timed out",
+                                    "org.apache.hadoop.hdfs.DFSOutputStream.flush(DFSOutputStream.java:30)"}));
   EXPECT_EQ(cause.outer_class, "org.apache.spark.SparkException");
   EXPECT_EQ(cause.nesting, 2);
   EXPECT_EQ(cause.summary(), "java.net.SocketTimeoutException: Read timed out");
@@ -55,10 +69,9 @@ TEST(FailureCause, MoreLinesContinueIntoTheEnclosingTrace) {
       "\tat java.base/java.lang.Integer.parseInt(Integer.java:668)\n"
       "\t... 3 more\n";
   const FailureCause cause = read_failure_cause(trace);
-  EXPECT_EQ(cause.exception_class, "java.lang.NumberFormatException");
-  EXPECT_EQ(cause.message, "For input string: \"x0\"");
-  EXPECT_EQ(cause.location,
-            "org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal(CallMethodViaReflection.scala:182)");
+  EXPECT_EQ(parts_of(cause),
+            (Parts{FailureCauseKind::kException, "java.lang.NumberFormatException", "For input string: \"x0\"",
+                   "org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal(CallMethodViaReflection.scala:182)"}));
   EXPECT_EQ(cause.outer_class, "java.lang.reflect.InvocationTargetException");
 
   // With only Thread.run shared, every frame of the root is the runtime's: its top frame, without
@@ -100,10 +113,8 @@ TEST(FailureCause, PythonTracebackLastFrameAndException) {
       "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)\n"
       "\tat java.base/java.lang.Thread.run(Thread.java:1583)\n";
   const FailureCause cause = read_failure_cause(trace);
-  EXPECT_EQ(cause.kind, FailureCauseKind::kPythonException);
-  EXPECT_EQ(cause.exception_class, "Exception");
-  EXPECT_EQ(cause.message, "transient failure for partition 1");
-  EXPECT_EQ(cause.location, "File \"/app/generate_events.py\", line 37, in flaky_partition");
+  EXPECT_EQ(parts_of(cause), (Parts{FailureCauseKind::kPythonException, "Exception", "transient failure for partition 1",
+                                    "File \"/app/generate_events.py\", line 37, in flaky_partition"}));
 
   // Another partition's message names another partition: the same cause when counting.
   std::string other = trace;
@@ -131,10 +142,9 @@ TEST(FailureCause, Spark4PythonErrorClassAndCarets) {
       " SQLSTATE: 38000\n"
       "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:1097)\n";
   const FailureCause cause = read_failure_cause(trace);
-  EXPECT_EQ(cause.kind, FailureCauseKind::kPythonException);
-  EXPECT_EQ(cause.exception_class, "ValueError");
-  EXPECT_EQ(cause.message, "invalid literal for int() with base 10: 'n/a'");
-  EXPECT_EQ(cause.location, "File \"/work/tests/spark/scenarios/failures.py\", line 23, in parse_amount");
+  EXPECT_EQ(parts_of(cause),
+            (Parts{FailureCauseKind::kPythonException, "ValueError", "invalid literal for int() with base 10: 'n/a'",
+                   "File \"/work/tests/spark/scenarios/failures.py\", line 23, in parse_amount"}));
 
   // The same text as a Spark 4 stage or job failure reason: no Java frames at all.
   const std::string stage_reason = trace.substr(trace.find("[PYTHON_EXCEPTION]"), trace.find("\tat ") - trace.find("[PYTHON_EXCEPTION]"));
@@ -155,9 +165,8 @@ TEST(FailureCause, ChainedPythonTracebacksEndWithTheLastRaised) {
       "    raise UnknownRegion(key)\n"
       "__main__.UnknownRegion: eu-west\n";
   const FailureCause cause = read_failure_cause("org.apache.spark.api.python.PythonException: " + description);
-  EXPECT_EQ(cause.exception_class, "__main__.UnknownRegion");
-  EXPECT_EQ(cause.message, "eu-west");
-  EXPECT_EQ(cause.location, "File \"/app/job.py\", line 9, in region");
+  EXPECT_EQ(parts_of(cause), (Parts{FailureCauseKind::kPythonException, "__main__.UnknownRegion", "eu-west",
+                                    "File \"/app/job.py\", line 9, in region"}));
 }
 
 // Spark 1.x (spark-events/local-1422981780767): "(TID 19, localhost): " before the task's trace,
@@ -172,10 +181,8 @@ TEST(FailureCause, Spark1StageFailureQuotesTheTask) {
       "\n"
       "Driver stacktrace:";
   const FailureCause cause = read_failure_cause(reason);
-  EXPECT_EQ(cause.kind, FailureCauseKind::kException);
-  EXPECT_EQ(cause.exception_class, "java.lang.RuntimeException");
-  EXPECT_EQ(cause.message, "got a 3, failing");
-  EXPECT_EQ(cause.location, "$line11.$read$$iwC$$iwC$$iwC$$iwC$$anonfun$1.apply(<console>:18)");
+  EXPECT_EQ(parts_of(cause), (Parts{FailureCauseKind::kException, "java.lang.RuntimeException", "got a 3, failing",
+                                    "$line11.$read$$iwC$$iwC$$iwC$$iwC$$anonfun$1.apply(<console>:18)"}));
   EXPECT_EQ(cause.nesting, 0);
 }
 
@@ -340,9 +347,7 @@ TEST(FailureCause, TextsWithNothingToRead) {
   EXPECT_EQ(read_failure_cause("").kind, FailureCauseKind::kUnknown);
   EXPECT_EQ(read_failure_cause("  \n").kind, FailureCauseKind::kUnknown);
   const FailureCause bare = read_failure_cause("java.lang.OutOfMemoryError");
-  EXPECT_EQ(bare.exception_class, "java.lang.OutOfMemoryError");
-  EXPECT_EQ(bare.message, "");
-  EXPECT_EQ(bare.location, "");
+  EXPECT_EQ(parts_of(bare), (Parts{FailureCauseKind::kException, "java.lang.OutOfMemoryError", "", ""}));
   const FailureCause empty_traceback = read_failure_cause("org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n");
   EXPECT_EQ(empty_traceback.kind, FailureCauseKind::kPythonException);
   EXPECT_EQ(empty_traceback.exception_class, "");
