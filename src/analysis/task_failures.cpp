@@ -139,7 +139,8 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
                   {"failedTaskTimeMs", failed_time, "ms"},
                   {"failedTimeShare", share, "fraction"}};
     f.thresholds = {"retryWaste.minFailedShare", "retryWaste.minWasteMs", "retryWaste.minAppShare"};
-    f.confidence = std::min(context.confidence_above(share, t.retry_min_failed_share), retry_confidence(context, waste));
+    f.confidence =
+        std::min(context.confidence_above(share, t.retry_min_failed_share), retry_confidence(context, waste));
     f.claim.kind = WasteClaim::Kind::kStages;
     f.claim.method = EstimateMethod::kMeasured;
     WasteClaim::StageWaste part{DetectorContext::ref(*stage), waste};
@@ -235,18 +236,19 @@ void stage_failed(const DetectorContext& context, std::vector<Finding>& findings
     if (cause.kind == model::FailureCauseKind::kShutdown) {
       // Not a failure of the stage's own: the driver stopped while it ran.
       f = DetectorContext::stage_finding(stage, "stageFailed", "cancelledByShutdown");
+      const int64_t running = stage.tasks_active;
+      const std::string tasks = running == 1 ? "1 task" : format_count(running) + " tasks";
       f.title = fmt::format("{} was cancelled by the SparkContext shutting down{}", DetectorContext::stage_label(stage),
-                            stage.tasks_active == 0   ? ""
-                            : stage.tasks_active == 1 ? " with 1 task running"
-                                                      : fmt::format(" with {} tasks running", format_count(stage.tasks_active)));
-      f.explanation = fmt::format(
-          "The stage attempt did not fail on its own: \"{}\".{}{}", cause.message,
-          stage.tasks_active > 0
-              ? fmt::format(" {} still running and never ended: abandoned, not failed.",
-                            stage.tasks_active == 1 ? "1 of its tasks was" : format_count(stage.tasks_active) + " of its tasks were")
-              : "",
-          shutdown_job != nullptr ? fmt::format(" Job {}: \"{}\".", shutdown_job->job_id, short_reason(shutdown_job->failure_reason))
-                                  : "");
+                            running > 0 ? " with " + tasks + " running" : "");
+      f.explanation = fmt::format("The stage attempt did not fail on its own: \"{}\".", cause.message);
+      if (running > 0) {
+        f.explanation += fmt::format(" {} of it {} still running and never ended: abandoned, not failed.", tasks,
+                                     running == 1 ? "was" : "were");
+      }
+      if (shutdown_job != nullptr) {
+        f.explanation +=
+            fmt::format(" Job {}: \"{}\".", shutdown_job->job_id, short_reason(shutdown_job->failure_reason));
+      }
       f.evidence = {{"failedTasks", static_cast<double>(stage.tasks_failed), "count"},
                     {"runningTasksAbandoned", static_cast<double>(stage.tasks_active), "count"}};
       f.band = ImpactBand::kLow;
@@ -347,16 +349,18 @@ void failures(const DetectorContext& context, std::vector<Finding>& findings) {
         f.sql_execution_id.reset();
       }
     }
+    const auto stage_count = static_cast<int64_t>(group.stages.size());
     const std::string where = one_stage ? DetectorContext::stage_label(first)
-                                        : fmt::format("{} stage attempts", format_count(static_cast<int64_t>(group.stages.size())));
-    const std::string attempts = fmt::format("{} task attempt{}", format_count(group.attempts), group.attempts == 1 ? "" : "s");
+                                        : fmt::format("{} stage attempts", format_count(stage_count));
+    const std::string attempts =
+        fmt::format("{} task attempt{}", format_count(group.attempts), group.attempts == 1 ? "" : "s");
     if (cause.kind == model::FailureCauseKind::kExecutorLost && cause.exit_code) {
       add_executors_removed_alike(model, cause, group.executors);
       const auto executors = static_cast<int64_t>(group.executors.size());
       f.title = fmt::format("{} executor{} lost with exit code {}: {} failed in {}", format_count(executors),
                             executors == 1 ? "" : "s", *cause.exit_code, attempts, where);
-      f.explanation = fmt::format("{} executor{} ended with {}; the {} running on them failed ({}), in stage attempts {}. "
-                                  "Spark logged: \"{}\".",
+      f.explanation = fmt::format("{} executor{} ended with {}; the {} running on them failed ({}), in stage "
+                                  "attempts {}. Spark logged: \"{}\".",
                                   format_count(executors), executors == 1 ? "" : "s", describe_cause(cause), attempts,
                                   group.reason, stage_list(group), cause.message);
       f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
@@ -430,18 +434,19 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
   f.id = DetectorContext::finding_id(f.type, "", "app");
   f.title = fmt::format("{} of {} jobs failed ({}){}", format_count(failed), format_count(static_cast<int64_t>(jobs.size())),
                         format_percent(rate),
-                        cancelled == 0         ? ""
+                        cancelled == 0        ? ""
                         : cancelled == failed ? ", all cancelled by the SparkContext shutting down"
-                                               : fmt::format(", {} cancelled by the SparkContext shutting down", format_count(cancelled)));
+                                              : fmt::format(", {} cancelled by the SparkContext shutting down",
+                                                            format_count(cancelled)));
   std::string list;
   for (const auto& e : examples) list += (list.empty() ? "" : "; ") + e;
   f.explanation = fmt::format("Failed jobs ran {} before failing: {}{}.", format_duration_ms(static_cast<int64_t>(failed_duration_ms)),
                               list, failed > static_cast<int64_t>(examples.size()) ? "; ..." : "");
   f.recommendation =
       cancelled == failed
-          ? "These jobs did not fail on their own: the SparkContext was stopped while they ran (spark.stop() or the end "
-            "of the driver's main while another thread still ran jobs, or the driver was killed). Wait for running "
-            "jobs before stopping the session, or find why the driver ended."
+          ? "These jobs did not fail on their own: the SparkContext was stopped while they ran (spark.stop() or the "
+            "end of the driver's main while another thread still ran jobs, or the driver was killed). Wait for "
+            "running jobs before stopping the session, or find why the driver ended."
           : "The work of a failed job is lost and usually run again. Read the stage failures of these jobs "
             "(the stageFailed and failures findings) for the cause.";
   f.evidence = {{"failedJobs", static_cast<double>(failed), "count"},

@@ -256,15 +256,11 @@ std::string_view to_string(FailureCauseKind kind) {
 }
 
 std::string FailureCause::key() const {
+  const std::string what = exit_code                  ? "exit " + std::to_string(*exit_code)
+                           : !exception_class.empty() ? exception_class
+                                                      : masked_digits(message);
   std::string key(to_string(kind));
-  key += ':';
-  if (exit_code) {
-    key += "exit " + std::to_string(*exit_code);
-  } else if (!exception_class.empty()) {
-    key += exception_class;
-  } else {
-    key += masked_digits(message);
-  }
+  if (!what.empty()) key += ":" + what;
   if (!location.empty()) key += " at " + location;
   return key;
 }
@@ -281,7 +277,8 @@ bool says_context_shut_down(string_view text) {
   static constexpr std::array kWords = {string_view("SparkContext was shut down"),
                                         string_view("SparkContext has been shutdown"),
                                         string_view("stopped SparkContext")};
-  return std::any_of(kWords.begin(), kWords.end(), [&](string_view words) { return text.find(words) != string_view::npos; });
+  return std::any_of(kWords.begin(), kWords.end(),
+                     [&](string_view words) { return text.find(words) != string_view::npos; });
 }
 
 FailureCause read_executor_loss(string_view reason) {
