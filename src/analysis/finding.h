@@ -83,8 +83,10 @@ struct WasteClaim {
     // The waste is the whole attempt (a failed attempt that was run again): removing it removes
     // its window, so no floor of its own applies and the clip is the window itself.
     bool whole_window = false;
-    // The stage's duration once the fix reshapes its tasks (stage_reshape.h): the fix shrinks
-    // the longest task itself, so the clip is duration - this floor, not duration - ceiling.
+    // The stage's floor once the fix is made, when the fix lowers it: a fix that reshapes the
+    // stage's tasks shrinks the longest task itself (stage_reshape.h), and retryWaste's takes the
+    // failed attempts' run time out of the stage. The clip is duration - this floor, not
+    // duration - ceiling, whose figures include the very work the fix removes.
     std::optional<double> floor_after_fix_ms = std::nullopt;
   };
   std::vector<StageWaste> stages;  // kStages

@@ -2,11 +2,14 @@
 // jobFailureRate.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
+#include "analysis/failure_advice.h"
 #include "common/units.h"
+#include "model/failure_cause.h"
 
 namespace sf::analysis {
 
@@ -15,7 +18,6 @@ namespace {
 using model::StageAttempt;
 using model::StageStatus;
 using model::TaskMetric;
-using units::format_bytes;
 using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
@@ -28,45 +30,6 @@ double achieved_concurrency(const StageAttempt& stage, const StageOccupancy& occ
   return std::max(1.0, task_time / occupancy.duration_ms);
 }
 
-// What a failure reason says to change, by its kind.
-struct FailureAdvice {
-  std::string advice;
-  std::vector<std::pair<std::string, std::string>> settings;  // key, suggested value ("" if none)
-};
-
-FailureAdvice advice_for(std::string_view reason) {
-  auto has = [&](std::string_view needle) { return reason.find(needle) != std::string_view::npos; };
-  if (has("OutOfMemoryError") || has("exceeding memory limits") || has("OOMKilled") || has("exit code 137") ||
-      has("exit code 143")) {
-    return {"Executors ran out of memory. Give each task more memory (more executor memory or memory overhead, "
-            "or fewer cores per executor), or make partitions smaller so each task holds less.",
-            {{"spark.executor.memoryOverhead", ""}, {"spark.executor.memory", ""}, {"spark.sql.shuffle.partitions", ""}}};
-  }
-  if (has("FetchFailed")) {
-    return {"Shuffle output was lost, usually because the executor that wrote it died or was removed. Keep shuffle "
-            "files available past executor loss with the external shuffle service or decommissioning, and look "
-            "for why executors were lost.",
-            {{"spark.shuffle.service.enabled", "true"}, {"spark.decommission.enabled", "true"}}};
-  }
-  if (has("ExecutorLostFailure")) {
-    return {"Executors were lost while tasks ran on them (killed by the cluster manager, preempted, or crashed). "
-            "Check the executor logs; memory-limit kills call for more memory overhead.",
-            {{"spark.executor.memoryOverhead", ""}}};
-  }
-  if (has("Resubmitted")) {
-    return {"Finished map tasks were run again because the executor holding their shuffle output was lost. Keep "
-            "shuffle files available past executor loss, and look for why executors were lost.",
-            {{"spark.shuffle.service.enabled", "true"}, {"spark.decommission.enabled", "true"}}};
-  }
-  if (has("TaskResultLost")) {
-    return {"Task results were lost in transfer to the driver; large results should be written out, not collected.",
-            {{"spark.driver.maxResultSize", ""}}};
-  }
-  return {"Tasks threw an exception and were retried. Fix the cause in the application code or data; retries only "
-          "repeat the same work.",
-          {}};
-}
-
 // A human label for a failure key of the model ("ExceptionFailure: java.io.IOException").
 std::string short_reason(const std::string& reason, size_t limit = 160) {
   std::string text = reason.substr(0, reason.find('\n'));
@@ -74,32 +37,69 @@ std::string short_reason(const std::string& reason, size_t limit = 160) {
   return text;
 }
 
+void add_settings(const DetectorContext& context, const FailureAdvice& advice, Finding& f) {
+  f.recommendation = advice.advice;
+  for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
+}
+
+// Retry waste worth fixing first: past a floor against noise and a share of the application's
+// wall-clock, so that a few seconds count in a short application and do not in a long one.
+bool retry_worth_reporting(const DetectorContext& context, double waste_ms) {
+  const Thresholds& t = context.thresholds();
+  const double app_ms = context.app_duration_ms();
+  return waste_ms >= t.retry_min_waste_ms && (app_ms <= 0 || waste_ms / app_ms >= t.retry_min_app_share);
+}
+
+Confidence retry_confidence(const DetectorContext& context, double waste_ms) {
+  const Thresholds& t = context.thresholds();
+  const double app_ms = context.app_duration_ms();
+  const Confidence floor = context.confidence_above(waste_ms, t.retry_min_waste_ms);
+  if (app_ms <= 0) return floor;
+  return std::min(floor, context.confidence_above(waste_ms / app_ms, t.retry_min_app_share));
+}
+
+// The stage's floor once its failures are fixed. The ceiling's run-time term counts the failed
+// attempts' run time, the very work the fix removes: clipped at it, a stage that kept its cores
+// busy would show almost none of its retries. Without them the run-time term shrinks by their
+// share of the stage's task time, and the longest task is the longest successful one.
+double floor_without_failures(const StageAttempt& stage, const StageOccupancy& occupancy) {
+  const double task_time = static_cast<double>(stage.metric(TaskMetric::kDurationMs));
+  const double failed_share = task_time > 0 ? static_cast<double>(stage.failed_task_time_ms) / task_time : 0;
+  const double longest_success = static_cast<double>(stage.quantile(model::QuantileMetric::kDurationMs).max);
+  return std::max(longest_success, occupancy.ceiling_ms * std::max(0.0, 1.0 - failed_share));
+}
+
+// The root cause most of a stage attempt's failed task attempts share (the model sorts them by
+// count), or nullptr when none failed.
+const model::TaskFailureCause* top_cause(const StageAttempt& stage) {
+  return stage.failure_causes.empty() ? nullptr : &stage.failure_causes.front();
+}
+
+bool has_later_attempt(const DetectorContext& context, const StageAttempt& stage) {
+  const model::StageAttempt* latest = context.model().latest_attempt(stage.stage_id);
+  return latest != nullptr && latest->attempt_id > stage.attempt_id;
+}
+
 void retry_waste(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
-  const auto& stages = context.model().stages;
   for (const StageAttempt* stage : context.ran_stages()) {
     const StageOccupancy& occupancy = context.occupancy(*stage);
     // A failed attempt that was retried: its whole window is repeated work.
-    const bool retried = std::any_of(stages.begin(), stages.end(), [&](const StageAttempt& other) {
-      return other.stage_id == stage->stage_id && other.attempt_id > stage->attempt_id;
-    });
-    if (stage->status == StageStatus::kFailed && retried) {
+    if (stage->status == StageStatus::kFailed && has_later_attempt(context, *stage)) {
       const double waste = occupancy.duration_ms;
-      if (waste < t.retry_min_waste_ms) continue;
+      if (!retry_worth_reporting(context, waste)) continue;
+      const model::FailureCause cause = model::read_failure_cause(stage->failure_reason);
       Finding f = DetectorContext::stage_finding(*stage, "retryWaste", "failedStageAttempt");
       f.title = fmt::format("{} failed after {} and was run again", DetectorContext::stage_label(*stage),
                             format_duration_ms(static_cast<int64_t>(waste)));
       f.explanation = fmt::format(
           "Attempt {} of stage {} ran for {} and failed ({}); the stage was submitted again, so that time was spent "
           "twice.",
-          stage->attempt_id, stage->stage_id, format_duration_ms(static_cast<int64_t>(waste)),
-          short_reason(stage->failure_reason));
-      const FailureAdvice advice = advice_for(stage->failure_reason);
-      f.recommendation = advice.advice;
-      for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
+          stage->attempt_id, stage->stage_id, format_duration_ms(static_cast<int64_t>(waste)), describe_cause(cause));
+      add_settings(context, advice_for(stage->failure_reason, cause), f);
       f.evidence = {{"failedAttemptDurationMs", waste, "ms"}};
-      f.thresholds = {"retryWaste.minWasteMs"};
-      f.confidence = context.confidence_above(waste, t.retry_min_waste_ms);
+      f.thresholds = {"retryWaste.minWasteMs", "retryWaste.minAppShare"};
+      f.confidence = retry_confidence(context, waste);
       f.claim.kind = WasteClaim::Kind::kStages;
       f.claim.method = EstimateMethod::kMeasured;
       f.claim.stages = {{DetectorContext::ref(*stage), waste, /*whole_window=*/true}};
@@ -107,34 +107,45 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
       findings.push_back(std::move(f));
       continue;
     }
+    // A failed attempt that was not retried lost all its work, not only its failed tasks': its
+    // job failed (jobFailureRate's cost) or the application stopped. There is no retry to save.
+    if (stage->status == StageStatus::kFailed) continue;
     // Failed task attempts inside an attempt: their time, spread over the stage's concurrency.
     const double failed_time = static_cast<double>(stage->failed_task_time_ms);
     const double task_time = static_cast<double>(stage->metric(TaskMetric::kDurationMs));
     if (failed_time <= 0 || task_time <= 0) continue;
     const double share = failed_time / task_time;
-    const double waste = failed_time / achieved_concurrency(*stage, occupancy);
-    if (share < t.retry_min_failed_share || waste < t.retry_min_waste_ms) continue;
-    const std::string top_reason = stage->failure_reasons.empty() ? "" : stage->failure_reasons.front().reason;
+    const double in_flight = achieved_concurrency(*stage, occupancy);
+    const double waste = failed_time / in_flight;
+    if (share < t.retry_min_failed_share || !retry_worth_reporting(context, waste)) continue;
+    const model::TaskFailureCause* cause = top_cause(*stage);
+    const std::string reason = cause != nullptr ? cause->reason : "";
+    const model::FailureCause root = cause != nullptr ? cause->cause : model::FailureCause{};
     Finding f = DetectorContext::stage_finding(*stage, "retryWaste", "failedTasks");
     f.title = fmt::format("{}: {} failed task attempts wasted {} of task time", DetectorContext::stage_label(*stage),
                           format_count(stage->tasks_failed), format_percent(share));
     f.explanation = fmt::format(
-        "{} task attempts failed after running {} in all ({} of the stage's task time), mostly {}; their retries "
-        "repeated that work. Spread over the stage's {:.1f} tasks in flight that is about {} of wall-clock.",
+        "{} task attempts failed after running {} in all ({} of the stage's task time){}; their retries repeated "
+        "that work. Spread over the stage's {:.1f} tasks in flight that is about {} of wall-clock, {} of the "
+        "application's.",
         format_count(stage->tasks_failed), format_duration_ms(static_cast<int64_t>(failed_time)), format_percent(share),
-        short_reason(top_reason), achieved_concurrency(*stage, occupancy), format_duration_ms(static_cast<int64_t>(waste)));
-    const FailureAdvice advice = advice_for(top_reason);
-    f.recommendation = advice.advice;
-    for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
+        cause == nullptr ? ""
+                         : fmt::format(", {} of them with {}: {}", format_count(cause->count), cause->reason,
+                                       describe_cause(root)),
+        in_flight, format_duration_ms(static_cast<int64_t>(waste)),
+        format_percent(context.app_duration_ms() > 0 ? waste / context.app_duration_ms() : 0));
+    add_settings(context, advice_for(reason, root), f);
     f.evidence = {{"failedTasks", static_cast<double>(stage->tasks_failed), "count"},
                   {"failedTaskTimeMs", failed_time, "ms"},
                   {"failedTimeShare", share, "fraction"}};
-    f.thresholds = {"retryWaste.minFailedShare", "retryWaste.minWasteMs"};
-    f.confidence = std::min(context.confidence_above(share, t.retry_min_failed_share),
-                            context.confidence_above(waste, t.retry_min_waste_ms));
+    f.thresholds = {"retryWaste.minFailedShare", "retryWaste.minWasteMs", "retryWaste.minAppShare"};
+    f.confidence =
+        std::min(context.confidence_above(share, t.retry_min_failed_share), retry_confidence(context, waste));
     f.claim.kind = WasteClaim::Kind::kStages;
     f.claim.method = EstimateMethod::kMeasured;
-    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    WasteClaim::StageWaste part{DetectorContext::ref(*stage), waste};
+    part.floor_after_fix_ms = floor_without_failures(*stage, occupancy);
+    f.claim.stages = {part};
     f.claim.raw = RawWaste{waste, WasteUnit::kMs};
     findings.push_back(std::move(f));
   }
@@ -192,51 +203,201 @@ bool job_of_stage_failed(const DetectorContext& context, const StageAttempt& sta
   return false;
 }
 
+bool cancelled_by_shutdown(const model::Job& job) {
+  return job.status == model::JobStatus::kFailed && model::says_context_shut_down(job.failure_reason);
+}
+
+// The first of the stage's jobs that the SparkContext's shutdown cancelled, or nullptr.
+const model::Job* job_cancelled_by_shutdown(const DetectorContext& context, const StageAttempt& stage) {
+  for (int64_t job_id : stage.job_ids) {
+    const model::Job* job = context.model().job(job_id);
+    if (job != nullptr && cancelled_by_shutdown(*job)) return job;
+  }
+  return nullptr;
+}
+
+// "java.lang.X: msg at f(F.java:1), the innermost of 2 nested exceptions under org.apache.spark.SparkException"
+std::string describe_with_nesting(const model::FailureCause& cause) {
+  std::string words = describe_cause(cause);
+  if (cause.nesting > 0 && !cause.outer_class.empty() && cause.outer_class != cause.exception_class) {
+    words += fmt::format(", the innermost cause under {}{}", cause.outer_class,
+                         cause.nesting > 1 ? fmt::format(" ({} levels down)", cause.nesting) : "");
+  }
+  return words;
+}
+
 void stage_failed(const DetectorContext& context, std::vector<Finding>& findings) {
   for (const StageAttempt& stage : context.model().stages) {
     if (stage.status != StageStatus::kFailed) continue;
-    const bool fatal = job_of_stage_failed(context, stage);
-    Finding f = DetectorContext::stage_finding(stage, "stageFailed");
-    f.title = fmt::format("{} failed{}", DetectorContext::stage_label(stage), fatal ? " and its job failed" : "");
-    f.explanation = fmt::format("The stage attempt failed: {}.{}", short_reason(stage.failure_reason, 400),
-                                fatal ? " No later attempt saved the job." : " A later attempt was submitted.");
-    const FailureAdvice advice = advice_for(stage.failure_reason);
-    f.recommendation = advice.advice;
-    for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
-    f.evidence = {{"failedTasks", static_cast<double>(stage.tasks_failed), "count"}};
+    const model::FailureCause cause = model::read_failure_cause(stage.failure_reason);
+    const model::Job* shutdown_job = job_cancelled_by_shutdown(context, stage);
+    const bool retried = has_later_attempt(context, stage);
+    Finding f;
+    if (cause.kind == model::FailureCauseKind::kShutdown) {
+      // Not a failure of the stage's own: the driver stopped while it ran.
+      f = DetectorContext::stage_finding(stage, "stageFailed", "cancelledByShutdown");
+      const int64_t running = stage.tasks_active;
+      const std::string tasks = running == 1 ? "1 task" : format_count(running) + " tasks";
+      f.title = fmt::format("{} was cancelled by the SparkContext shutting down{}", DetectorContext::stage_label(stage),
+                            running > 0 ? " with " + tasks + " running" : "");
+      f.explanation = fmt::format("The stage attempt did not fail on its own: \"{}\".", cause.message);
+      if (running > 0) {
+        f.explanation += fmt::format(" {} of it {} still running and never ended: abandoned, not failed.", tasks,
+                                     running == 1 ? "was" : "were");
+      }
+      if (shutdown_job != nullptr) {
+        f.explanation +=
+            fmt::format(" Job {}: \"{}\".", shutdown_job->job_id, short_reason(shutdown_job->failure_reason));
+      }
+      f.evidence = {{"failedTasks", static_cast<double>(stage.tasks_failed), "count"},
+                    {"runningTasksAbandoned", static_cast<double>(stage.tasks_active), "count"}};
+      f.band = ImpactBand::kLow;
+    } else {
+      // A stage that failed of its own cause, but whose job the shutdown cancelled before a retry
+      // could run: the job was not lost to this failure.
+      const bool cut_short = !retried && shutdown_job != nullptr;
+      const bool fatal = !retried && !cut_short && job_of_stage_failed(context, stage);
+      f = DetectorContext::stage_finding(stage, "stageFailed");
+      f.title = fmt::format("{} failed{}", DetectorContext::stage_label(stage),
+                            fatal       ? " and its job failed"
+                            : cut_short ? " and was not retried: the SparkContext shut down"
+                                        : "");
+      f.explanation = fmt::format(
+          "The stage attempt failed: {}.{}", describe_with_nesting(cause),
+          fatal ? " No later attempt saved the job."
+          : cut_short
+              ? fmt::format(" Its job {} did not fail of it: \"{}\" before the stage could be submitted again.",
+                            shutdown_job->job_id, short_reason(shutdown_job->failure_reason))
+              : " A later attempt was submitted.");
+      f.evidence = {{"failedTasks", static_cast<double>(stage.tasks_failed), "count"}};
+      f.band = fatal ? ImpactBand::kHigh : ImpactBand::kLow;
+    }
+    add_settings(context, advice_for(stage.failure_reason, cause), f);
     f.confidence = Confidence::kHigh;  // the log says so
-    f.band = fatal ? ImpactBand::kHigh : ImpactBand::kLow;
     f.claim.kind = WasteClaim::Kind::kInformational;
     findings.push_back(std::move(f));
   }
 }
 
+// Failed task attempts of one root cause, over every stage attempt it touched.
+struct CauseGroup {
+  std::string reason;  // Spark's kind of failure: ExceptionFailure, ExecutorLostFailure, ...
+  const model::FailureCause* cause = nullptr;  // the first stage attempt's (its message is that attempt's)
+  bool during_shutdown = false;  // the attempts ended while the SparkContext was stopping
+  int64_t attempts = 0;
+  std::vector<std::pair<const StageAttempt*, int64_t>> stages;  // in model order, with their attempt counts
+  std::set<std::string> executors;
+};
+
+std::map<std::string, CauseGroup> group_by_cause(const model::AppModel& model) {
+  std::map<std::string, CauseGroup> groups;
+  for (const StageAttempt& stage : model.stages) {
+    for (const model::TaskFailureCause& failure : stage.failure_causes) {
+      CauseGroup& group = groups[failure.reason + (failure.during_shutdown ? "|shutdown|" : "|") + failure.cause.key()];
+      if (group.cause == nullptr) {
+        group.reason = failure.reason;
+        group.cause = &failure.cause;
+        group.during_shutdown = failure.during_shutdown;
+      }
+      group.attempts += failure.count;
+      group.stages.emplace_back(&stage, failure.count);
+      group.executors.insert(failure.executor_ids.begin(), failure.executor_ids.end());
+    }
+  }
+  return groups;
+}
+
+// Executors removed for the same cause as a lost executor's tasks (the same exit code), whether or
+// not a task was running on them.
+void add_executors_removed_alike(const model::AppModel& model, const model::FailureCause& cause,
+                                 std::set<std::string>& executors) {
+  if (cause.kind != model::FailureCauseKind::kExecutorLost || !cause.exit_code) return;
+  for (const model::Executor& executor : model.executors) {
+    if (executor.remove_reason.empty()) continue;
+    if (model::read_executor_loss(executor.remove_reason).exit_code == cause.exit_code) executors.insert(executor.id);
+  }
+}
+
+std::string stage_list(const CauseGroup& group) {
+  std::string list;
+  for (size_t i = 0; i < group.stages.size(); ++i) {
+    if (i == 6) return list + fmt::format(" and {} more", group.stages.size() - i);
+    const auto& [stage, count] = group.stages[i];
+    list += fmt::format("{}{}.{} ({})", i == 0 ? "" : ", ", stage->stage_id, stage->attempt_id, format_count(count));
+  }
+  return list;
+}
+
 void failures(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
-  for (const StageAttempt& stage : context.model().stages) {
-    for (const model::TaskFailureCount& failure : stage.failure_reasons) {
-      if (static_cast<double>(failure.count) < t.failures_min_failed_tasks) continue;
-      const std::string kind = failure.reason.substr(0, failure.reason.find(':'));
-      Finding f = DetectorContext::stage_finding(stage, "failures", kind);
-      // Two reasons of one kind on a stage are two findings: the reason goes in the id's rule part.
-      f.id = DetectorContext::finding_id(f.type, f.rule + ":" + failure.reason.substr(0, 80),
-                                         DetectorContext::stage_key(stage));
-      f.title = fmt::format("{} task attempt{} of {} failed: {}", format_count(failure.count),
-                            failure.count == 1 ? "" : "s", DetectorContext::stage_label(stage), short_reason(failure.reason, 100));
-      f.explanation = fmt::format("{} of the stage's {} task attempts ended with {}.", format_count(failure.count),
-                                  format_count(stage.tasks_succeeded + stage.tasks_failed + stage.tasks_killed),
-                                  short_reason(failure.reason));
-      const FailureAdvice advice = advice_for(failure.reason);
-      f.recommendation = advice.advice;
-      for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
-      f.evidence = {{"failedAttempts", static_cast<double>(failure.count), "count"}};
-      f.thresholds = {"failures.minFailedTasks"};
-      f.confidence = Confidence::kHigh;
-      const bool memory = advice.advice.find("out of memory") != std::string::npos;
-      f.band = memory || kind == "ExecutorLostFailure" ? ImpactBand::kMedium : ImpactBand::kLow;
-      f.claim.kind = WasteClaim::Kind::kInformational;
-      findings.push_back(std::move(f));
+  const model::AppModel& model = context.model();
+  for (auto& [key, group] : group_by_cause(model)) {
+    if (static_cast<double>(group.attempts) < t.failures_min_failed_tasks) continue;
+    const model::FailureCause& cause = *group.cause;
+    const StageAttempt& first = *group.stages.front().first;
+    const bool one_stage = group.stages.size() == 1;
+    const std::string id_detail = (group.during_shutdown ? "shutdown:" : "") + cause.key();
+    Finding f = DetectorContext::stage_finding(first, "failures", group.reason, id_detail);
+    if (!one_stage) {
+      // One root cause is one finding, however many stages it struck.
+      f.scope = Scope::kApp;
+      f.id = DetectorContext::finding_id(f.type, f.rule, "app:" + id_detail);
+      f.stages.clear();
+      for (const auto& [stage, count] : group.stages) f.stages.push_back(DetectorContext::ref(*stage));
+      if (std::any_of(group.stages.begin(), group.stages.end(),
+                      [&](const auto& s) { return s.first->sql_execution_id != first.sql_execution_id; })) {
+        f.sql_execution_id.reset();
+      }
     }
+    const auto stage_count = static_cast<int64_t>(group.stages.size());
+    const std::string where = one_stage ? DetectorContext::stage_label(first)
+                                        : fmt::format("{} stage attempts", format_count(stage_count));
+    const std::string attempts =
+        fmt::format("{} task attempt{}", format_count(group.attempts), group.attempts == 1 ? "" : "s");
+    if (cause.kind == model::FailureCauseKind::kExecutorLost && cause.exit_code) {
+      add_executors_removed_alike(model, cause, group.executors);
+      const auto executors = static_cast<int64_t>(group.executors.size());
+      f.title = fmt::format("{} executor{} lost with exit code {}: {} failed in {}", format_count(executors),
+                            executors == 1 ? "" : "s", *cause.exit_code, attempts, where);
+      f.explanation = fmt::format("{} executor{} ended with {}; the {} running on them failed ({}), in stage "
+                                  "attempts {}. Spark logged: \"{}\".",
+                                  format_count(executors), executors == 1 ? "" : "s", describe_cause(cause), attempts,
+                                  group.reason, stage_list(group), cause.message);
+      f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
+                    {"executorsLost", static_cast<double>(executors), "count"},
+                    {"exitCode", static_cast<double>(*cause.exit_code), "code"},
+                    {"stageAttempts", static_cast<double>(group.stages.size()), "count"}};
+    } else if (group.during_shutdown) {
+      f.title = fmt::format("{} of {} failed while the SparkContext was shutting down: {}", attempts, where,
+                            short_reason(cause.summary(), 120));
+      f.explanation = fmt::format(
+          "{} ended with {} ({}) after the application's end was logged: SparkContext.stop() logs it first, then "
+          "stops the scheduler and the executors, and the work still running fails of it. Not a bug in the task.",
+          attempts, group.reason, describe_cause(cause));
+      f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
+                    {"stageAttempts", static_cast<double>(group.stages.size()), "count"}};
+    } else {
+      const std::string subject = cause.kind == model::FailureCauseKind::kUnknown ? group.reason : cause.summary();
+      f.title = fmt::format("{} of {} failed: {}", attempts, where, short_reason(subject, 160));
+      f.explanation = fmt::format("{} ended with {}{}{}.", attempts, group.reason,
+                                  cause.kind == model::FailureCauseKind::kUnknown ? "" : ": root cause ",
+                                  cause.kind == model::FailureCauseKind::kUnknown ? "" : describe_with_nesting(cause));
+      // The cause is told apart by class and place, not message: say whose message is quoted.
+      if (group.attempts > 1 && !cause.message.empty()) f.explanation += " The message is the first attempt's.";
+      if (!one_stage) f.explanation += fmt::format(" Stage attempts (failed attempts): {}.", stage_list(group));
+      f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
+                    {"stageAttempts", static_cast<double>(group.stages.size()), "count"}};
+    }
+    model::FailureCause shutdown;
+    shutdown.kind = model::FailureCauseKind::kShutdown;
+    const FailureAdvice advice = advice_for(group.reason, group.during_shutdown ? shutdown : cause);
+    add_settings(context, advice, f);
+    f.thresholds = {"failures.minFailedTasks"};
+    f.confidence = Confidence::kHigh;
+    const bool serious = advice.out_of_memory || cause.kind == model::FailureCauseKind::kExecutorLost;
+    f.band = serious && !group.during_shutdown ? ImpactBand::kMedium : ImpactBand::kLow;
+    f.claim.kind = WasteClaim::Kind::kInformational;
+    findings.push_back(std::move(f));
   }
 }
 
@@ -245,13 +406,19 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
   const auto& jobs = context.model().jobs;
   if (jobs.empty()) return;
   int64_t failed = 0;
+  int64_t cancelled = 0;
   double failed_duration_ms = 0;
   std::vector<std::string> examples;
   for (const model::Job& job : jobs) {
     if (job.status != model::JobStatus::kFailed) continue;
     ++failed;
+    cancelled += cancelled_by_shutdown(job) ? 1 : 0;
     failed_duration_ms += static_cast<double>(job.duration_ms().value_or(0));
-    if (examples.size() < 3) examples.push_back(fmt::format("job {} ({})", job.job_id, short_reason(job.failure_reason, 80)));
+    if (examples.size() < 3) {
+      // The cause's words, without its location: the stage findings give that.
+      const std::string cause = model::read_failure_cause(job.failure_reason).summary();
+      examples.push_back(fmt::format("job {} ({})", job.job_id, short_reason(cause, 160)));
+    }
   }
   const double rate = static_cast<double>(failed) / static_cast<double>(jobs.size());
   if (static_cast<double>(failed) < t.job_failure_min_failed || rate < t.job_failure_min_rate) return;
@@ -265,16 +432,26 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
   f.type = "jobFailureRate";
   f.scope = Scope::kApp;
   f.id = DetectorContext::finding_id(f.type, "", "app");
-  f.title = fmt::format("{} of {} jobs failed ({})", format_count(failed), format_count(static_cast<int64_t>(jobs.size())),
-                        format_percent(rate));
+  f.title = fmt::format("{} of {} jobs failed ({}){}", format_count(failed), format_count(static_cast<int64_t>(jobs.size())),
+                        format_percent(rate),
+                        cancelled == 0        ? ""
+                        : cancelled == failed ? ", all cancelled by the SparkContext shutting down"
+                                              : fmt::format(", {} cancelled by the SparkContext shutting down",
+                                                            format_count(cancelled)));
   std::string list;
   for (const auto& e : examples) list += (list.empty() ? "" : "; ") + e;
   f.explanation = fmt::format("Failed jobs ran {} before failing: {}{}.", format_duration_ms(static_cast<int64_t>(failed_duration_ms)),
                               list, failed > static_cast<int64_t>(examples.size()) ? "; ..." : "");
-  f.recommendation = "The work of a failed job is lost and usually run again. Read the stage failures of these jobs "
-                     "(the stageFailed and failures findings) for the cause.";
+  f.recommendation =
+      cancelled == failed
+          ? "These jobs did not fail on their own: the SparkContext was stopped while they ran (spark.stop() or the "
+            "end of the driver's main while another thread still ran jobs, or the driver was killed). Wait for "
+            "running jobs before stopping the session, or find why the driver ended."
+          : "The work of a failed job is lost and usually run again. Read the stage failures of these jobs "
+            "(the stageFailed and failures findings) for the cause.";
   f.evidence = {{"failedJobs", static_cast<double>(failed), "count"},
                 {"jobs", static_cast<double>(jobs.size()), "count"},
+                {"cancelledByShutdown", static_cast<double>(cancelled), "count"},
                 {"failedJobTimeMs", failed_duration_ms, "ms"},
                 {"failedJobTaskTimeMs", failed_task_time_ms, "ms"}};
   f.thresholds = {"jobFailureRate.minFailed", "jobFailureRate.minRate"};

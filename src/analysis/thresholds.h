@@ -51,8 +51,9 @@ struct Thresholds {
   double fix_first_min_share = 0.01;         // a time group "Fix these first" leads with: this share of the app at least
 
   // --- retryWaste -------------------------------------------------------------------------------
-  double retry_min_waste_ms = 10000;         // failed-attempt time, as wall-clock, worth reporting
+  double retry_min_waste_ms = 1000;          // floor: failed-attempt time, as wall-clock, below which it is noise
   double retry_min_failed_share = 0.05;      // failed attempts' share of the stage's task time
+  double retry_min_app_share = 0.02;         // that wall-clock's share of the application's
 
   // --- speculationWaste -------------------------------------------------------------------------
   double speculation_min_waste_ms = 10000;   // killed duplicates' time, as wall-clock
@@ -164,7 +165,7 @@ struct Thresholds {
   double cache_min_missing_fraction = 0.1;   // cached partitions missing from the cache
 
   // --- failures ---------------------------------------------------------------------------------
-  double failures_min_failed_tasks = 1;      // failed task attempts of one reason in a stage
+  double failures_min_failed_tasks = 1;      // failed task attempts of one root cause
 
   // --- configAudit ------------------------------------------------------------------------------
   double config_max_executor_cores = 5;      // more cores per executor than this hurts throughput

@@ -465,9 +465,9 @@ TaskEndReason parse_reason(std::string_view reason) {
   return TaskEndReason::kUnknownReason;
 }
 
-constexpr json::KeyTable<10> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill Reason", "Loss Reason",
+constexpr json::KeyTable<11> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill Reason", "Loss Reason",
                                                  "Accumulator Updates", "Job ID", "Partition ID", "Attempt Number",
-                                                 "Description", "Full Stack Trace"}};
+                                                 "Description", "Full Stack Trace", "Message"}};
 
 error_code read_task_end_reason(od::value& value, TaskEnd& event) {
   return for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
@@ -485,6 +485,7 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event) {
       case 7: return read_int(v, event.commit_denied_attempt);
       case 8: return read_string_view(v, event.description);
       case 9: return read_string_view(v, event.full_stack_trace);
+      case 10: return read_string_view(v, event.fetch_failed_message);
       default: return SUCCESS;
     }
   });

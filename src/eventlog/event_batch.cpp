@@ -63,6 +63,7 @@ void EventBatch::on(const TaskEnd& e) {
   keep(slot.loss_reason);
   keep(slot.description);
   keep(slot.full_stack_trace);
+  keep(slot.fetch_failed_message);
   keep(slot.info);
   order_.push_back({Kind::kTaskEnd, static_cast<uint32_t>(task_end_count_++)});
 }

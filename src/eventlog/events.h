@@ -198,6 +198,7 @@ struct TaskEnd {
   std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
   std::string_view description;       // ExceptionFailure's Description
   std::string_view full_stack_trace;  // ExceptionFailure's Full Stack Trace (Spark 1.2+)
+  std::string_view fetch_failed_message;  // FetchFailed's Message: the FetchFailedException's trace
   // TaskCommitDenied's job, partition and attempt number, which its reason text names.
   int64_t commit_denied_job = 0;
   int64_t commit_denied_partition = 0;

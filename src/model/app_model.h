@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/failure_cause.h"
 #include "model/task_metrics.h"
 
 namespace sf::model {
@@ -262,6 +263,23 @@ struct TaskFailureCount {
   int64_t count = 0;
 };
 
+// One root cause of a stage attempt's failed task attempts and how many attempts it ended. Each
+// failed attempt's own text (its stack trace, loss reason or fetch failure message) is read as
+// it is folded (failure_cause.h) and counted under the cause it gives, told apart by
+// FailureCause::key(): two Python errors in one stage are two causes, one error whose message
+// names a different row in every task is one. The cause kept is the first such attempt's.
+struct TaskFailureCause {
+  std::string reason;  // Spark's Task End Reason: ExceptionFailure, ExecutorLostFailure, FetchFailed, ...
+  FailureCause cause;
+  int64_t count = 0;
+  std::vector<std::string> executor_ids;  // the executors those attempts ran on, in Spark's order
+  // The attempts ended after the application's end was logged: SparkContext.stop() logs it first,
+  // then stops the scheduler and the executors, so these failed because the context was stopping
+  // (an executor's "Filesystem closed"), whatever their text says. Counted apart from the same
+  // cause earlier.
+  bool during_shutdown = false;
+};
+
 struct StageAttempt {
   int64_t stage_id = 0;
   int32_t attempt_id = 0;
@@ -300,6 +318,7 @@ struct StageAttempt {
   std::array<int64_t, kLocalityLevelCount> locality_counts{};
   std::vector<std::pair<std::string, int64_t>> killed_tasks_summary;  // kill reason -> count
   std::vector<TaskFailureCount> failure_reasons;  // sorted by count desc, then reason
+  std::vector<TaskFailureCause> failure_causes;   // sorted by count desc, then reason and cause key
 
   TaskMetricValues metric_sums{};        // over attempts that reported metrics
   std::array<Quantiles, kQuantileMetricCount> quantiles{};  // over successful attempts

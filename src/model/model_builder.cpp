@@ -71,6 +71,7 @@ struct StageBuild {
   CompletedIndices completed_indices;
   std::unordered_set<int64_t> accumulator_ids;
   std::map<std::string, int64_t> failure_reasons;
+  std::map<std::string, TaskFailureCause> failure_causes;  // by reason and cause key
   std::map<std::string, int64_t> killed_reasons;
   std::vector<JobBuild*> jobs;  // the jobs this attempt runs for
 };
@@ -115,6 +116,42 @@ std::string failure_key(const ev::TaskEnd& e) {
     key += head;
   }
   return key;
+}
+
+// The root cause in a failed attempt's own text. Read here, while the text is in hand: keeping
+// every failed attempt's stack trace until the analysis would make memory grow with the log.
+FailureCause task_failure_cause(const ev::TaskEnd& e) {
+  switch (e.reason) {
+    case ev::TaskEndReason::kExceptionFailure: {
+      if (!e.full_stack_trace.empty()) return read_failure_cause(e.full_stack_trace);
+      // Spark 1.0 and 1.1 logged no Full Stack Trace: the class and description still say what.
+      std::string text(e.exception_class);
+      if (!e.description.empty()) text += ": " + std::string(e.description);
+      return read_failure_cause(text);
+    }
+    case ev::TaskEndReason::kExecutorLostFailure: return read_executor_loss(e.loss_reason);
+    case ev::TaskEndReason::kFetchFailed: return read_failure_cause(e.fetch_failed_message);
+    default: return {};
+  }
+}
+
+void count_failure_cause(StageBuild& stage, const ev::TaskEnd& e, bool during_shutdown) {
+  FailureCause cause = task_failure_cause(e);
+  std::string key(e.reason_text);
+  key += during_shutdown ? "|shutdown|" : "|";
+  key += cause.key();
+  auto [it, added] = stage.failure_causes.try_emplace(std::move(key));
+  TaskFailureCause& counted = it->second;
+  if (added) {
+    counted.reason = std::string(e.reason_text);
+    counted.cause = std::move(cause);
+    counted.during_shutdown = during_shutdown;
+  }
+  ++counted.count;
+  auto& executors = counted.executor_ids;
+  if (std::find(executors.begin(), executors.end(), e.info.executor_id) == executors.end()) {
+    executors.emplace_back(e.info.executor_id);
+  }
 }
 
 // The most task values a stage attempt's distribution reserves room for up front.
@@ -689,6 +726,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     ++out.tasks_failed;
     out.failed_task_time_ms += duration_ms;
     ++stage.failure_reasons[failure_key(e)];
+    count_failure_cause(stage, e, /*during_shutdown=*/s.model.app.finished);
   }
 
   for (JobBuild* job : stage.jobs) {
@@ -876,6 +914,12 @@ void ModelBuilder::State::finish_stages_and_jobs() {
     for (const auto& [reason, count] : stage->failure_reasons) out.failure_reasons.push_back({reason, count});
     std::stable_sort(out.failure_reasons.begin(), out.failure_reasons.end(),
                      [](const TaskFailureCount& a, const TaskFailureCount& b) { return a.count > b.count; });
+    for (auto& [cause_key, counted] : stage->failure_causes) {
+      std::sort(counted.executor_ids.begin(), counted.executor_ids.end(), executor_id_less);
+      out.failure_causes.push_back(std::move(counted));
+    }
+    std::stable_sort(out.failure_causes.begin(), out.failure_causes.end(),
+                     [](const TaskFailureCause& a, const TaskFailureCause& b) { return a.count > b.count; });
     out.accumulator_ids.assign(stage->accumulator_ids.begin(), stage->accumulator_ids.end());
     std::sort(out.accumulator_ids.begin(), out.accumulator_ids.end());
 

@@ -141,7 +141,7 @@ json task_end_reason(const TaskSpec& task) {
     reason["Class Name"] = task.failure_detail.empty() ? "java.lang.RuntimeException" : task.failure_detail;
     reason["Description"] = "scenario failure";
     reason["Stack Trace"] = json::array();
-    reason["Full Stack Trace"] = "";
+    reason["Full Stack Trace"] = task.stack_trace;
     reason["Accumulator Updates"] = json::array();
   } else if (task.reason == "TaskKilled") {
     reason["Kill Reason"] = task.failure_detail.empty() ? "another attempt succeeded" : task.failure_detail;
@@ -222,8 +222,10 @@ ScenarioLog& ScenarioLog::finished(int64_t ms) {
 }
 
 ScenarioLog& ScenarioLog::executor(std::string id, std::string host, int32_t cores, int64_t add_ms,
-                                   std::optional<int64_t> remove_ms, int64_t max_memory_bytes) {
-  executors_.push_back({std::move(id), std::move(host), cores, add_ms, remove_ms, max_memory_bytes});
+                                   std::optional<int64_t> remove_ms, int64_t max_memory_bytes,
+                                   std::string remove_reason) {
+  executors_.push_back({std::move(id), std::move(host), cores, add_ms, remove_ms, max_memory_bytes,
+                        std::move(remove_reason)});
   return *this;
 }
 
@@ -288,7 +290,7 @@ std::string ScenarioLog::text() const {
     if (e.remove_ms) {
       add(*e.remove_ms, kExecutorRemoved,
           {{"Event", "SparkListenerExecutorRemoved"}, {"Timestamp", *e.remove_ms}, {"Executor ID", e.id},
-           {"Removed Reason", "Executor idle timeout"}});
+           {"Removed Reason", e.remove_reason}});
     }
   }
 
@@ -348,6 +350,7 @@ std::string ScenarioLog::text() const {
         add(task.launch_ms, kTaskStart,
             {{"Event", "SparkListenerTaskStart"}, {"Stage ID", stage.stage_id},
              {"Stage Attempt ID", stage.attempt_id}, {"Task Info", task_info(task, task_id, index, false, host)}});
+        if (!task.ends) continue;
         json end = {{"Event", "SparkListenerTaskEnd"},
                     {"Stage ID", stage.stage_id},
                     {"Stage Attempt ID", stage.attempt_id},

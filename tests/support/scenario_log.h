@@ -22,10 +22,12 @@ struct TaskSpec {
   int64_t duration_ms = 1000;
   std::string executor_id = "1";
   std::string reason = "Success";        // Success, TaskKilled, ExceptionFailure, ExecutorLostFailure, FetchFailed
-  std::string failure_detail;            // exception class / kill reason / loss reason
+  std::string failure_detail;            // exception class / kill reason / loss reason / FetchFailed message
+  std::string stack_trace;               // ExceptionFailure's Full Stack Trace ("" as Spark 1.0 left it)
   int32_t index = -1;                    // -1: the task's position in its stage
   int32_t attempt = 0;
   bool speculative = false;
+  bool ends = true;                      // false: started and never ended (a SparkContext stopped under it)
   std::string locality = "PROCESS_LOCAL";
   std::optional<int64_t> run_time_ms;    // default: duration - 10 ms (at least 0)
   int64_t cpu_time_ns = -1;              // default: 80% of run time
@@ -122,7 +124,8 @@ class ScenarioLog {
   ScenarioLog& start(int64_t ms);
   ScenarioLog& finished(int64_t ms);
   ScenarioLog& executor(std::string id, std::string host, int32_t cores, int64_t add_ms,
-                        std::optional<int64_t> remove_ms = std::nullopt, int64_t max_memory_bytes = int64_t{4} << 30);
+                        std::optional<int64_t> remove_ms = std::nullopt, int64_t max_memory_bytes = int64_t{4} << 30,
+                        std::string remove_reason = "Executor idle timeout");
   ScenarioLog& job(JobSpec job);
   ScenarioLog& sql(SqlSpec sql);
 
@@ -142,6 +145,7 @@ class ScenarioLog {
     int64_t add_ms = 0;
     std::optional<int64_t> remove_ms;
     int64_t max_memory = 0;
+    std::string remove_reason;
   };
   std::string app_id_;
   std::string spark_version_ = "3.5.1";

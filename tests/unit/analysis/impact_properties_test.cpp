@@ -88,8 +88,8 @@ TEST(ImpactProperties, InvariantsHoldOnGeneratedApplications) {
         const model::StageAttempt* stage = model.stage(part.stage.stage_id, part.stage.attempt_id);
         ASSERT_NE(stage, nullptr);
         const auto& o = occupancy[static_cast<size_t>(stage - model.stages.data())];
-        // A fix that reshapes the stage's tasks has its own floor (stage_reshape.h): never below
-        // zero, never a claim past the stage's own window.
+        // A fix that lowers the stage's floor has its own (floor_after_fix_ms): never below zero,
+        // never a claim past the stage's own window.
         const double floor = part.floor_after_fix_ms.value_or(o.ceiling_ms);
         EXPECT_GE(floor, 0.0);
         const double room = part.whole_window ? o.duration_ms : std::max(0.0, o.duration_ms - floor);

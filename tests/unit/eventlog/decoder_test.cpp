@@ -16,6 +16,7 @@ struct Recorder : EventHandler {
   std::vector<std::string> kinds;
   TaskEnd task_end;  // its views are dangling once decode() returns: read the copies below
   std::string task_executor, task_host, task_exception_class, task_kill_reason;
+  std::string task_description, task_stack_trace, task_loss_reason, task_fetch_failed_message;
   TaskStart task_start;
   StageSubmitted stage_submitted;
   StageCompleted stage_completed;
@@ -38,6 +39,10 @@ struct Recorder : EventHandler {
     task_host = std::string(e.info.host);
     task_exception_class = std::string(e.exception_class);
     task_kill_reason = std::string(e.kill_reason);
+    task_description = std::string(e.description);
+    task_stack_trace = std::string(e.full_stack_trace);
+    task_loss_reason = std::string(e.loss_reason);
+    task_fetch_failed_message = std::string(e.fetch_failed_message);
   }
   void on(const TaskStart& e) override { kinds.push_back("TaskStart"); task_start = e; }
   void on(const StageSubmitted& e) override { kinds.push_back("StageSubmitted"); stage_submitted = e; }
@@ -155,8 +160,25 @@ TEST(Decoder, FailedTaskReasonsAndMissingMetrics) {
   ASSERT_EQ(decode(decoder, line, r).outcome, DecodeOutcome::kEvent);
   EXPECT_EQ(r.task_end.reason, TaskEndReason::kExceptionFailure);
   EXPECT_EQ(r.task_exception_class, "java.lang.OutOfMemoryError");
+  EXPECT_EQ(r.task_description, "Java heap space");
+  EXPECT_EQ(r.task_stack_trace, "...");
   EXPECT_FALSE(r.task_end.has_metrics);
   EXPECT_EQ(r.task_end.accumulator_ids, std::vector<int64_t>{9});
+
+  // FetchFailed's Message is the FetchFailedException's whole trace, escapes decoded.
+  const std::string fetch_failed =
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":0,"Task Type":"ResultTask",)"
+      R"("Task End Reason":{"Reason":"FetchFailed","Block Manager Address":{"Executor ID":"1","Host":"h","Port":7337},)"
+      R"("Shuffle ID":54,"Map ID":8347,"Map Index":9,"Reduce ID":72,)"
+      R"("Message":"org.apache.spark.shuffle.FetchFailedException: /d/shuffle_54_8347_0.index\n\tat x.y(Z.scala:1)\nCaused by: java.nio.file.NoSuchFileException: /d/shuffle_54_8347_0.index\n\t... 16 more\n"},)"
+      R"("Task Info":{"Task ID":7,"Index":0,"Attempt":0,"Launch Time":10,"Executor ID":"7","Host":"h","Locality":"ANY",)"
+      R"("Speculative":false,"Getting Result Time":0,"Finish Time":20,"Failed":true,"Killed":false,"Accumulables":[]}})";
+  ASSERT_EQ(decode(decoder, fetch_failed, r).outcome, DecodeOutcome::kEvent);
+  EXPECT_EQ(r.task_end.reason, TaskEndReason::kFetchFailed);
+  EXPECT_EQ(r.task_fetch_failed_message,
+            "org.apache.spark.shuffle.FetchFailedException: /d/shuffle_54_8347_0.index\n\tat x.y(Z.scala:1)\n"
+            "Caused by: java.nio.file.NoSuchFileException: /d/shuffle_54_8347_0.index\n\t... 16 more\n");
+  EXPECT_TRUE(r.task_description.empty()) << "fields of the previous task must not leak into the next";
 
   const std::string killed =
       R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":0,"Task Type":"ResultTask",)"

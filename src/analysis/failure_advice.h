@@ -1,0 +1,38 @@
+// What a failure's root cause says to change, and how the failure findings word a cause.
+//
+// Shared by the failure detectors (task_failures.cpp) so that a stage failure, a retry and the
+// failures of one root cause give the same advice in the same words; docs/detectors/failures.md
+// has the table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/failure_cause.h"
+
+namespace sf::analysis {
+
+struct FailureAdvice {
+  std::string advice;
+  std::vector<std::pair<std::string, std::string>> settings;  // key, suggested value ("" if none)
+  bool out_of_memory = false;  // the cause is memory: executors or tasks ran out of it
+};
+
+// `reason` is Spark's kind of failure ("ExecutorLostFailure", "FetchFailed", ...) or a failure
+// text (a stage's failure reason); `cause` is its root cause.
+FailureAdvice advice_for(std::string_view reason, const model::FailureCause& cause);
+
+// The cause in one line, with where it was raised:
+// "java.lang.NumberFormatException: For input string: \"x0\" at com.acme.Parse.run(Parse.java:7)",
+// "ValueError: bad row (File \"/app/job.py\", line 23, in parse)",
+// "exit code 56 (the executor could not send heartbeats to the driver)".
+std::string describe_cause(const model::FailureCause& cause);
+
+// What an executor's exit code means when Spark, the OS or YARN gives it one; "" otherwise (an
+// application's own System.exit code means what the application says).
+std::string exit_code_meaning(int32_t code);
+
+}  // namespace sf::analysis
