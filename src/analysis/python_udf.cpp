@@ -345,6 +345,9 @@ void report_python_node(const DetectorContext& context, const SqlExecution& sql,
   const std::vector<int64_t> stage_ids = pipeline_stage_ids(sql.plan, node.node_id);
   std::vector<const StageAttempt*> attempts;
   for (const StageAttempt* stage : context.ran_stages()) {
+    // A failed attempt's time is the failure's to explain (retryWaste, failures), not a faster
+    // UDF's to win back: the attempt is run again or the job is lost either way.
+    if (stage->status == model::StageStatus::kFailed) continue;
     if (std::binary_search(stage_ids.begin(), stage_ids.end(), stage->stage_id)) attempts.push_back(stage);
   }
   if (attempts.empty()) return;  // nothing ran it that the log can tie to it
