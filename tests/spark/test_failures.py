@@ -17,7 +17,6 @@ import inspect
 import json
 import os
 import re
-import subprocess
 import sys
 
 import pytest
@@ -27,41 +26,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scenario import PROBLEM_MARKER  # noqa: E402
 from scenarios import failures as planted  # noqa: E402
 
-LOGS = os.environ.get("SF_SCENARIO_LOGS", "")
-BIN = os.environ.get("SF_BIN", "")
+from scenario_logs import analysis, require_logs, run_of  # noqa: E402
+
 PYTHON_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<function>[\w<>]+)')
-
-
-def manifest_runs():
-    path = os.path.join(LOGS, "manifest.json")
-    if not LOGS or not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return json.load(f)["runs"]
-
-
-RUNS = manifest_runs()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def logs_were_written():
-    if not RUNS:
-        pytest.fail(f"no scenario logs in {LOGS!r}: run tests/spark/run_scenarios.py --out DIR first")
-    assert BIN and os.access(BIN, os.X_OK), f"SF_BIN={BIN!r} is not the sparkforensics binary"
+    require_logs()
 
 
 def log_of(name, variant):
-    for run in RUNS:
-        if run["scenario"] == name and run["variant"] == variant and run["round"] == 0:
-            return run["log"]
-    pytest.fail(f"{name}: no {variant} run in {LOGS}/manifest.json")
-
-
-@functools.lru_cache(maxsize=None)
-def analysis(log):
-    done = subprocess.run([BIN, "analyze", "--no-progress", "-f", "json", log], capture_output=True, text=True)
-    assert done.returncode == 0, f"analyze {log}: {done.stderr}"
-    return json.loads(done.stdout)
+    return run_of(name, variant)["log"]
 
 
 @functools.lru_cache(maxsize=None)

@@ -10,10 +10,7 @@ leads with nothing worth fixing. No assertion is on time.
 """
 from __future__ import annotations
 
-import functools
-import json
 import os
-import subprocess
 import sys
 
 import pytest
@@ -21,35 +18,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scenario import PROBLEM_MARKER  # noqa: E402
+from scenario_logs import RUNS, analysis, require_logs, run_of  # noqa: E402
 from scenarios import REGISTRY  # noqa: E402
-
-LOGS = os.environ.get("SF_SCENARIO_LOGS", "")
-BIN = os.environ.get("SF_BIN", "")
-
-
-def manifest():
-    path = os.path.join(LOGS, "manifest.json")
-    if not LOGS or not os.path.exists(path):
-        return {"runs": []}
-    with open(path) as f:
-        return json.load(f)
-
-
-RUNS = manifest()["runs"]
-
-
-def run_of(name, variant):
-    for run in RUNS:
-        if run["scenario"] == name and run["variant"] == variant and run["round"] == 0:
-            return run
-    pytest.fail(f"{name}: no {variant} run in {LOGS}/manifest.json")
-
-
-@functools.lru_cache(maxsize=None)
-def analysis(log):
-    done = subprocess.run([BIN, "analyze", "--no-progress", "-f", "json", log], capture_output=True, text=True)
-    assert done.returncode == 0, f"analyze {log}: {done.stderr}"
-    return json.loads(done.stdout)
 
 
 def time_groups(doc):
@@ -79,9 +49,7 @@ CONTROLS = sorted(name for name, s in REGISTRY.items() if s.control)
 
 @pytest.fixture(scope="session", autouse=True)
 def logs_were_written():
-    if not RUNS:
-        pytest.fail(f"no scenario logs in {LOGS!r}: run tests/spark/run_scenarios.py --out DIR first")
-    assert BIN and os.access(BIN, os.X_OK), f"SF_BIN={BIN!r} is not the sparkforensics binary"
+    require_logs()
 
 
 @pytest.mark.parametrize("name", PROBLEMS)
