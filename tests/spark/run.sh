@@ -3,13 +3,15 @@
 # the scenarios or of the Spark version: the logs are kept in OUT with a stamp of what made
 # them), then runs the assertions on them with pytest.
 # Usage: tests/spark/run.sh SPARKFORENSICS OUT
+# SF_SPARK_SCENARIO_LOGS, when set, is where the logs are kept instead of OUT: CI's sanitized
+# suite reads the logs the first suite wrote (the stamp says whether they are still current).
 # Exit 77 (skipped, with the reason) when the project's Python environment is missing: make test
 # and CI make it (scripts/install-python.sh).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 sf="$1"
-out="$2"
+out="${SF_SPARK_SCENARIO_LOGS:-$2}"
 python="$root/.venv/bin/python"
 if [[ ! -x "$python" ]] || ! "$python" -c 'import pyspark, pytest' 2>/dev/null; then
   echo "skipped: no Spark: $root/.venv has no pyspark (scripts/install-python.sh makes it)"
