@@ -15,9 +15,9 @@ namespace {
 const sf::mcp::ServerOptions& server_options() {
   static const sf::mcp::ServerOptions options = [] {
     sf::mcp::ServerOptions o;
-    auto confined = sf::mcp::LogDirectory::confine_to(sf::fuzz::small_log_directory().string());
+    auto confined = sf::io::PathConfinement::to(sf::fuzz::small_log_directory().string());
     if (!confined) __builtin_trap();
-    o.log_directory = std::move(*confined);
+    o.log_root = std::move(*confined);
     return o;
   }();
   return options;

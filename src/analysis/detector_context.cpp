@@ -165,20 +165,7 @@ Finding DetectorContext::stage_finding(const model::StageAttempt& stage, std::st
 }
 
 std::optional<std::string> DetectorContext::effective_value(std::string_view key) const {
-  if (auto set = property(key)) return set;
-  const SparkSetting* known = find_spark_setting(key);
-  if (known == nullptr) return std::nullopt;
-  if (!known->falls_back_to.empty()) {
-    if (auto fallback = property(known->falls_back_to)) return fallback;
-  }
-  auto fallback_default = [&]() -> std::optional<std::string> {
-    const SparkSetting* other = known->falls_back_to.empty() ? nullptr : find_spark_setting(known->falls_back_to);
-    if (other == nullptr) return std::nullopt;
-    auto d = default_for(*other, version());
-    return d ? std::optional<std::string>(std::string(*d)) : std::nullopt;
-  };
-  if (auto d = default_for(*known, version())) return std::string(*d);
-  return fallback_default();
+  return effective_setting_value(model_, key);
 }
 
 double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {

@@ -249,6 +249,21 @@ std::optional<std::string_view> default_for(const SparkSetting& setting, std::op
   return found->value;
 }
 
+std::optional<std::string> effective_setting_value(const model::AppModel& model, std::string_view key) {
+  if (const std::string* set = model.environment.spark_property(key)) return *set;
+  const SparkSetting* known = find_spark_setting(key);
+  if (known == nullptr) return std::nullopt;
+  const std::optional<SparkVersion> version = parse_spark_version(model.app.spark_version);
+  const SparkSetting* fallback = known->falls_back_to.empty() ? nullptr : find_spark_setting(known->falls_back_to);
+  if (!known->falls_back_to.empty()) {
+    if (const std::string* set = model.environment.spark_property(known->falls_back_to)) return *set;
+  }
+  if (auto d = default_for(*known, version)) return std::string(*d);
+  if (fallback == nullptr) return std::nullopt;
+  if (auto d = default_for(*fallback, version)) return std::string(*d);
+  return std::nullopt;
+}
+
 std::optional<int> compare_values(const SparkSetting& setting, std::string_view a, std::string_view b) {
   if (setting.type == Type::kBoolean || setting.type == Type::kText) {
     const bool same = setting.type == Type::kBoolean ? lower(trimmed(a)) == lower(trimmed(b)) : trimmed(a) == trimmed(b);

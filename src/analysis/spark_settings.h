@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/app_model.h"
+
 namespace sf::analysis {
 
 struct SparkVersion {
@@ -63,6 +65,11 @@ bool exists_in(const SparkSetting& setting, std::optional<SparkVersion> version)
 // The default in `version` (the newest entry at or before it; with no version, the newest);
 // nullopt when there is none.
 std::optional<std::string_view> default_for(const SparkSetting& setting, std::optional<SparkVersion> version);
+
+// The value of `key` in effect in an application: its own value, else the value of the setting
+// it falls back to, else the default of the log's Spark version (the fallback's default when it
+// has none of its own); nullopt when none of these is known.
+std::optional<std::string> effective_setting_value(const model::AppModel& model, std::string_view key);
 
 // Two values compared as the setting's type reads them: -1, 0 or 1; nullopt when either cannot
 // be read as that type (or the type has no order: text compares only for equality).

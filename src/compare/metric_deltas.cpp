@@ -54,28 +54,47 @@ std::string_view to_string(Direction direction) {
       return "unchanged";
     case Direction::kUnavailable:
       return "unavailable";
+    case Direction::kNotComparable:
+      return "notComparable";
   }
   return "unavailable";
 }
 
+double noise_allowance(const NoiseBand& band, double baseline) {
+  return std::max(band.absolute, band.relative * std::fabs(baseline));
+}
+
+Direction direction_of(double delta, double allowance) {
+  if (std::fabs(delta) <= allowance) return Direction::kUnchanged;
+  return delta < 0 ? Direction::kImprovement : Direction::kRegression;
+}
+
 const std::vector<MetricDefinition>& metric_definitions() {
+  // Bands: durations as kDurationNoise; CPU and GC time vary a little more than wall-clock
+  // between identical runs; shuffle and spill bytes with the timing of spills and the order
+  // blocks are written in; input bytes, counts and failures are exact.
+  constexpr NoiseBand kTime = kDurationNoise;
+  constexpr NoiseBand kGc{0.10, 500};
+  constexpr NoiseBand kMovedBytes{0.02, 1 << 20};
+  constexpr NoiseBand kExact{0, 0};
   static const std::vector<MetricDefinition> definitions = {
-      {"wallClock", "ms", "application duration (end - start)"},
-      {"executorRunTime", "ms", "executor run time of every task attempt"},
-      {"executorCpuTime", "ms", "executor CPU time of every task attempt"},
-      {"gcTime", "ms", "JVM GC time of every task attempt"},
-      {"spill", "bytes", "disk bytes spilled"},
-      {"memorySpill", "bytes", "memory bytes spilled (deserialized size of what was spilled)"},
-      {"shuffleRead", "bytes", "shuffle bytes read, local and remote"},
-      {"shuffleWrite", "bytes", "shuffle bytes written"},
-      {"inputBytes", "bytes", "bytes read from storage"},
-      {"outputBytes", "bytes", "bytes written to storage"},
-      {"taskSkewP95", "ratio", "95th percentile over stages of longest / median successful task duration"},
-      {"failedTaskRate", "ratio", "failed task attempts / all task attempts"},
-      {"taskAttempts", "count", "task attempts, every outcome"},
-      {"stages", "count", "stages that ran"},
-      {"executorCount", "count", "executors added (the driver not counted)"},
-      {"peakCores", "count", "most executor cores registered at once"},
+      {"wallClock", "ms", "application duration (end - start)", kTime},
+      {"executorRunTime", "ms", "executor run time of every task attempt", kTime},
+      {"executorCpuTime", "ms", "executor CPU time of every task attempt", kTime},
+      {"gcTime", "ms", "JVM GC time of every task attempt", kGc},
+      {"coreHours", "core-hours", "cores held by executors from their add to their removal (the cost)", {0.05, 0}},
+      {"spill", "bytes", "disk bytes spilled", kMovedBytes},
+      {"memorySpill", "bytes", "memory bytes spilled (deserialized size of what was spilled)", kMovedBytes},
+      {"shuffleRead", "bytes", "shuffle bytes read, local and remote", kMovedBytes},
+      {"shuffleWrite", "bytes", "shuffle bytes written", kMovedBytes},
+      {"inputBytes", "bytes", "bytes read from storage", kExact},
+      {"outputBytes", "bytes", "bytes written to storage", kMovedBytes},
+      {"taskSkewP95", "ratio", "95th percentile over stages of longest / median successful task duration", {0.10, 0.1}},
+      {"failedTaskRate", "ratio", "failed task attempts / all task attempts", kExact},
+      {"taskAttempts", "count", "task attempts, every outcome", kExact},
+      {"stages", "count", "stages that ran", kExact},
+      {"executorCount", "count", "executors added (the driver not counted)", kExact},
+      {"peakCores", "count", "most executor cores registered at once", kExact},
   };
   return definitions;
 }
@@ -136,6 +155,11 @@ MetricValue run_metric(const model::AppModel& model, std::string_view name) {
                                                 [](const model::Executor& e) { return !e.is_driver(); })));
   }
   if (name == "peakCores") return of(static_cast<double>(model.peak_concurrent_cores));
+  if (name == "coreHours") {
+    const double held = model::core_hours_held(model);
+    if (held == 0 && model.peak_concurrent_cores == 0) return missing("the log records no executor cores");
+    return of(held);
+  }
   return missing("unknown metric");
 }
 
@@ -156,9 +180,8 @@ std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const mo
     }
     d.delta = *c.value - *b.value;
     if (*b.value != 0) d.relative_change = *d.delta / *b.value;
-    d.direction = *d.delta < 0   ? Direction::kImprovement
-                  : *d.delta > 0 ? Direction::kRegression
-                                 : Direction::kUnchanged;
+    d.noise = noise_allowance(definition.noise, *b.value);
+    d.direction = direction_of(*d.delta, d.noise);
     deltas.push_back(std::move(d));
   }
   return deltas;

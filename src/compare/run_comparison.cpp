@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "compare/identity_matching.h"
@@ -26,6 +27,41 @@ const StageRecord* find_stage(const RunIndex& run, int64_t stage_id) {
     if (s.stage_id == stage_id) return &s;
   }
   return nullptr;
+}
+
+std::vector<ExecutionDelta> execution_deltas(const model::AppModel& baseline, const model::AppModel& candidate,
+                                             const ExecutionAlignment& executions) {
+  std::vector<ExecutionDelta> deltas;
+  for (const ExecutionPair& pair : executions.pairs) {
+    const model::SqlExecution* b = baseline.sql_execution(pair.base_execution_id);
+    const model::SqlExecution* k = candidate.sql_execution(pair.cand_execution_id);
+    if (b == nullptr || k == nullptr) continue;
+    ExecutionDelta d;
+    d.base_execution_id = pair.base_execution_id;
+    d.cand_execution_id = pair.cand_execution_id;
+    d.description = b->description;
+    d.base_duration_ms = b->duration_ms();
+    d.cand_duration_ms = k->duration_ms();
+    if (d.base_duration_ms && d.cand_duration_ms) {
+      d.delta_ms = *d.cand_duration_ms - *d.base_duration_ms;
+      d.noise_ms = noise_allowance(kDurationNoise, static_cast<double>(*d.base_duration_ms));
+      d.direction = direction_of(static_cast<double>(*d.delta_ms), d.noise_ms);
+    }
+    deltas.push_back(std::move(d));
+  }
+  std::sort(deltas.begin(), deltas.end(),
+            [](const ExecutionDelta& x, const ExecutionDelta& y) { return x.base_execution_id < y.base_execution_id; });
+  return deltas;
+}
+
+// Unrelated runs keep their figures; what they do not get is a verdict on them.
+void withhold_directions(Comparison& c) {
+  for (MetricDelta& d : c.metric_deltas) {
+    if (d.delta) d.direction = Direction::kNotComparable;
+  }
+  for (ExecutionDelta& d : c.execution_deltas) {
+    if (d.delta_ms) d.direction = Direction::kNotComparable;
+  }
 }
 
 }  // namespace
@@ -83,6 +119,8 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   c.collision_identities = identities.collision_identities;
 
   c.metric_deltas = metric_deltas(baseline, candidate);
+  c.configuration = configuration_differences(baseline, candidate);
+  c.execution_deltas = execution_deltas(baseline, candidate, c.alignment.executions);
   const analysis::Analysis base_analysis = analysis::analyze(baseline, options.analysis);
   const analysis::Analysis cand_analysis = analysis::analyze(candidate, options.analysis);
   c.findings = findings_delta(base_analysis.findings, cand_analysis.findings);
@@ -112,6 +150,20 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
     c.confidence = ComparisonConfidence::kOk;
   }
   c.banner = confidence_banner(c.confidence, c.runtime_coverage, names_differ, baseline.app.name, candidate.app.name);
+  // A candidate that adds heavy new work to the same application is still that application, so
+  // low coverage alone does not withhold the labels; with different names as well, it does. Two
+  // sessions of one generic name ("Spark shell") share nothing but stage positions: a pairing
+  // with no plan or call-site evidence behind any pair is not one job either.
+  const bool evidence = !c.alignment.replanned.empty() ||
+                        std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(),
+                                    [](const StagePair& p) { return p.method != PairMethod::kPositional; });
+  c.comparable = c.alignment.executions.accepted && c.runtime_coverage && evidence &&
+                 !(names_differ && *c.runtime_coverage < kMinComparableCoverage);
+  if (!c.comparable && c.confidence != ComparisonConfidence::kInsufficient) {
+    if (!c.banner.empty()) c.banner += ' ';
+    c.banner += "The runs do not do the same work, so no change is labelled an improvement or a regression.";
+  }
+  if (!c.comparable) withhold_directions(c);
   return c;
 }
 

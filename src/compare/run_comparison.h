@@ -6,7 +6,11 @@
 //   insufficient  neither run recorded any executor run time: nothing to compare
 //   low           the coverage is under 90%, or the application names differ
 //   ok            otherwise
-// with a banner sentence saying why when it is not ok. The result is plain data (the
+// with a banner sentence saying why when it is not ok. Runs are `comparable` (of one job) when
+// their SQL executions align and, if their application names differ, at least
+// kMinComparableCoverage of the executor run time is in paired or replanned stages, and at least
+// one stage pair rests on plan or call-site evidence (not position alone); otherwise no metric is
+// labelled an improvement or a regression (notComparable), whatever the figures say. The result is plain data (the
 // comparison document, comparisonSchemaVersion 1), rendered by src/report. Pure: the same two
 // models and options give the same comparison.
 #pragma once
@@ -18,6 +22,7 @@
 
 #include "analysis/analyzer.h"
 #include "compare/budget.h"
+#include "compare/config_diff.h"
 #include "compare/findings_delta.h"
 #include "compare/metric_deltas.h"
 #include "compare/stage_alignment.h"
@@ -27,6 +32,7 @@ namespace sf::compare {
 
 inline constexpr int kComparisonSchemaVersion = 1;
 inline constexpr double kRuntimeCoverageThreshold = 0.9;
+inline constexpr double kMinComparableCoverage = 0.5;
 
 enum class ComparisonConfidence { kOk, kLow, kInsufficient };
 std::string_view to_string(ComparisonConfidence confidence);  // ok, low, insufficient
@@ -62,6 +68,19 @@ struct SkewDelta {
   std::optional<double> cand_skew;
 };
 
+// One aligned pair of SQL executions: how long each took (start to end), and the change read
+// against kDurationNoise.
+struct ExecutionDelta {
+  int64_t base_execution_id = 0;
+  int64_t cand_execution_id = 0;
+  std::string description;  // the baseline's
+  std::optional<int64_t> base_duration_ms;
+  std::optional<int64_t> cand_duration_ms;
+  std::optional<int64_t> delta_ms;  // cand - base
+  double noise_ms = 0;
+  Direction direction = Direction::kUnavailable;
+};
+
 struct CompareOptions {
   AlignmentOptions alignment;
   analysis::AnalysisOptions analysis;
@@ -77,7 +96,10 @@ struct Comparison {
   std::optional<double> runtime_coverage;
   double matched_coverage = 0;  // count-based; decides nothing
   std::vector<std::string> collision_identities;
+  bool comparable = false;
   std::vector<MetricDelta> metric_deltas;
+  std::vector<SettingDifference> configuration;  // Spark settings that differ, by key
+  std::vector<ExecutionDelta> execution_deltas;  // one per aligned execution pair, by baseline id
   FindingsDelta findings;
   StageAlignment alignment;
   std::vector<StageDelta> stage_deltas;  // one per stage pair, by baseline stage id

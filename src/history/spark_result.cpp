@@ -23,23 +23,6 @@ RunStatus status_from_log(const model::AppModel& app) {
   return job_failed ? RunStatus::kPartial : RunStatus::kOk;
 }
 
-// Cores held over time, in core-hours: each executor's cores from its add to its removal (or
-// the end of the application).
-double core_hours(const model::AppModel& app) {
-  const std::optional<int64_t> app_end = app.app.end_time_ms ? app.app.end_time_ms : app.app.last_event_time_ms;
-  double core_ms = 0;
-  for (const model::Executor& e : app.executors) {
-    if (e.is_driver() || !e.add_time_ms) continue;
-    const std::optional<int64_t> end = e.remove_time_ms ? e.remove_time_ms : app_end;
-    if (!end || *end < *e.add_time_ms) continue;
-    core_ms += static_cast<double>(e.total_cores) * static_cast<double>(*end - *e.add_time_ms);
-  }
-  if (core_ms == 0 && app.app.duration_ms()) {  // no executor timeline: peak cores for the whole run
-    core_ms = static_cast<double>(app.peak_concurrent_cores) * static_cast<double>(*app.app.duration_ms());
-  }
-  return core_ms / 3.6e6;
-}
-
 void add(std::vector<Quantity>& out, std::string name, double value, std::string unit, Direction direction,
          bool deterministic = false) {
   out.push_back({std::move(name), value, std::move(unit), direction, deterministic});
@@ -92,7 +75,7 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   add(q, "spillMemoryBytes", sum(TaskMetric::kMemoryBytesSpilled), "bytes", lower);
   add(q, "inputBytes", sum(TaskMetric::kInputBytes), "bytes", Direction::kNone, /*deterministic=*/true);
   add(q, "failedTasks", static_cast<double>(failed_tasks), "count", lower);
-  add(q, "coreHours", core_hours(app), "core-hours", lower);
+  add(q, "coreHours", model::core_hours_held(app), "core-hours", lower);
 
   std::map<std::string, int> seen;
   for (const model::SqlExecution& execution : app.sql) {

@@ -50,6 +50,21 @@ bool executor_id_less(std::string_view a, std::string_view b) {
   return a < b;
 }
 
+double core_hours_held(const AppModel& model) {
+  const std::optional<int64_t> app_end = model.app.end_time_ms ? model.app.end_time_ms : model.app.last_event_time_ms;
+  double core_ms = 0;
+  for (const Executor& e : model.executors) {
+    if (e.is_driver() || !e.add_time_ms) continue;
+    const std::optional<int64_t> end = e.remove_time_ms ? e.remove_time_ms : app_end;
+    if (!end || *end < *e.add_time_ms) continue;
+    core_ms += static_cast<double>(e.total_cores) * static_cast<double>(*end - *e.add_time_ms);
+  }
+  if (core_ms == 0 && model.app.duration_ms()) {
+    core_ms = static_cast<double>(model.peak_concurrent_cores) * static_cast<double>(*model.app.duration_ms());
+  }
+  return core_ms / 3.6e6;
+}
+
 const StageAttempt* AppModel::stage(int64_t stage_id, int32_t attempt_id) const {
   auto it = std::lower_bound(stages.begin(), stages.end(), std::pair{stage_id, attempt_id},
                              [](const StageAttempt& s, const std::pair<int64_t, int32_t>& key) {

@@ -486,6 +486,11 @@ struct AppModel {
   const SqlExecution* sql_execution(int64_t execution_id) const;
 };
 
+// Cores the application held, in core-hours: each executor's cores from its add to its removal
+// (or the end of the application). A log with no executor timeline (local mode: the driver runs
+// the tasks) counts its peak cores for the whole run.
+double core_hours_held(const AppModel& model);
+
 // Spark's executor ordering: "driver" first, then numeric ids by value, then others by text.
 bool executor_id_less(std::string_view a, std::string_view b);
 

@@ -17,6 +17,12 @@ std::string unsigned_figure(std::string_view unit, double value) {
   if (unit == "ms") return units::format_duration_ms(whole);
   if (unit == "bytes") return units::format_bytes(whole);
   if (unit == "ratio") return fmt::format("{:.3f}", std::fabs(value));
+  if (unit == "core-hours") {
+    const double v = std::fabs(value);
+    if (v >= 100) return fmt::format("{:.0f} core-hours", v);
+    if (v >= 1) return fmt::format("{:.2f} core-hours", v);
+    return fmt::format("{:.4f} core-hours", v);
+  }
   return units::format_count(whole);
 }
 
@@ -36,6 +42,16 @@ std::string change_figure(const compare::MetricDelta& d) {
   std::string out = *d.delta < 0 ? "-" : "+";
   out += unsigned_figure(d.unit, *d.delta);
   if (d.relative_change) out += fmt::format(" ({:+.1f}%)", *d.relative_change * 100);
+  return out;
+}
+
+std::string direction_figure(const compare::MetricDelta& d) {
+  std::string out(compare::to_string(d.direction));
+  if (d.direction == compare::Direction::kUnchanged && d.delta && *d.delta != 0) {
+    out += " (within ";
+    out += unsigned_figure(d.unit, d.noise);
+    out += ")";
+  }
   return out;
 }
 
@@ -64,6 +80,33 @@ std::string budget_figure(const compare::BudgetResult& r, std::string_view unit)
   if (!r.unchecked_reason.empty()) return "unchecked: " + r.unchecked_reason;
   return fmt::format("{}: candidate {}, allowed {}", r.exceeded ? "EXCEEDED" : "ok", metric_figure(unit, r.candidate),
                      metric_figure(unit, r.allowed));
+}
+
+std::string setting_side_figure(const std::optional<std::string>& set, const std::optional<std::string>& effective) {
+  if (set) return *set;
+  if (effective) return fmt::format("not set ({} in effect)", *effective);
+  return "not set";
+}
+
+std::string duration_change_figure(const compare::ExecutionDelta& d) {
+  if (!d.delta_ms) return "n/a";
+  std::string out = *d.delta_ms < 0 ? "-" : "+";
+  out += units::format_duration_ms(std::llabs(*d.delta_ms));
+  if (d.base_duration_ms && *d.base_duration_ms > 0) {
+    out += fmt::format(" ({:+.1f}%)", 100.0 * static_cast<double>(*d.delta_ms) / static_cast<double>(*d.base_duration_ms));
+  }
+  return out;
+}
+
+std::vector<const compare::ExecutionDelta*> largest_execution_changes(const compare::Comparison& comparison, size_t n) {
+  std::vector<const compare::ExecutionDelta*> deltas;
+  for (const auto& d : comparison.execution_deltas) deltas.push_back(&d);
+  std::stable_sort(deltas.begin(), deltas.end(), [](const compare::ExecutionDelta* a, const compare::ExecutionDelta* b) {
+    const int64_t x = a->delta_ms ? std::llabs(*a->delta_ms) : -1, y = b->delta_ms ? std::llabs(*b->delta_ms) : -1;
+    return x > y;
+  });
+  if (deltas.size() > n) deltas.resize(n);
+  return deltas;
 }
 
 std::vector<const compare::StageDelta*> largest_stage_changes(const compare::Comparison& comparison, size_t n) {

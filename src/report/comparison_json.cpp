@@ -67,6 +67,7 @@ json metric_json(const MetricDelta& d) {
           {"delta", optional_number(d.delta)},
           {"relativeChange", optional_number(d.relative_change)},
           {"direction", to_string(d.direction)},
+          {"noise", rounded(d.noise)},
           {"unavailableReason", d.unavailable_reason.empty() ? json(nullptr) : json(d.unavailable_reason)}};
 }
 
@@ -118,9 +119,34 @@ std::string comparison_json(const Comparison& c, int indent) {
   doc["runtimeCoverage"] = optional_number(c.runtime_coverage);
   doc["matchedCoverage"] = rounded(c.matched_coverage);
 
+  doc["comparable"] = c.comparable;
+  json configuration = json::array();
+  for (const auto& d : c.configuration) {
+    auto text = [](const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); };
+    configuration.push_back({{"key", d.key},
+                             {"baseline", text(d.baseline)},
+                             {"candidate", text(d.candidate)},
+                             {"baselineEffective", text(d.baseline_effective)},
+                             {"candidateEffective", text(d.candidate_effective)},
+                             {"sameInEffect", d.same_in_effect}});
+  }
+  doc["configurationDifferences"] = configuration;
+
   json metrics = json::array();
   for (const auto& d : c.metric_deltas) metrics.push_back(metric_json(d));
   doc["metricDeltas"] = metrics;
+  json executions = json::array();
+  for (const auto& d : c.execution_deltas) {
+    executions.push_back({{"baselineExecutionId", d.base_execution_id},
+                          {"candidateExecutionId", d.cand_execution_id},
+                          {"description", d.description},
+                          {"baselineDurationMs", optional_integer(d.base_duration_ms)},
+                          {"candidateDurationMs", optional_integer(d.cand_duration_ms)},
+                          {"deltaMs", optional_integer(d.delta_ms)},
+                          {"noiseMs", rounded(d.noise_ms)},
+                          {"direction", to_string(d.direction)}});
+  }
+  doc["executionDeltas"] = executions;
   doc["findingsDelta"] = {{"categories", categories_json(c.findings.categories)},
                           {"introduced", categories_json(c.findings.introduced)},
                           {"resolved", categories_json(c.findings.resolved)}};

@@ -48,6 +48,20 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
     out += "\n";
   }
 
+  out += "### Configuration differences\n\n";
+  if (c.configuration.empty()) {
+    out += "none\n\n";
+  } else {
+    out += "| setting | baseline | candidate | |\n|---|---|---|---|\n";
+    for (const auto& d : c.configuration) {
+      out += fmt::format("| `{}` | {} | {} | {} |\n", markdown_cell(d.key),
+                         markdown_cell(setting_side_figure(d.baseline, d.baseline_effective)),
+                         markdown_cell(setting_side_figure(d.candidate, d.candidate_effective)),
+                         d.same_in_effect ? "same in effect" : "");
+    }
+    out += "\n";
+  }
+
   out += "### Metric deltas\n\n| metric | baseline | candidate | change | |\n|---|---:|---:|---:|---|\n";
   for (const auto& d : c.metric_deltas) {
     if (!d.unavailable_reason.empty()) {
@@ -55,7 +69,18 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
       continue;
     }
     out += fmt::format("| {} | {} | {} | {} | {} |\n", d.name, metric_figure(d.unit, d.baseline),
-                       metric_figure(d.unit, d.candidate), change_figure(d), to_string(d.direction));
+                       metric_figure(d.unit, d.candidate), change_figure(d), direction_figure(d));
+  }
+  if (!c.execution_deltas.empty()) {
+    out += "\n<details><summary>Largest SQL execution changes</summary>\n\n";
+    out += "| executions | duration | change | | description |\n|---|---:|---:|---|---|\n";
+    for (const auto* d : largest_execution_changes(c, top_stages)) {
+      out += fmt::format("| {} → {} | {} → {} | {} | {} | {} |\n", d->base_execution_id, d->cand_execution_id,
+                         units::format_optional_duration(d->base_duration_ms),
+                         units::format_optional_duration(d->cand_duration_ms), duration_change_figure(*d),
+                         to_string(d->direction), markdown_cell(d->description));
+    }
+    out += "\n</details>\n";
   }
   out += "\n### Findings\n\n";
   category_list(out, "Introduced", c.findings.introduced);

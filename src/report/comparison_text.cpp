@@ -47,6 +47,14 @@ std::string comparison_text(const Comparison& c, const ComparisonTextOptions& op
       pair_counts_figure(a), a.unmatched_base.size(), a.unmatched_cand.size(), a.replanned.size(),
       a.bookkeeping_base.size(), a.bookkeeping_cand.size());
 
+  out += "\nConfiguration differences (baseline -> candidate)\n";
+  if (c.configuration.empty()) out += "  none\n";
+  for (const auto& d : c.configuration) {
+    out += fmt::format("  {}: {} -> {}{}\n", d.key, setting_side_figure(d.baseline, d.baseline_effective),
+                       setting_side_figure(d.candidate, d.candidate_effective),
+                       d.same_in_effect ? "  (same in effect)" : "");
+  }
+
   out += "\nMetric deltas (baseline -> candidate; lower is better)\n";
   for (const auto& d : c.metric_deltas) {
     if (!d.unavailable_reason.empty()) {
@@ -54,7 +62,22 @@ std::string comparison_text(const Comparison& c, const ComparisonTextOptions& op
       continue;
     }
     out += fmt::format("  {:<16} {:>12} -> {:<12} {:<22} {}\n", d.name, metric_figure(d.unit, d.baseline),
-                       metric_figure(d.unit, d.candidate), change_figure(d), to_string(d.direction));
+                       metric_figure(d.unit, d.candidate), change_figure(d), direction_figure(d));
+  }
+
+  if (!c.execution_deltas.empty()) {
+    out += "\nLargest SQL execution changes (duration)\n";
+    const auto changes = largest_execution_changes(c, options.top_stages);
+    for (const auto* d : changes) {
+      out += fmt::format("  execution {} -> {}  {:>10} -> {:<10} {:<20} {:<14} {}\n", d->base_execution_id,
+                         d->cand_execution_id, units::format_optional_duration(d->base_duration_ms),
+                         units::format_optional_duration(d->cand_duration_ms), duration_change_figure(*d),
+                         to_string(d->direction), d->description);
+    }
+    if (c.execution_deltas.size() > changes.size()) {
+      out += fmt::format("  ... {} more execution pairs (--format json lists every one)\n",
+                         c.execution_deltas.size() - changes.size());
+    }
   }
 
   categories(out, "Findings introduced (rule, band: baseline -> candidate)", c.findings.introduced);

@@ -37,7 +37,8 @@ def run_once(scenario, variant, round_index, out_dir):
     settings = dict(BASE_SETTINGS)
     settings.update(scenario.settings_for(variant))
     settings["spark.eventLog.dir"] = "file://" + os.path.abspath(log_dir)
-    builder = SparkSession.builder.master(scenario.master).appName(f"{scenario.name}-{variant}")
+    # One application name for both variants: the twin is the same application with the fix.
+    builder = SparkSession.builder.master(scenario.master).appName(scenario.name)
     for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()

@@ -53,7 +53,8 @@ class Scenario:
     fix_code: Optional[str] = None     # the twin's code change, in words
     expect: Optional[Expectation] = None
     control: bool = False              # one run, nothing significant to fix
-    # Finding types a control must not lead with (default: any time finding over 10% of the app).
+    # Finding types a control must not be offered to fix first at any size (besides any time
+    # finding over 10% of the app, which no control may be).
     quiet_types: tuple = ()
 
     @property

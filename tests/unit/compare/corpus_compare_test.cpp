@@ -149,6 +149,7 @@ TEST_P(SameApplication, AlignsMostOfItsWork) {
   ASSERT_TRUE(c.runtime_coverage.has_value());
   EXPECT_GE(*c.runtime_coverage, 0.9) << "confidence " << to_string(c.confidence) << ": " << c.banner;
   EXPECT_EQ(c.confidence, ComparisonConfidence::kOk) << c.banner;
+  EXPECT_TRUE(c.comparable);
   // Swapped, the alignment finds alignments of the same total score and the same coverage.
   const Comparison back = compare_runs(*cand, *base);
   double forward = 0, backward = 0;
@@ -202,6 +203,12 @@ TEST_P(Unrelated, NeverClaimsOkConfidence) {
         << "coverage " << c.runtime_coverage.value_or(-1) << ", executions paired " << c.alignment.executions.paired
         << " of " << c.alignment.executions.base_executions << "/" << c.alignment.executions.cand_executions;
     EXPECT_FALSE(c.banner.empty());
+    // Different applications: figures, but no verdict on them.
+    EXPECT_FALSE(c.comparable) << "coverage " << c.runtime_coverage.value_or(-1);
+    for (const MetricDelta& d : c.metric_deltas) {
+      EXPECT_NE(d.direction, Direction::kImprovement) << d.name;
+      EXPECT_NE(d.direction, Direction::kRegression) << d.name;
+    }
   }
 }
 

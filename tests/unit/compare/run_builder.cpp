@@ -35,6 +35,16 @@ RunBuilder::RunBuilder(std::string app_id, std::string app_name) : app_id_(app_i
   log_.app_name(std::move(app_name)).start(0).executor("1", "host-1", 4, 0).executor("2", "host-2", 4, 0);
 }
 
+RunBuilder& RunBuilder::property(std::string key, std::string value) {
+  log_.property(std::move(key), std::move(value));
+  return *this;
+}
+
+RunBuilder& RunBuilder::spark_version(std::string version) {
+  log_.spark_version(std::move(version));
+  return *this;
+}
+
 sf::testing::StageSpec RunBuilder::stage_spec(const QueryStage& stage, const std::string& call_site,
                                               const std::vector<int64_t>& accumulators) {
   sf::testing::StageSpec spec;

@@ -44,6 +44,8 @@ class RunBuilder {
   explicit RunBuilder(std::string app_id, std::string app_name = "nightly job");
 
   RunBuilder& query(const Query& query);
+  RunBuilder& property(std::string key, std::string value);
+  RunBuilder& spark_version(std::string version);
   // Stages of one job outside any SQL execution.
   RunBuilder& rdd_job(const std::vector<QueryStage>& stages);
   // Skips `n` stage ids before the next stage (as AQE or other jobs do between runs).

@@ -112,6 +112,8 @@ TEST(CompareRuns, LowCoverageMakesConfidenceLowWithTheSpecBanner) {
   ASSERT_TRUE(c.runtime_coverage.has_value());
   EXPECT_LT(*c.runtime_coverage, 0.9);
   EXPECT_EQ(c.confidence, ComparisonConfidence::kLow);
+  EXPECT_TRUE(c.comparable) << c.alignment.executions.accepted << " " << c.alignment.executions.paired << " of "
+                            << c.alignment.executions.base_executions << "/" << c.alignment.executions.cand_executions;
   const int percent = static_cast<int>(*c.runtime_coverage * 100);
   EXPECT_EQ(c.banner,
             "Only " + std::to_string(percent) +
