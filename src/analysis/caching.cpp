@@ -1,6 +1,6 @@
 // Detectors of caching: cachingOpportunity (work later SQL executions did again: a subtree they
 // computed again from its input, or stored input they read again) and cacheUtilization (a
-// cache that did not fit its storage level).
+// cache that did not fit its storage level, or that only one query read).
 //
 // A subtree computed again is measured: the stages of the later executions that ran nothing but
 // it are work a cache removes (removed_work.h), a wall-clock claim. Reading the cache back is
@@ -8,7 +8,8 @@
 // that stage is assumed to cost as much as it did (it is not counted). Input read again with
 // nothing measured about it is cost-only: the re-read is modeled at
 // impact.reReadThroughputBytesPerSec, rawWaste in ms, no wall-clock claim; so are the caches that
-// did not fit.
+// did not fit. A cache read once costs what its filling did and the storage it held, which the
+// log does not separate from the work the single read needed anyway: informational.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -536,12 +537,120 @@ void cache_utilization(const DetectorContext& context, std::vector<Finding>& fin
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// cacheUtilization, rule singleUse: a cache that one query read
+
+struct CacheRead {
+  const SqlExecution* sql = nullptr;
+  int32_t scan = 0;  // the InMemoryTableScan
+  int32_t cached_plan = 0;  // its child: the plan that filled the cache
+  std::vector<int32_t> cached_nodes;
+};
+
+// Every read of a cache, grouped by the cache: an InMemoryTableScan lists the plan that filled
+// the cache below it, with the same accumulators in every query that reads it. A scan that is
+// itself part of a cached plan belongs to that cache's filling, and a scan listed twice (the
+// same accumulators) is one read.
+std::map<std::vector<int64_t>, std::vector<CacheRead>> reads_by_cache(const model::AppModel& model) {
+  std::map<std::vector<int64_t>, std::vector<CacheRead>> caches;
+  std::set<int64_t> seen_scans;
+  for (const SqlExecution& sql : model.sql) {
+    PlanShapes shapes;
+    const PlanFingerprints prints(sql.plan, shapes);
+    for (const PlanNode& node : sql.plan.nodes) {
+      if (node.node_name != "InMemoryTableScan" || node.children.size() != 1 || prints.below_reuse(node.node_id)) {
+        continue;
+      }
+      if (auto instance = instance_id(node); instance && !seen_scans.insert(*instance).second) continue;
+      const int32_t cached_plan = node.children.front();
+      std::vector<int64_t> cache = prints.accumulators(cached_plan);
+      if (cache.empty()) continue;  // nothing tells this cache from another
+      caches[std::move(cache)].push_back({&sql, node.node_id, cached_plan, prints.working_nodes(cached_plan)});
+    }
+  }
+  return caches;
+}
+
+// The storage level of the RDD the cache was stored as, from the stages that filled it.
+std::string storage_level_of(const DetectorContext& context, const std::vector<const StageAttempt*>& stages) {
+  for (const StageAttempt* stage : stages) {
+    for (int64_t rdd_id : stage->rdd_ids) {
+      auto it = context.model().rdds.find(rdd_id);
+      if (it != context.model().rdds.end() && it->second.is_cached()) return it->second.storage_level;
+    }
+  }
+  return "";
+}
+
+void single_use_caches(const DetectorContext& context, std::vector<Finding>& findings) {
+  // A log that ends before the application did may hold the reads still to come.
+  if (!context.model().app.finished) return;
+  for (const auto& [cache, reads] : reads_by_cache(context.model())) {
+    if (reads.size() != 1) continue;
+    const CacheRead& read = reads.front();
+    const SqlExecution& sql = *read.sql;
+    const std::vector<const StageAttempt*> filling = stages_running_only(context, sql, read.cached_nodes);
+    double fill_ms = 0;
+    double fill_task_ms = 0;
+    for (const StageAttempt* stage : filling) {
+      fill_ms += context.occupancy(*stage).duration_ms;
+      fill_task_ms += static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
+    }
+    const std::string level = storage_level_of(context, filling);
+    const std::string outline = subtree_outline(sql.plan, read.cached_plan);
+
+    Finding f;
+    f.type = "cacheUtilization";
+    f.rule = "singleUse";
+    f.scope = Scope::kSql;
+    f.sql_execution_id = sql.execution_id;
+    f.id = DetectorContext::finding_id(f.type, f.rule, fmt::format("sql-{}.node-{}", sql.execution_id, read.scan));
+    for (const StageAttempt* stage : filling) f.stages.push_back(DetectorContext::ref(*stage));
+    std::sort(f.stages.begin(), f.stages.end());
+    f.title = fmt::format("A cached DataFrame ({}) is read by one query only, SQL {}", outline, sql.execution_id);
+    std::string text = fmt::format(
+        "SQL {} reads a cache (InMemoryTableScan, node {}) of {}{}, and no other query of the application reads "
+        "it: it was stored and never read back. ",
+        sql.execution_id, read.scan, outline, level.empty() ? "" : ", stored " + level);
+    if (filling.empty()) {
+      text += "The cache was filled inside the stages that read it, so its cost is not apart from theirs in the log. ";
+    } else {
+      text += fmt::format(
+          "Spark filled it in {} {} ({} of wall-clock, {} of task time), which computed its rows and stored them; "
+          "without the cache the one query computes the same rows as it reads them, so part of that time is "
+          "needed anyway. ",
+          filling.size() == 1 ? "stage" : "stages", stage_ids_text(filling), duration_text(fill_ms),
+          duration_text(fill_task_ms));
+    }
+    text +=
+        "It also held storage memory (and disk) until unpersist() or the end of the application; Spark logs how "
+        "much only in block updates (spark.eventLog.logBlockUpdates.enabled), which the model does not read.";
+    f.explanation = std::move(text);
+    f.recommendation =
+        "Remove the persist() (or cache()) of this DataFrame: one query reads it, so storing it costs the time to "
+        "store it and its storage memory and saves nothing. Persist only a DataFrame that two or more actions use, "
+        "and unpersist() it after the last.";
+    f.evidence = {{"reads", 1.0, "count"},
+                  {"fillStages", static_cast<double>(filling.size()), "count"},
+                  {"fillStageDurationMs", fill_ms, "ms"},
+                  {"fillTaskTimeMs", fill_task_ms, "ms"}};
+    f.confidence = Confidence::kMedium;
+    f.validation_caveat =
+        "Only reads by SQL queries show in the log: a read through the RDD API (df.rdd) or by another application "
+        "sharing the session does not.";
+    f.band = ImpactBand::kLow;
+    f.claim.kind = WasteClaim::Kind::kInformational;
+    findings.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void detect_caching(const DetectorContext& context, std::vector<Finding>& findings) {
   const std::set<int64_t> recomputed_scans = recomputed_subtrees(context, findings);
   input_read_again(context, recomputed_scans, findings);
   cache_utilization(context, findings);
+  single_use_caches(context, findings);
 }
 
 }  // namespace sf::analysis

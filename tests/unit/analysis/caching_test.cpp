@@ -1,6 +1,7 @@
 // cachingOpportunity and cacheUtilization on logs built to trigger them, just under each
 // threshold, and on a clean log. A subtree computed again is a measured wall-clock claim; input
-// read again and a cache that did not fit are cost-only (a re-read cost in ms).
+// read again and a cache that did not fit are cost-only (a re-read cost in ms); a cache read once
+// is informational.
 #include <gtest/gtest.h>
 
 #include "unit/analysis/analysis_fixture.h"
@@ -394,6 +395,7 @@ TEST(Caching, CachedSubtreeIsNotComputedAgain) {
   add_use(log, 1, filter_n(20), cached(60), 300, 20, 500);  // reads the cache: no accumulator below it
   auto result = analyze_scenario(log);
   EXPECT_TRUE(result.of_type("cachingOpportunity").empty());
+  EXPECT_TRUE(result.of_type("cacheUtilization").empty()) << "two queries read the cache";
 }
 
 TEST(Caching, RecomputationNearMisses) {
@@ -411,6 +413,26 @@ TEST(Caching, RecomputationNearMisses) {
     add_use(log, 1, filter_n(20), std::move(other), 200, 20);
     EXPECT_TRUE(analyze_scenario(log).of_type("cachingOpportunity").empty());
   }
+}
+
+TEST(Caching, CacheReadByOneQueryOnly) {
+  auto log = cluster();
+  // The cache is filled by a stage of its own (Spark 3.5+ AQE: TableCacheQueryStage), then read.
+  PlanNodeSpec scan{.name = "InMemoryTableScan",
+                    .simple_string = "InMemoryTableScan [k#1L, n#3L]",
+                    .metrics = {{"number of output rows", 50}},
+                    .children = {totals_plan(1, 100)}};
+  add_use(log, 0, total_of_n(10), std::move(scan), 100, 10);
+  auto result = analyze_scenario(log);
+  auto found = result.of_type("cacheUtilization", "singleUse");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "cacheUtilization/singleUse/sql-0.node-1");
+  EXPECT_EQ(f.stage_ids(), std::vector<int64_t>{0});  // the stage that filled it
+  EXPECT_EQ(f.impact.basis, Basis::kInformational);
+  EXPECT_FALSE(f.impact.wall_clock);
+  EXPECT_EQ(evidence_of(f, "fillTaskTimeMs"), 16.0 * (30000 - 10));
+  EXPECT_NE(f.recommendation.find("Remove the persist()"), std::string::npos);
 }
 
 }  // namespace
