@@ -303,13 +303,14 @@ std::set<int64_t> recomputed_subtrees(const DetectorContext& context, std::vecto
                           r.work_nodes, outline, r.executions.size());
     f.explanation = fmt::format(
         "SQL executions {} each computed {} ({}) with the same plan from the same input. Spark keeps no result "
-        "between executions unless it is cached, so {} after SQL {} computed it again: {} {} ran nothing but this "
-        "computation and did {} of task work, about {} of wall-clock over the tasks that ran at once. A cache "
-        "filled by SQL {} would serve the later ones; reading it back takes the place of the computation's part of the stages "
-        "that consumed its result, whose time is kept in full.",
+        "between executions unless it is cached, so {} after SQL {} computed it again: {} {} ({}) ran nothing but "
+        "this computation and did {} of task work, about {} of wall-clock over the tasks that ran at once. A cache "
+        "filled by SQL {} would serve the later ones; reading it back takes the place of the computation's part of "
+        "the stages that consumed its result, whose time is kept in full.",
         execution_ids_text(r.executions), result, outline,
         later == 1 ? std::string("the execution") : fmt::format("the {} executions", later), first.execution_id,
-        later == 1 ? "its" : "their", r.removed_stages.size() == 1 ? "stage" : "stages", stage_ids_text(r.removed_stages), duration_text(task_ms), duration_text(wall_ms), first.execution_id);
+        later == 1 ? "its" : "their", r.removed_stages.size() == 1 ? "stage" : "stages",
+        stage_ids_text(r.removed_stages), duration_text(task_ms), duration_text(wall_ms), first.execution_id);
     f.recommendation = fmt::format(
         "Cache the DataFrame that computes {}: call .cache() on it (for a DataFrame that is "
         "persist(StorageLevel.MEMORY_AND_DISK); MEMORY_AND_DISK_SER where memory is short) before its first use, in "

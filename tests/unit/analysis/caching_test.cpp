@@ -308,8 +308,8 @@ PlanNodeSpec totals_plan(int ids, int64_t acc) {
                      .simple_string = "Range (0, 150000, step=1, splits=4)",
                      .metrics = {{"number of output rows", acc + 3}}};
   PlanNodeSpec project{.name = "Project",
-                       .simple_string = "Project [(id#" + std::to_string(ids + 2) + "L % 500) AS " + k + ", sha2(id) AS " +
-                                        h + "]",
+                       .simple_string =
+                           "Project [(id#" + std::to_string(ids + 2) + "L % 500) AS " + k + ", sha2(id) AS " + h + "]",
                        .children = {std::move(range)}};
   PlanNodeSpec partial{.name = "HashAggregate",
                        .simple_string = "HashAggregate(keys=[" + k + "], functions=[partial_sum(crc32(" + h + "))])",
@@ -365,6 +365,11 @@ TEST(Caching, SubtreeComputedAgainByALaterExecution) {
   EXPECT_NE(f.title.find("5-operator computation (HashAggregate > Exchange > HashAggregate > Project > ...)"),
             std::string::npos)
       << f.title;
+  EXPECT_NE(f.explanation.find("the execution after SQL 0 computed it again: its stage (2.0) ran nothing but this "
+                               "computation and did 7m 59s of task work"),
+            std::string::npos)
+      << f.explanation;
+  EXPECT_NE(f.explanation.find("A cache filled by SQL 0 would serve"), std::string::npos) << f.explanation;
   EXPECT_NE(f.recommendation.find(".cache()"), std::string::npos);
   EXPECT_NE(f.recommendation.find("HashAggregate(keys=[k#1L], functions=[sum(crc32(h#2))])"), std::string::npos)
       << f.recommendation;
