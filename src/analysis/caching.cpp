@@ -185,15 +185,6 @@ std::vector<const StageAttempt*> stages_running_only(const DetectorContext& cont
   return stages;
 }
 
-std::string stage_ids_text(const std::vector<const StageAttempt*>& stages) {
-  std::string text;
-  for (size_t i = 0; i < stages.size() && i < 6; ++i) {
-    text += fmt::format("{}{}.{}", text.empty() ? "" : ", ", stages[i]->stage_id, stages[i]->attempt_id);
-  }
-  if (stages.size() > 6) text += fmt::format(" and {} more", stages.size() - 6);
-  return text;
-}
-
 // The root of a subtree past its wrappers: the operator whose result it is.
 const PlanNode& operator_at(const model::PlanTree& tree, int32_t root) {
   const PlanNode* node = &tree.nodes[static_cast<size_t>(root)];
@@ -263,15 +254,6 @@ std::vector<Recomputation> recomputations(const DetectorContext& context) {
   return found;
 }
 
-std::string execution_ids_text(const std::vector<const SqlExecution*>& executions) {
-  std::string text;
-  for (size_t i = 0; i < executions.size() && i < 6; ++i) {
-    text += fmt::format("{}{}", text.empty() ? "" : ", ", executions[i]->execution_id);
-  }
-  if (executions.size() > 6) text += fmt::format(" and {} more", executions.size() - 6);
-  return text;
-}
-
 // Reports each recomputation worth a cache; returns the instance ids of the input scans they
 // cover, whose re-reads are part of what they report.
 std::set<int64_t> recomputed_subtrees(const DetectorContext& context, std::vector<Finding>& findings) {
@@ -307,10 +289,11 @@ std::set<int64_t> recomputed_subtrees(const DetectorContext& context, std::vecto
         "this computation and did {} of task work, about {} of wall-clock over the tasks that ran at once. A cache "
         "filled by SQL {} would serve the later ones; reading it back takes the place of the computation's part of "
         "the stages that consumed its result, whose time is kept in full.",
-        execution_ids_text(r.executions), result, outline,
+        listed(r.executions, [](const SqlExecution* sql) { return std::to_string(sql->execution_id); }), result,
+        outline,
         later == 1 ? std::string("the execution") : fmt::format("the {} executions", later), first.execution_id,
         later == 1 ? "its" : "their", r.removed_stages.size() == 1 ? "stage" : "stages",
-        stage_ids_text(r.removed_stages), duration_text(task_ms), duration_text(wall_ms), first.execution_id);
+        stage_list(r.removed_stages), duration_text(task_ms), duration_text(wall_ms), first.execution_id);
     f.recommendation = fmt::format(
         "Cache the DataFrame that computes {}: call .cache() on it (for a DataFrame that is "
         "persist(StorageLevel.MEMORY_AND_DISK); MEMORY_AND_DISK_SER where memory is short) before its first use, in "
@@ -620,7 +603,7 @@ void single_use_caches(const DetectorContext& context, std::vector<Finding>& fin
           "Spark filled it in {} {} ({} of wall-clock, {} of task time), which computed its rows and stored them; "
           "without the cache the one query computes the same rows as it reads them, so part of that time is "
           "needed anyway. ",
-          filling.size() == 1 ? "stage" : "stages", stage_ids_text(filling), duration_text(fill_ms),
+          filling.size() == 1 ? "stage" : "stages", stage_list(filling), duration_text(fill_ms),
           duration_text(fill_task_ms));
     }
     text +=

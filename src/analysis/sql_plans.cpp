@@ -151,16 +151,6 @@ WasteClaim spread_claim(const DetectorContext& context, const std::vector<const 
   return claim;
 }
 
-std::string stage_list(const std::vector<const StageAttempt*>& attempts) {
-  std::string list;
-  for (size_t i = 0; i < attempts.size() && i < 6; ++i) {
-    if (!list.empty()) list += ", ";
-    list += fmt::format("{}.{}", attempts[i]->stage_id, attempts[i]->attempt_id);
-  }
-  if (attempts.size() > 6) list += fmt::format(" and {} more", attempts.size() - 6);
-  return list;
-}
-
 std::string attribution_caveat(const StageAttribution& attribution) {
   if (attribution.narrowed) return "";
   return "No flagged plan node carries accumulator evidence of the stages that ran it, so the figure is spread "
