@@ -1,8 +1,15 @@
-// Detectors of caching: cachingOpportunity (the same input read again by later SQL executions)
-// and cacheUtilization (a persisted RDD that did not fit its storage level).
+// Detectors of caching: cachingOpportunity (work later SQL executions did again: a subtree they
+// computed again from its input, or stored input they read again) and cacheUtilization (a
+// cache that did not fit its storage level, or that only one query read).
 //
-// Both are cost-only (impact specification): the cost of reading bytes again is modeled at
-// impact.reReadThroughputBytesPerSec and reported as rawWaste in ms, with no wall-clock claim.
+// A subtree computed again is measured: the stages of the later executions that ran nothing but
+// it are work a cache removes (removed_work.h), a wall-clock claim. Reading the cache back is
+// not free; it takes the place of the subtree's part of the stage that consumed its result, and
+// that stage is assumed to cost as much as it did (it is not counted). Input read again with
+// nothing measured about it is cost-only: the re-read is modeled at
+// impact.reReadThroughputBytesPerSec, rawWaste in ms, no wall-clock claim; so are the caches that
+// did not fit. A cache read once costs what its filling did and the storage it held, which the
+// log does not separate from the work the single read needed anyway: informational.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -12,7 +19,10 @@
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
+#include "analysis/finding_text.h"
+#include "analysis/plan_fingerprints.h"
 #include "analysis/plan_text.h"
+#include "analysis/removed_work.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -21,6 +31,7 @@ namespace {
 
 using model::PlanMetric;
 using model::PlanNode;
+using model::PlanTree;
 using model::SqlExecution;
 using model::StageAttempt;
 using units::format_bytes;
@@ -61,6 +72,12 @@ std::vector<std::string> location_paths(const PlanNode& node) {
     list.remove_prefix(comma + 2);
   }
   return paths;
+}
+
+// The first accumulator of a node: what tells one instance of it from another.
+std::optional<int64_t> instance_id(const PlanNode& node) {
+  if (node.metrics.empty()) return std::nullopt;
+  return node.metrics.front().accumulator_id;
 }
 
 bool reads_data(const PlanNode& node) {
@@ -111,7 +128,7 @@ std::map<std::string, InputReads> reads_by_input(const DetectorContext& context)
   for (const SqlExecution& sql : context.model().sql) {
     for (const PlanNode& node : sql.plan.nodes) {
       if (!is_source_scan(node)) continue;
-      if (!node.metrics.empty() && !seen_accumulators.insert(node.metrics.front().accumulator_id).second) continue;
+      if (auto instance = instance_id(node); instance && !seen_accumulators.insert(*instance).second) continue;
       const auto bytes = scan_bytes(context, sql, node);
       if (!bytes) continue;
       InputReads& input = inputs[input_identity(node)];
@@ -122,17 +139,16 @@ std::map<std::string, InputReads> reads_by_input(const DetectorContext& context)
   return inputs;
 }
 
-// An execution between the first and the last read wrote to the input's location: the reads saw
-// different data, and a cache would have served stale rows.
-bool rewritten_between_reads(const DetectorContext& context, const InputReads& input) {
-  if (input.paths.empty()) return false;
-  const int64_t first = input.reads.front().sql->execution_id;
-  const int64_t last = input.reads.back().sql->execution_id;
+// An execution from `first` to `last` wrote to one of `paths`: the reads saw different data, and
+// a cache would have served stale rows.
+bool rewritten_between(const DetectorContext& context, const std::vector<std::string>& paths, int64_t first,
+                       int64_t last) {
+  if (paths.empty()) return false;
   for (const SqlExecution& sql : context.model().sql) {
     if (sql.execution_id < first || sql.execution_id > last) continue;
     for (const PlanNode& node : sql.plan.nodes) {
       if (!node.node_name.starts_with("Execute ")) continue;
-      for (const std::string& path : input.paths) {
+      for (const std::string& path : paths) {
         if (node.simple_string.find(path) != std::string::npos) return true;
       }
     }
@@ -140,7 +156,174 @@ bool rewritten_between_reads(const DetectorContext& context, const InputReads& i
   return false;
 }
 
-void caching_opportunity(const DetectorContext& context, std::vector<Finding>& findings) {
+bool rewritten_between_reads(const DetectorContext& context, const InputReads& input) {
+  return rewritten_between(context, input.paths, input.reads.front().sql->execution_id,
+                           input.reads.back().sql->execution_id);
+}
+
+// The stage attempts of `sql` that ran nothing but `nodes` (ascending node ids), by the plan
+// nodes attributed to each: the stages computing those nodes took whole. A stage that also ran
+// other operators (the one consuming their result) is not one of them.
+std::vector<const StageAttempt*> stages_running_only(const DetectorContext& context, const SqlExecution& sql,
+                                                     const std::vector<int32_t>& nodes) {
+  std::vector<const StageAttempt*> stages;
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (stage->sql_execution_id != sql.execution_id) continue;
+    auto it = context.model().stage_plan_nodes.find(stage->stage_id);
+    if (it == context.model().stage_plan_nodes.end()) continue;
+    bool any = false;
+    bool only = true;
+    for (const model::PlanNodeRef& ref : it->second) {
+      // Nodes of other executions sharing the accumulators (a cached plan listed in each) are
+      // not this execution's operators.
+      if (ref.execution_id != sql.execution_id) continue;
+      any = true;
+      only = only && std::binary_search(nodes.begin(), nodes.end(), ref.node_id);
+    }
+    if (any && only) stages.push_back(stage);
+  }
+  return stages;
+}
+
+// The root of a subtree past its wrappers: the operator whose result it is.
+const PlanNode& operator_at(const model::PlanTree& tree, int32_t root) {
+  const PlanNode* node = &tree.nodes[static_cast<size_t>(root)];
+  while (is_wrapper(*node)) node = &tree.nodes[static_cast<size_t>(node->children.front())];
+  return *node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cachingOpportunity, rule recomputed: a subtree later SQL executions computed again
+
+struct Recomputation {
+  std::vector<const SqlExecution*> executions;  // that computed it, in order; the first fills a cache
+  const PlanTree* first_plan = nullptr;
+  int32_t first_root = 0;
+  int32_t work_nodes = 0;
+  std::vector<RemovedWork> removed;  // the later executions' stages that ran nothing else
+  std::vector<const StageAttempt*> removed_stages;
+  std::vector<int64_t> scans;  // instance ids of the stored input its later computations read
+  std::vector<std::string> paths;
+};
+
+// Subtrees computed with the same plan by several SQL executions, each measured by the stages of
+// the executions after the first that computing it took whole.
+std::vector<Recomputation> recomputations(const DetectorContext& context) {
+  const Thresholds& t = context.thresholds();
+  std::vector<const SqlExecution*> executions;
+  for (const SqlExecution& sql : context.model().sql) {
+    // A streaming query's micro-batches run one plan over new data each time: what repeats
+    // there is not a result a cache could keep.
+    if (!sql.plan.empty() && !is_streaming_batch(sql)) executions.push_back(&sql);
+  }
+  PlanShapes shapes;  // one table: fingerprints compare across the executions
+  std::vector<PlanFingerprints> prints;
+  prints.reserve(executions.size());
+  for (const SqlExecution* sql : executions) prints.emplace_back(sql->plan, shapes);
+  std::vector<const PlanFingerprints*> plans;
+  for (const PlanFingerprints& p : prints) plans.push_back(&p);
+
+  std::vector<Recomputation> found;
+  for (const RepeatedSubtree& group : repeated_subtrees(plans, t.caching_min_subtree_nodes)) {
+    Recomputation r;
+    r.work_nodes = group.work_nodes;
+    r.first_plan = &executions[group.occurrences.front().plan]->plan;
+    r.first_root = group.occurrences.front().root;
+    const int64_t first_id = executions[group.occurrences.front().plan]->execution_id;
+    for (const SubtreeOccurrence& at : group.occurrences) {
+      const SqlExecution& sql = *executions[at.plan];
+      if (r.executions.empty() || r.executions.back() != &sql) r.executions.push_back(&sql);
+      const std::vector<int32_t> nodes = prints[at.plan].working_nodes(at.root);
+      for (int32_t id : nodes) {
+        const PlanNode& node = sql.plan.nodes[static_cast<size_t>(id)];
+        if (!is_source_scan(node)) continue;
+        for (std::string& path : location_paths(node)) r.paths.push_back(std::move(path));
+        if (auto scan = instance_id(node); scan && sql.execution_id != first_id) r.scans.push_back(*scan);
+      }
+      // A copy in the first execution is duplicatePlanSubtree's; the first computes it once.
+      if (sql.execution_id == first_id) continue;
+      for (const StageAttempt* stage : stages_running_only(context, sql, nodes)) {
+        r.removed.push_back({stage, static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs))});
+        r.removed_stages.push_back(stage);
+      }
+    }
+    if (static_cast<double>(r.executions.size()) < t.caching_min_reads || r.removed.empty()) continue;
+    if (rewritten_between(context, r.paths, first_id, r.executions.back()->execution_id)) continue;
+    found.push_back(std::move(r));
+  }
+  return found;
+}
+
+// Reports each recomputation worth a cache; returns the instance ids of the input scans they
+// cover, whose re-reads are part of what they report.
+std::set<int64_t> recomputed_subtrees(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  std::set<int64_t> covered_scans;
+  for (Recomputation& r : recomputations(context)) {
+    double task_ms = 0;
+    double wall_ms = 0;
+    for (const RemovedWork& w : r.removed) {
+      task_ms += w.task_ms;
+      wall_ms += removed_wall_ms(context, w);
+    }
+    if (!context.significant_ms(wall_ms, t.caching_min_recomputed_ms)) continue;
+    covered_scans.insert(r.scans.begin(), r.scans.end());
+    const SqlExecution& first = *r.executions.front();
+    const SqlExecution& last = *r.executions.back();
+    const std::string outline = subtree_outline(*r.first_plan, r.first_root);
+    const std::string result = shortened_plan_text(operator_at(*r.first_plan, r.first_root).simple_string, 120);
+    const size_t later = r.executions.size() - 1;
+
+    Finding f;
+    f.type = "cachingOpportunity";
+    f.rule = "recomputed";
+    f.scope = Scope::kApp;
+    f.id = DetectorContext::finding_id(f.type, f.rule, fmt::format("sql-{}.node-{}", first.execution_id, r.first_root));
+    f.claim = removed_work_claim(context, r.removed, EstimateMethod::kMeasured);
+    for (const auto& part : f.claim.stages) f.stages.push_back(part.stage);
+    f.title = fmt::format("The same {}-operator computation ({}) ran in {} SQL executions, from its input each time",
+                          r.work_nodes, outline, r.executions.size());
+    f.explanation = fmt::format(
+        "SQL executions {} each computed {} ({}) with the same plan from the same input. Spark keeps no result "
+        "between executions unless it is cached, so {} after SQL {} computed it again: {} {} ({}) ran nothing but "
+        "this computation and did {} of task work, about {} of wall-clock over the tasks that ran at once. A cache "
+        "filled by SQL {} would serve the later ones; reading it back takes the place of the computation's part of "
+        "the stages that consumed its result, whose time is kept in full.",
+        listed(r.executions, [](const SqlExecution* sql) { return std::to_string(sql->execution_id); }), result,
+        outline,
+        later == 1 ? std::string("the execution") : fmt::format("the {} executions", later), first.execution_id,
+        later == 1 ? "its" : "their", r.removed_stages.size() == 1 ? "stage" : "stages",
+        stage_list(r.removed_stages), duration_text(task_ms), duration_text(wall_ms), first.execution_id);
+    f.recommendation = fmt::format(
+        "Cache the DataFrame that computes {}: call .cache() on it (for a DataFrame that is "
+        "persist(StorageLevel.MEMORY_AND_DISK); MEMORY_AND_DISK_SER where memory is short) before its first use, in "
+        "SQL {}, run the later actions against that cached DataFrame, and unpersist() it after the last (SQL {}). "
+        "In SQL, CACHE TABLE a view of it. The cache holds the result, not the input: it needs about the result's "
+        "size in storage memory.",
+        result, first.execution_id, last.execution_id);
+    f.evidence = {{"executions", static_cast<double>(r.executions.size()), "count"},
+                  {"subtreeOperators", static_cast<double>(r.work_nodes), "count"},
+                  {"recomputedStages", static_cast<double>(r.removed_stages.size()), "count"},
+                  {"recomputedTaskTimeMs", task_ms, "ms"},
+                  {"recomputedWallClockMs", wall_ms, "ms"}};
+    f.thresholds = {"cachingOpportunity.minReads", "cachingOpportunity.minSubtreeNodes",
+                    "cachingOpportunity.minRecomputedMs"};
+    f.confidence = std::min(context.confidence_above(static_cast<double>(r.executions.size()), t.caching_min_reads),
+                            context.confidence_above(r.work_nodes, t.caching_min_subtree_nodes));
+    f.validation_caveat =
+        "A cache pays off only if the executions use the same DataFrame in one SparkSession and its input did not "
+        "change between them. Filling the cache costs the first execution some time and the result's size in "
+        "storage memory, which the figure does not subtract.";
+    findings.push_back(std::move(f));
+  }
+  return covered_scans;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cachingOpportunity: stored input read again
+
+void input_read_again(const DetectorContext& context, const std::set<int64_t>& recomputed_scans,
+                      std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const auto& [identity, input] : reads_by_input(context)) {
     std::set<int64_t> executions;
@@ -152,6 +335,13 @@ void caching_opportunity(const DetectorContext& context, std::vector<Finding>& f
     const double execution_count = static_cast<double>(executions.size());
     if (execution_count < t.caching_min_reads || total_bytes < t.caching_min_bytes) continue;
     if (rewritten_between_reads(context, input)) continue;
+    // Re-reads inside a subtree computed again are part of that finding.
+    if (std::all_of(input.reads.begin() + 1, input.reads.end(), [&](const InputRead& read) {
+          auto scan = instance_id(*read.node);
+          return scan && recomputed_scans.contains(*scan);
+        })) {
+      continue;
+    }
     // The first read fills a cache; what caching saves is every read after it.
     const InputRead& first = input.reads.front();
     const double re_read_bytes = total_bytes - static_cast<double>(first.bytes);
@@ -173,10 +363,10 @@ void caching_opportunity(const DetectorContext& context, std::vector<Finding>& f
       }
     }
     if (input.reads.size() > 6) read_list += fmt::format(" and {} more", input.reads.size() - 6);
-    std::string label = first.node->node_name;
-    while (!label.empty() && label.back() == ' ') label.pop_back();
-    if (const std::string* location = metadata_value(*first.node, "Location")) label += " at " + *location;
-    if (label.size() > 160) label = label.substr(0, 159) + "~";
+    std::string label = shortened_plan_text(first.node->node_name, 160);
+    if (const std::string* location = metadata_value(*first.node, "Location")) {
+      label = shortened_plan_text(label + " at " + *location, 160);
+    }
 
     Finding f;
     f.type = "cachingOpportunity";
@@ -217,7 +407,7 @@ void caching_opportunity(const DetectorContext& context, std::vector<Finding>& f
 }
 
 // ---------------------------------------------------------------------------------------------
-// cacheUtilization
+// cacheUtilization, rules missingPartitions and onDisk: a persisted RDD that did not fit
 
 // What it takes to hold `extra_bytes` more in storage memory across the executors: the heap to
 // add to each, at the unified memory share (spark.memory.fraction, default 0.6), rounded up to
@@ -331,11 +521,120 @@ void cache_utilization(const DetectorContext& context, std::vector<Finding>& fin
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// cacheUtilization, rule singleUse: a cache that one query read
+
+struct CacheRead {
+  const SqlExecution* sql = nullptr;
+  int32_t scan = 0;  // the InMemoryTableScan
+  int32_t cached_plan = 0;  // its child: the plan that filled the cache
+  std::vector<int32_t> cached_nodes;
+};
+
+// Every read of a cache, grouped by the cache: an InMemoryTableScan lists the plan that filled
+// the cache below it, with the same accumulators in every query that reads it. A scan that is
+// itself part of a cached plan belongs to that cache's filling, and a scan listed twice (the
+// same accumulators) is one read.
+std::map<std::vector<int64_t>, std::vector<CacheRead>> reads_by_cache(const model::AppModel& model) {
+  std::map<std::vector<int64_t>, std::vector<CacheRead>> caches;
+  std::set<int64_t> seen_scans;
+  for (const SqlExecution& sql : model.sql) {
+    PlanShapes shapes;
+    const PlanFingerprints prints(sql.plan, shapes);
+    for (const PlanNode& node : sql.plan.nodes) {
+      if (node.node_name != "InMemoryTableScan" || node.children.size() != 1 || prints.below_reuse(node.node_id)) {
+        continue;
+      }
+      if (auto instance = instance_id(node); instance && !seen_scans.insert(*instance).second) continue;
+      const int32_t cached_plan = node.children.front();
+      std::vector<int64_t> cache = prints.accumulators(cached_plan);
+      if (cache.empty()) continue;  // nothing tells this cache from another
+      caches[std::move(cache)].push_back({&sql, node.node_id, cached_plan, prints.working_nodes(cached_plan)});
+    }
+  }
+  return caches;
+}
+
+// The storage level of the RDD the cache was stored as, from the stages that filled it.
+std::string storage_level_of(const DetectorContext& context, const std::vector<const StageAttempt*>& stages) {
+  for (const StageAttempt* stage : stages) {
+    for (int64_t rdd_id : stage->rdd_ids) {
+      auto it = context.model().rdds.find(rdd_id);
+      if (it != context.model().rdds.end() && it->second.is_cached()) return it->second.storage_level;
+    }
+  }
+  return "";
+}
+
+void single_use_caches(const DetectorContext& context, std::vector<Finding>& findings) {
+  // A log that ends before the application did may hold the reads still to come.
+  if (!context.model().app.finished) return;
+  for (const auto& [cache, reads] : reads_by_cache(context.model())) {
+    if (reads.size() != 1) continue;
+    const CacheRead& read = reads.front();
+    const SqlExecution& sql = *read.sql;
+    const std::vector<const StageAttempt*> filling = stages_running_only(context, sql, read.cached_nodes);
+    double fill_ms = 0;
+    double fill_task_ms = 0;
+    for (const StageAttempt* stage : filling) {
+      fill_ms += context.occupancy(*stage).duration_ms;
+      fill_task_ms += static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs));
+    }
+    const std::string level = storage_level_of(context, filling);
+    const std::string outline = subtree_outline(sql.plan, read.cached_plan);
+
+    Finding f;
+    f.type = "cacheUtilization";
+    f.rule = "singleUse";
+    f.scope = Scope::kSql;
+    f.sql_execution_id = sql.execution_id;
+    f.id = DetectorContext::finding_id(f.type, f.rule, fmt::format("sql-{}.node-{}", sql.execution_id, read.scan));
+    for (const StageAttempt* stage : filling) f.stages.push_back(DetectorContext::ref(*stage));
+    std::sort(f.stages.begin(), f.stages.end());
+    f.title = fmt::format("A cached DataFrame ({}) is read by one query only, SQL {}", outline, sql.execution_id);
+    std::string text = fmt::format(
+        "SQL {} reads a cache (InMemoryTableScan, node {}) of {}{}, and no other query of the application reads "
+        "it: it was stored and never read back. ",
+        sql.execution_id, read.scan, outline, level.empty() ? "" : ", stored " + level);
+    if (filling.empty()) {
+      text += "The cache was filled inside the stages that read it, so its cost is not apart from theirs in the log. ";
+    } else {
+      text += fmt::format(
+          "Spark filled it in {} {} ({} of wall-clock, {} of task time), which computed its rows and stored them; "
+          "without the cache the one query computes the same rows as it reads them, so part of that time is "
+          "needed anyway. ",
+          filling.size() == 1 ? "stage" : "stages", stage_list(filling), duration_text(fill_ms),
+          duration_text(fill_task_ms));
+    }
+    text +=
+        "It also held storage memory (and disk) until unpersist() or the end of the application; Spark logs how "
+        "much only in block updates (spark.eventLog.logBlockUpdates.enabled), which the model does not read.";
+    f.explanation = std::move(text);
+    f.recommendation =
+        "Remove the persist() (or cache()) of this DataFrame: one query reads it, so storing it costs the time to "
+        "store it and its storage memory and saves nothing. Persist only a DataFrame that two or more actions use, "
+        "and unpersist() it after the last.";
+    f.evidence = {{"reads", 1.0, "count"},
+                  {"fillStages", static_cast<double>(filling.size()), "count"},
+                  {"fillStageDurationMs", fill_ms, "ms"},
+                  {"fillTaskTimeMs", fill_task_ms, "ms"}};
+    f.confidence = Confidence::kMedium;
+    f.validation_caveat =
+        "Only reads by SQL queries show in the log: a read through the RDD API (df.rdd) or by another application "
+        "sharing the session does not.";
+    f.band = ImpactBand::kLow;
+    f.claim.kind = WasteClaim::Kind::kInformational;
+    findings.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void detect_caching(const DetectorContext& context, std::vector<Finding>& findings) {
-  caching_opportunity(context, findings);
+  const std::set<int64_t> recomputed_scans = recomputed_subtrees(context, findings);
+  input_read_again(context, recomputed_scans, findings);
   cache_utilization(context, findings);
+  single_use_caches(context, findings);
 }
 
 }  // namespace sf::analysis

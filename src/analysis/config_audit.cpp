@@ -51,15 +51,6 @@ bool execution_flag(const DetectorContext& context, const SqlExecution& sql, std
   return default_value;
 }
 
-// A micro-batch of a streaming query: Spark never applies AQE to those.
-bool is_streaming(const SqlExecution& sql) {
-  if (sql.description.find("runId = ") != std::string::npos) return true;
-  return std::any_of(sql.plan.nodes.begin(), sql.plan.nodes.end(), [](const PlanNode& node) {
-    return node.node_name.starts_with("MicroBatchScan") || node.node_name.starts_with("StateStore") ||
-           node.simple_string.find("MicroBatchWrite") != std::string::npos;
-  });
-}
-
 template <typename Predicate>
 bool any_node(const PlanTree& plan, Predicate&& predicate) {
   return std::any_of(plan.nodes.begin(), plan.nodes.end(), predicate);
@@ -105,11 +96,12 @@ bool adaptive_default(const VersionPair& version) {
 void adaptive_execution_off(const DetectorContext& context, std::vector<Finding>& findings) {
   const VersionPair version = context.spark_version();
   if (!at_least(version, 3, 0)) return;
-  const auto shuffling = executions_where(
-      context, [&](const SqlExecution& sql) { return !is_streaming(sql) && any_node(sql.plan, is_shuffle_exchange); });
+  const auto shuffling = executions_where(context, [&](const SqlExecution& sql) {
+    return !is_streaming_batch(sql) && any_node(sql.plan, is_shuffle_exchange);
+  });
   // The plan says whether AQE ran; the setting says whether that was the configuration.
   const auto without_aqe = executions_where(context, [&](const SqlExecution& sql) {
-    return !is_streaming(sql) && any_node(sql.plan, is_shuffle_exchange) && !is_adaptive(sql.plan) &&
+    return !is_streaming_batch(sql) && any_node(sql.plan, is_shuffle_exchange) && !is_adaptive(sql.plan) &&
            !execution_flag(context, sql, "spark.sql.adaptive.enabled", adaptive_default(version));
   });
   if (without_aqe.empty()) return;

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/units.h"
+#include "model/app_model.h"
 
 namespace sf::analysis {
 
@@ -30,6 +32,21 @@ inline std::string rate_words(double bytes_per_second) { return fmt::format("{:g
 // "128m": a byte size as Spark's size settings take it, rounded down to a whole MiB (at least 1).
 inline std::string mib_setting(double bytes) {
   return fmt::format("{}m", std::max<int64_t>(1, static_cast<int64_t>(std::floor(bytes / kMiB))));
+}
+
+// "a, b, c and 4 more": the first `shown` items as `word` writes each.
+template <typename Item, typename Word>
+std::string listed(const std::vector<Item>& items, Word&& word, size_t shown = 6) {
+  std::string list;
+  for (size_t i = 0; i < items.size() && i < shown; ++i) list += (i == 0 ? "" : ", ") + word(items[i]);
+  if (items.size() > shown) list += fmt::format(" and {} more", items.size() - shown);
+  return list;
+}
+
+// "3.0, 4.1": stage attempts as findings name them.
+inline std::string stage_list(const std::vector<const model::StageAttempt*>& attempts) {
+  return listed(attempts,
+                [](const model::StageAttempt* s) { return fmt::format("{}.{}", s->stage_id, s->attempt_id); });
 }
 
 }  // namespace sf::analysis

@@ -21,6 +21,13 @@ std::string normalized_plan_text(std::string_view text) {
   return out;
 }
 
+std::string shortened_plan_text(std::string_view text, size_t limit) {
+  std::string out(text.substr(0, text.find('\n')));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > limit) out = out.substr(0, limit - 1) + "~";
+  return out;
+}
+
 bool is_source_scan(const model::PlanNode& node) {
   const std::string_view name = node.node_name;
   if (name.starts_with("Scan ExistingRDD") || name.starts_with("Scan OneRowRelation")) return false;
@@ -40,6 +47,14 @@ bool is_shuffled_join(const model::PlanNode& node) {
 bool is_adaptive(const model::PlanTree& plan) {
   return std::any_of(plan.nodes.begin(), plan.nodes.end(),
                      [](const model::PlanNode& node) { return node.node_name == "AdaptiveSparkPlan"; });
+}
+
+bool is_streaming_batch(const model::SqlExecution& sql) {
+  if (sql.description.find("runId = ") != std::string::npos) return true;
+  return std::any_of(sql.plan.nodes.begin(), sql.plan.nodes.end(), [](const model::PlanNode& node) {
+    return node.node_name.starts_with("MicroBatchScan") || node.node_name.starts_with("StateStore") ||
+           node.simple_string.find("MicroBatchWrite") != std::string::npos;
+  });
 }
 
 std::optional<int64_t> metric_value(const model::PlanNode& node, std::initializer_list<std::string_view> names) {

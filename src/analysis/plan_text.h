@@ -19,6 +19,9 @@ namespace sf::analysis {
 // the same computation; everything else in a node's text describes what it computes.
 std::string normalized_plan_text(std::string_view text);
 
+// The first line of a plan text, trailing blanks dropped, cut to `limit` characters with "~".
+std::string shortened_plan_text(std::string_view text, size_t limit);
+
 // Scans of stored data (files, tables, JDBC, DSv2 sources). Scans of RDDs, local rows, caches
 // and streams are not.
 bool is_source_scan(const model::PlanNode& node);
@@ -31,6 +34,10 @@ bool is_shuffled_join(const model::PlanNode& node);
 // The plan was run by adaptive query execution (AdaptiveSparkPlan at the root, or under a write
 // command's node on Spark 3.0 and 3.1).
 bool is_adaptive(const model::PlanTree& plan);
+
+// A micro-batch of a streaming query (its description names the run, or its plan reads or
+// writes micro-batches or keeps state): one plan run over new data each time.
+bool is_streaming_batch(const model::SqlExecution& sql);
 
 // The value of the first of `names` the node has a value for.
 std::optional<int64_t> metric_value(const model::PlanNode& node, std::initializer_list<std::string_view> names);

@@ -18,12 +18,12 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
+#include "analysis/plan_fingerprints.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"
 #include "common/units.h"
@@ -47,38 +47,6 @@ constexpr int64_t kDefaultBroadcastThresholdBytes = 10 * 1024 * 1024;  // spark.
 // ---------------------------------------------------------------------------------------------
 // Reading plans
 
-// Nodes that only wrap their child for code generation, AQE bookkeeping or a columnar
-// transition: they describe no work of their own.
-bool is_wrapper(const PlanNode& node) {
-  const std::string_view name = node.node_name;
-  return node.children.size() == 1 &&
-         (name.starts_with("WholeStageCodegen") || name == "InputAdapter" || name == "AdaptiveSparkPlan" ||
-          name.ends_with("QueryStage") || name == "ColumnarToRow" || name == "RowToColumnar");
-}
-
-// Spark's own runtime filters read the filtering side of a join a second time by design: a
-// bloom-filter subquery (InjectRuntimeFilter, Spark 3.3+) aggregates the filtered side into a
-// bloom filter, and a dynamic partition pruning subquery (SubqueryBroadcast) collects its keys.
-// What they repeat is not the user's duplication and is not reported.
-bool is_runtime_filter_subquery(const PlanTree& tree, const PlanNode& node, int32_t subtree_end) {
-  const std::string_view name = node.node_name;
-  if (name == "SubqueryBroadcast") return true;
-  if (!name.starts_with("Subquery")) return false;
-  for (int32_t id = node.node_id; id < subtree_end; ++id) {
-    if (tree.nodes[static_cast<size_t>(id)].simple_string.find("bloom_filter_agg(") != std::string::npos) return true;
-  }
-  return false;
-}
-
-// Leaves whose text names their data only by expression ids: an RDD ("Scan[obj#7]", "Scan
-// ExistingRDD[id#0L]") or local rows ("LocalTableScan [a#1]"). Two of them with normalized ids
-// may read different data, and the same one used twice gets fresh ids, so their ids stay.
-bool identified_by_expression_ids(const PlanNode& node) {
-  const std::string_view name = node.node_name;
-  return node.children.empty() && (name == "Scan" || name.starts_with("Scan ExistingRDD") || name == "LocalTableScan" ||
-                                   name == "ExternalRDDScan");
-}
-
 std::optional<int64_t> metric_accumulator(const PlanNode& node, std::initializer_list<std::string_view> names) {
   for (std::string_view name : names) {
     for (const PlanMetric& metric : node.metrics) {
@@ -88,18 +56,11 @@ std::optional<int64_t> metric_accumulator(const PlanNode& node, std::initializer
   return std::nullopt;
 }
 
-std::string shortened(std::string_view text, size_t limit) {
-  std::string out(text.substr(0, text.find('\n')));
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  if (out.size() > limit) out = out.substr(0, limit - 1) + "~";
-  return out;
-}
-
 // "Scan parquet db.sales", "Scan parquet at InMemoryFileIndex[s3://bucket/t]", "SortMergeJoin".
 std::string node_label(const PlanNode& node) {
-  std::string label = shortened(node.node_name, 80);
+  std::string label = shortened_plan_text(node.node_name, 80);
   if (const std::string* location = metadata_value(node, "Location"); location != nullptr) {
-    label += " at " + shortened(*location, 100);
+    label += " at " + shortened_plan_text(*location, 100);
   }
   return label;
 }
@@ -109,7 +70,7 @@ std::string node_key(const SqlExecution& sql, int32_t node_id) {
 }
 
 std::string execution_label(const SqlExecution& sql) {
-  const std::string description = shortened(sql.description, 60);
+  const std::string description = shortened_plan_text(sql.description, 60);
   return description.empty() ? fmt::format("SQL {}", sql.execution_id)
                              : fmt::format("SQL {} ({})", sql.execution_id, description);
 }
@@ -190,16 +151,6 @@ WasteClaim spread_claim(const DetectorContext& context, const std::vector<const 
   return claim;
 }
 
-std::string stage_list(const std::vector<const StageAttempt*>& attempts) {
-  std::string list;
-  for (size_t i = 0; i < attempts.size() && i < 6; ++i) {
-    if (!list.empty()) list += ", ";
-    list += fmt::format("{}.{}", attempts[i]->stage_id, attempts[i]->attempt_id);
-  }
-  if (attempts.size() > 6) list += fmt::format(" and {} more", attempts.size() - 6);
-  return list;
-}
-
 std::string attribution_caveat(const StageAttribution& attribution) {
   if (attribution.narrowed) return "";
   return "No flagged plan node carries accumulator evidence of the stages that ran it, so the figure is spread "
@@ -220,160 +171,15 @@ class ReportedNodes {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Plan fingerprints: which subtrees of one plan compute the same thing.
-
-// A structural fingerprint per node: node name, its text with expression ids normalized, and its
-// children's fingerprints in order, interned to a small integer. Wrappers take their child's
-// fingerprint, so "WholeStageCodegen (3) > Filter" and a bare "Filter" match. Nodes below a
-// reuse boundary are part of their boundary's fingerprint (so two scans of different caches
-// differ) but are not work done here and never count.
-class PlanFingerprints {
- public:
-  explicit PlanFingerprints(const PlanTree& tree) : tree_(tree) {
-    const size_t n = tree.nodes.size();
-    shape_.assign(n, 0);
-    work_nodes_.assign(n, 0);
-    subtree_end_.assign(n, 0);
-    below_reuse_ = nodes_below_reuse(tree);
-    in_runtime_filter_.assign(n, false);
-    // Preorder ids: children come after their parent, so a reverse sweep sees children first.
-    std::unordered_map<std::string, int32_t> interned;
-    for (size_t i = n; i-- > 0;) {
-      const PlanNode& node = tree.nodes[i];
-      int32_t end = static_cast<int32_t>(i) + 1;
-      for (int32_t child : node.children) end = std::max(end, subtree_end_[static_cast<size_t>(child)]);
-      subtree_end_[i] = end;
-      if (is_wrapper(node)) {
-        const auto child = static_cast<size_t>(node.children.front());
-        shape_[i] = shape_[child];
-        work_nodes_[i] = work_nodes_[child];
-        continue;
-      }
-      const std::string text =
-          identified_by_expression_ids(node) ? node.simple_string : normalized_plan_text(node.simple_string);
-      std::string key = node.node_name + '\x1f' + text + '\x1f';
-      int32_t work = 1;
-      for (int32_t child : node.children) {
-        key += std::to_string(shape_[static_cast<size_t>(child)]) + ',';
-        if (!is_reuse_boundary(node)) work += work_nodes_[static_cast<size_t>(child)];
-      }
-      shape_[i] = interned.try_emplace(std::move(key), static_cast<int32_t>(interned.size())).first->second;
-      work_nodes_[i] = work;
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (in_runtime_filter_[i] || !is_runtime_filter_subquery(tree, tree.nodes[i], subtree_end_[i])) continue;
-      for (int32_t id = static_cast<int32_t>(i); id < subtree_end_[i]; ++id)
-        in_runtime_filter_[static_cast<size_t>(id)] = true;
-    }
-  }
-
-  int32_t shape(int32_t node) const { return shape_[static_cast<size_t>(node)]; }
-  // Operators of the subtree that run here: wrappers and reused or cached parts excluded.
-  int32_t work_nodes(int32_t node) const { return work_nodes_[static_cast<size_t>(node)]; }
-  // The subtree of a node is [node, subtree_end(node)) in preorder.
-  int32_t subtree_end(int32_t node) const { return subtree_end_[static_cast<size_t>(node)]; }
-  bool below_reuse(int32_t node) const { return below_reuse_[static_cast<size_t>(node)]; }
-  // Inside a runtime filter's subquery: Spark's repetition, not the query's.
-  bool in_runtime_filter(int32_t node) const { return in_runtime_filter_[static_cast<size_t>(node)]; }
-
-  // The nodes of a subtree that run here (wrappers included: they carry the codegen stages);
-  // reused or cached parts and runtime-filter subqueries below it are not its work.
-  std::vector<int32_t> working_nodes(int32_t root) const {
-    std::vector<int32_t> nodes;
-    for (int32_t id = root; id < subtree_end(root); ++id) {
-      const auto i = static_cast<size_t>(id);
-      const auto r = static_cast<size_t>(root);
-      if ((!below_reuse_[i] || below_reuse_[r]) && (!in_runtime_filter_[i] || in_runtime_filter_[r]))
-        nodes.push_back(id);
-    }
-    return nodes;
-  }
-
-  // The accumulator ids of a subtree's working nodes: two occurrences with the same non-empty
-  // set are one node instance listed twice, not two computations.
-  std::vector<int64_t> accumulators(int32_t root) const {
-    std::vector<int64_t> ids;
-    for (int32_t id : working_nodes(root)) {
-      for (const PlanMetric& metric : tree_.nodes[static_cast<size_t>(id)].metrics)
-        ids.push_back(metric.accumulator_id);
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
-  }
-
- private:
-  const PlanTree& tree_;
-  std::vector<int32_t> shape_;
-  std::vector<int32_t> work_nodes_;
-  std::vector<int32_t> subtree_end_;
-  std::vector<bool> below_reuse_;
-  std::vector<bool> in_runtime_filter_;
-};
-
-// ---------------------------------------------------------------------------------------------
 // duplicatePlanSubtree
 
-struct DuplicateGroup {
-  int32_t work_nodes = 0;
-  std::vector<int32_t> roots;  // preorder ids, ascending
-};
-
-// Repeated subtrees of at least min_nodes operators, largest first; each occurrence a distinct
-// computation.
-std::vector<DuplicateGroup> repeated_subtrees(const PlanTree& tree, const PlanFingerprints& prints, double min_nodes) {
-  std::map<int32_t, DuplicateGroup> by_shape;
-  for (const PlanNode& node : tree.nodes) {
-    const int32_t id = node.node_id;
-    if (is_wrapper(node) || prints.below_reuse(id) || prints.in_runtime_filter(id) ||
-        prints.work_nodes(id) < min_nodes) {
-      continue;
-    }
-    DuplicateGroup& group = by_shape[prints.shape(id)];
-    group.work_nodes = prints.work_nodes(id);
-    group.roots.push_back(id);
-  }
-  std::vector<DuplicateGroup> groups;
-  for (auto& [shape, group] : by_shape) {
-    std::set<std::vector<int64_t>> instances;
-    std::vector<int32_t> distinct;
-    for (int32_t root : group.roots) {
-      std::vector<int64_t> ids = prints.accumulators(root);
-      if (ids.empty() || instances.insert(std::move(ids)).second) distinct.push_back(root);
-    }
-    if (distinct.size() < 2) continue;
-    group.roots = std::move(distinct);
-    groups.push_back(std::move(group));
-  }
-  std::sort(groups.begin(), groups.end(), [](const DuplicateGroup& a, const DuplicateGroup& b) {
-    if (a.work_nodes != b.work_nodes) return a.work_nodes > b.work_nodes;
-    return a.roots.front() < b.roots.front();
-  });
-  return groups;
-}
-
-// "Project > Filter > Scan parquet": the first operators of a subtree, wrappers skipped.
-std::string subtree_outline(const PlanTree& tree, int32_t root) {
-  std::string outline;
-  int32_t id = root;
-  for (int depth = 0; depth < 4; ++depth) {
-    const PlanNode* node = &tree.nodes[static_cast<size_t>(id)];
-    while (is_wrapper(*node)) node = &tree.nodes[static_cast<size_t>(node->children.front())];
-    if (!outline.empty()) outline += " > ";
-    outline += shortened(node->node_name, 40);
-    if (node->children.empty()) return outline;
-    if (node->children.size() > 1 || depth == 3) return outline + " > ...";
-    id = node->children.front();
-  }
-  return outline;
-}
-
 void report_duplicate(const DetectorContext& context, const SqlExecution& sql, const PlanFingerprints& prints,
-                      const DuplicateGroup& group, std::vector<Finding>& findings) {
+                      const RepeatedSubtree& group, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const PlanTree& tree = sql.plan;
   std::set<int64_t> stage_ids;
-  for (int32_t root : group.roots) {
-    for (int32_t id : prints.working_nodes(root)) {
+  for (const SubtreeOccurrence& at : group.occurrences) {
+    for (int32_t id : prints.working_nodes(at.root)) {
       const auto& ids = tree.nodes[static_cast<size_t>(id)].stage_ids;
       stage_ids.insert(ids.begin(), ids.end());
     }
@@ -383,7 +189,7 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   // The work of the copies, not the stages' windows: a copy that waited for cores behind the
   // other one has a longer window but no more work. Computing it once removes all but one of
   // the copies' share of that work.
-  const double occurrences = static_cast<double>(group.roots.size());
+  const double occurrences = static_cast<double>(group.occurrences.size());
   const double redundant_fraction = (occurrences - 1) / occurrences;
   double task_time = 0;
   std::vector<RemovedWork> removed;
@@ -398,8 +204,10 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   for (const RemovedWork& w : removed) wall_ms += removed_wall_ms(context, w);
 
   std::string node_ids;
-  for (int32_t root : group.roots) node_ids += (node_ids.empty() ? "" : ", ") + std::to_string(root);
-  const int32_t first = group.roots.front();
+  for (const SubtreeOccurrence& at : group.occurrences) {
+    node_ids += (node_ids.empty() ? "" : ", ") + std::to_string(at.root);
+  }
+  const int32_t first = group.occurrences.front().root;
   const std::string outline = subtree_outline(tree, first);
   Finding f;
   f.type = "duplicatePlanSubtree";
@@ -408,14 +216,15 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
   f.stages = refs_of(attribution.attempts);
   f.sql_execution_id = sql.execution_id;
   f.title = fmt::format("{}: the same {}-operator subtree ({}) is computed {} times", execution_label(sql),
-                        group.work_nodes, outline, group.roots.size());
+                        group.work_nodes, outline, group.occurrences.size());
   f.explanation = fmt::format(
       "In the final plan of SQL execution {}, the subtree {} ({} operators) appears {} times (plan nodes {}) and "
       "Spark did not reuse it: no ReusedExchange or ReusedSubquery stands in for any copy, so each copy is computed "
       "from its inputs. The stages that ran these copies ({}) did {} of task work; computing it once saves {} of the "
       "{} computations, {} of that work ({}), about {} of wall-clock over the tasks that ran at once.",
-      sql.execution_id, outline, group.work_nodes, group.roots.size(), node_ids, stage_list(attribution.attempts),
-      duration_text(task_time), group.roots.size() - 1, group.roots.size(), format_percent(redundant_fraction),
+      sql.execution_id, outline, group.work_nodes, group.occurrences.size(), node_ids, stage_list(attribution.attempts),
+      duration_text(task_time), group.occurrences.size() - 1, group.occurrences.size(),
+      format_percent(redundant_fraction),
       duration_text(redundant_task_ms), duration_text(wall_ms));
   f.recommendation =
       "Compute the shared part once. Persist the DataFrame it comes from before using it twice "
@@ -445,16 +254,9 @@ void report_duplicate(const DetectorContext& context, const SqlExecution& sql, c
 
 void duplicate_plan_subtree(const DetectorContext& context, const SqlExecution& sql, std::vector<Finding>& findings) {
   if (sql.plan.empty()) return;
-  const PlanFingerprints prints(sql.plan);
-  // A repeated subtree contains smaller repeated subtrees; report the largest and only those
-  // smaller ones that still repeat outside it.
-  std::vector<bool> covered(sql.plan.nodes.size(), false);
-  for (DuplicateGroup& group : repeated_subtrees(sql.plan, prints, context.thresholds().duplicate_min_nodes)) {
-    std::erase_if(group.roots, [&](int32_t root) { return covered[static_cast<size_t>(root)]; });
-    if (group.roots.size() < 2) continue;
-    for (int32_t root : group.roots) {
-      for (int32_t id = root; id < prints.subtree_end(root); ++id) covered[static_cast<size_t>(id)] = true;
-    }
+  PlanShapes shapes;
+  const PlanFingerprints prints(sql.plan, shapes);
+  for (const RepeatedSubtree& group : repeated_subtrees({&prints}, context.thresholds().duplicate_min_nodes)) {
     report_duplicate(context, sql, prints, group, findings);
   }
 }
@@ -926,12 +728,13 @@ void under_broadcast(const DetectorContext& context, const SqlExecution& sql, st
     f.id = DetectorContext::finding_id(f.type, f.rule, node_key(sql, node.node_id));
     f.sql_execution_id = sql.execution_id;
     f.title = fmt::format("{}: {} shuffled both sides though its {} side is only {}", execution_label(sql),
-                          shortened(node.node_name, 40), side_name, format_bytes(*candidate->bytes));
+                          shortened_plan_text(node.node_name, 40), side_name, format_bytes(*candidate->bytes));
     f.explanation = fmt::format(
         "{} (plan node {}, {} join) shuffled both inputs, but its {} input carried only {}{} at run time, at or "
         "below broadcast.underMaxBytes ({}): small enough to broadcast, which skips shuffling {}the other side. It "
         "was not broadcast because {}. {}",
-        shortened(node.node_name, 40), node.node_id, sides.join_type, side_name, format_bytes(*candidate->bytes),
+        shortened_plan_text(node.node_name, 40), node.node_id, sides.join_type, side_name,
+        format_bytes(*candidate->bytes),
         other->bytes ? fmt::format(" (the other input carried {})", format_bytes(*other->bytes)) : std::string(),
         format_bytes(static_cast<int64_t>(t.broadcast_under_max_bytes)), sorted ? "and sorting " : "",
         threshold.disabled

@@ -160,8 +160,10 @@ struct Thresholds {
   double job_failure_min_failed = 1;        // failed jobs needed to report
 
   // --- cachingOpportunity and cacheUtilization --------------------------------------------------
-  double caching_min_reads = 2;              // the same input scanned at least this often
+  double caching_min_reads = 2;              // the same input scanned (or subtree computed) by this many executions
   double caching_min_bytes = 1073741824;     // and at least 1 GiB read in all
+  double caching_min_subtree_nodes = 3;      // operators a recomputed subtree needs to matter
+  double caching_min_recomputed_ms = 30000;  // its recomputation's wall-clock (or significant for a short app)
   double cache_min_missing_fraction = 0.1;   // cached partitions missing from the cache
 
   // --- failures ---------------------------------------------------------------------------------

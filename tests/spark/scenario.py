@@ -39,6 +39,10 @@ class Expectation:
     # On the twin the finding is gone, or its recoverable figure is at most this share of the
     # problem run's.
     twin_share_at_most: float = 0.2
+    # Where the rollup puts the finding: "time" (it leads "Fix these first"), or "resource" /
+    # "count" for a cost the log cannot show as wall-clock (it must be there on the problem run,
+    # the only finding of its tier there, and gone from the twin).
+    tier: str = "time"
 
 
 @dataclasses.dataclass(frozen=True)

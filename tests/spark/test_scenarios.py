@@ -5,8 +5,10 @@ Run by tests/spark/run.sh (ctest's spark_scenarios) after run_scenarios.py wrote
 
 For every problem scenario, on the problem run: its finding type leads "Fix these first", is
 about the stages of the job that carries the problem, and suggests the settings the twin
-applies, with the twin's values. On the twin: the finding is gone or far smaller. A control
-leads with nothing worth fixing. No assertion is on time.
+applies, with the twin's values. On the twin: the finding is gone or far smaller. A finding the
+log cannot show as wall-clock (Expectation.tier "resource" or "count") is instead the only one of
+its tier on the problem run and gone from the twin. A control leads with nothing worth fixing.
+No assertion is on time.
 """
 from __future__ import annotations
 
@@ -39,11 +41,19 @@ def problem_stages(doc):
     return stages
 
 
+def tier_findings(doc, tier):
+    """The findings the rollup puts in a tier, best first."""
+    ids = [i for g in doc["rollup"] if g["tier"] == tier for i in g["findingIds"]]
+    return [finding(doc, i) for i in ids]
+
+
 def recoverable_high(doc, finding_type):
     return max((g["recoverableMs"]["high"] for g in time_groups(doc) if g["type"] == finding_type), default=0.0)
 
 
-PROBLEMS = sorted(name for name, s in REGISTRY.items() if not s.control)
+PROBLEMS = sorted(name for name, s in REGISTRY.items() if not s.control and s.expect.tier == "time")
+# Problems whose cost the log cannot show as wall-clock.
+COSTS = sorted(name for name, s in REGISTRY.items() if not s.control and s.expect.tier != "time")
 CONTROLS = sorted(name for name, s in REGISTRY.items() if s.control)
 
 
@@ -94,6 +104,28 @@ def test_the_twin_no_longer_has_the_problem(name):
     fixed = recoverable_high(analysis(run_of(name, "fixed")["log"]), scenario.expect.finding)
     assert fixed <= scenario.expect.twin_share_at_most * problem, (
         f"{name}: the twin still has {scenario.expect.finding} worth {fixed:.0f} ms (the problem run {problem:.0f} ms)")
+
+
+def expected_findings(doc, expect):
+    return [f for f in doc["findings"] if f["type"] == expect.finding and (not expect.rule or f["rule"] == expect.rule)]
+
+
+@pytest.mark.parametrize("name", COSTS)
+def test_a_cost_without_wall_clock_is_the_one_reported(name):
+    scenario = REGISTRY[name]
+    doc = analysis(run_of(name, "problem")["log"])
+    found = expected_findings(doc, scenario.expect)
+    assert found, f"{name}: no {scenario.expect.finding} finding; findings: {[f['id'] for f in doc['findings']]}"
+    in_tier = tier_findings(doc, scenario.expect.tier)
+    assert [f["id"] for f in in_tier] == [f["id"] for f in found], (
+        f"{name}: the {scenario.expect.tier} tier holds {[f['id'] for f in in_tier]}, not just {found[0]['id']}")
+    stages = problem_stages(doc)
+    for f in found:
+        assert set(f["stageIds"]) <= stages, f"{name}: {f['id']} is about stages {f['stageIds']}, not {sorted(stages)}"
+        for word in scenario.expect.recommendation_mentions:
+            assert word.lower() in f["recommendation"].lower(), f"{name}: {f['recommendation']!r} lacks {word!r}"
+    twin = expected_findings(analysis(run_of(name, "fixed")["log"]), scenario.expect)
+    assert not twin, f"{name}: the twin still has {[f['id'] for f in twin]}"
 
 
 @pytest.mark.parametrize("name", CONTROLS)

@@ -1,5 +1,7 @@
 // cachingOpportunity and cacheUtilization on logs built to trigger them, just under each
-// threshold, and on a clean log. Both are cost-only: a re-read cost in ms, no wall-clock claim.
+// threshold, and on a clean log. A subtree computed again is a measured wall-clock claim; input
+// read again and a cache that did not fit are cost-only (a re-read cost in ms); a cache read once
+// is informational.
 #include <gtest/gtest.h>
 
 #include "unit/analysis/analysis_fixture.h"
@@ -277,6 +279,165 @@ TEST(Caching, CacheUtilizationNearMisses) {
   EXPECT_TRUE(analyze_scenario(cached_rdd({.rdd_id = 5, .partitions = 100, .use_memory = true}))
                   .of_type("cacheUtilization")
                   .empty());
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// A subtree computed again by later executions, and caches read once
+
+// `tasks` tasks of `task_ms` on the 8 cores from `start`; each reports one update of every
+// accumulator given.
+StageSpec timed_stage(int64_t id, int64_t start, int tasks, int64_t task_ms, const std::vector<int64_t>& accumulators) {
+  StageSpec s;
+  s.stage_id = id;
+  s.submit_ms = start;
+  s.complete_ms = start + task_ms * ((tasks + 7) / 8) + 100;
+  s.tasks = ScenarioLog::uniform_tasks(tasks, start, task_ms, {"1", "2"}, 4);
+  for (auto& task : s.tasks) {
+    for (int64_t accumulator : accumulators) task.accumulables.push_back({accumulator, 1});
+  }
+  return s;
+}
+
+// The expensive totals: a final aggregate over the shuffle of a partial one over a derivation of
+// a range, with expression ids from `ids` and accumulators from `acc`.
+PlanNodeSpec totals_plan(int ids, int64_t acc) {
+  const std::string k = "k#" + std::to_string(ids) + "L";
+  const std::string h = "h#" + std::to_string(ids + 1);
+  PlanNodeSpec range{.name = "Range",
+                     .simple_string = "Range (0, 150000, step=1, splits=4)",
+                     .metrics = {{"number of output rows", acc + 3}}};
+  PlanNodeSpec project{.name = "Project",
+                       .simple_string =
+                           "Project [(id#" + std::to_string(ids + 2) + "L % 500) AS " + k + ", sha2(id) AS " + h + "]",
+                       .children = {std::move(range)}};
+  PlanNodeSpec partial{.name = "HashAggregate",
+                       .simple_string = "HashAggregate(keys=[" + k + "], functions=[partial_sum(crc32(" + h + "))])",
+                       .metrics = {{"number of output rows", acc + 2}},
+                       .children = {std::move(project)}};
+  PlanNodeSpec exchange{.name = "Exchange",
+                        .simple_string = "Exchange hashpartitioning(" + k + ", 8), ENSURE_REQUIREMENTS, [plan_id=" +
+                                         std::to_string(ids * 10) + "]",
+                        .metrics = {{"shuffle records written", acc + 1}},
+                        .children = {std::move(partial)}};
+  return {.name = "HashAggregate",
+          .simple_string = "HashAggregate(keys=[" + k + "], functions=[sum(crc32(" + h + "))])",
+          .metrics = {{"number of output rows", acc}},
+          .children = {std::move(exchange)}};
+}
+
+// SQL execution `id` applying `top` to what `below` computes: a first stage of 16 tasks of
+// `first_task_ms` runs the nodes from the exchange down, a second of 8 short tasks the rest.
+void add_use(ScenarioLog& log, int64_t id, PlanNodeSpec top, PlanNodeSpec below, int64_t below_acc, int64_t top_acc,
+             int64_t first_task_ms = 30000) {
+  const int64_t start = 1000 + id * 100000;
+  top.children = {std::move(below)};
+  log.sql({.execution_id = id, .start_ms = start - 500, .end_ms = start + 90000, .plan = std::move(top)});
+  log.job({.job_id = id,
+           .submit_ms = start,
+           .end_ms = start + 85000,
+           .sql_execution_id = id,
+           .stages = {timed_stage(id * 2, start, 16, first_task_ms, {below_acc + 1, below_acc + 2, below_acc + 3}),
+                      timed_stage(id * 2 + 1, start + 2 * first_task_ms + 200, 8, 500,
+                                  {below_acc + 1, below_acc, top_acc})}});
+}
+
+PlanNodeSpec total_of_n(int64_t acc) {
+  return {.name = "HashAggregate", .simple_string = "HashAggregate(keys=[], functions=[sum(n)])",
+          .metrics = {{"number of output rows", acc}}};
+}
+PlanNodeSpec filter_n(int64_t acc) {
+  return {.name = "Filter", .simple_string = "Filter ((n % 3) = 0)", .metrics = {{"number of output rows", acc}}};
+}
+
+TEST(Caching, SubtreeComputedAgainByALaterExecution) {
+  auto log = cluster();
+  add_use(log, 0, total_of_n(10), totals_plan(1, 100), 100, 10);
+  add_use(log, 1, filter_n(20), totals_plan(11, 200), 200, 20);  // fresh ids and accumulators
+  auto result = analyze_scenario(log);
+  auto found = result.of_type("cachingOpportunity", "recomputed");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  expect_registered_thresholds(f);
+  EXPECT_EQ(f.id, "cachingOpportunity/recomputed/sql-0.node-1");
+  // The later execution's stage that ran nothing but the totals; the one that consumed them stays.
+  EXPECT_EQ(f.stage_ids(), std::vector<int64_t>{2});
+  EXPECT_NE(f.title.find("5-operator computation (HashAggregate > Exchange > HashAggregate > Project > ...)"),
+            std::string::npos)
+      << f.title;
+  EXPECT_NE(f.explanation.find("the execution after SQL 0 computed it again: its stage (2.0) ran nothing but this "
+                               "computation and did 7m 59s of task work"),
+            std::string::npos)
+      << f.explanation;
+  EXPECT_NE(f.explanation.find("A cache filled by SQL 0 would serve"), std::string::npos) << f.explanation;
+  EXPECT_NE(f.recommendation.find(".cache()"), std::string::npos);
+  EXPECT_NE(f.recommendation.find("HashAggregate(keys=[k#1L], functions=[sum(crc32(h#2))])"), std::string::npos)
+      << f.recommendation;
+  EXPECT_EQ(evidence_of(f, "executions"), 2.0);
+  EXPECT_EQ(evidence_of(f, "recomputedTaskTimeMs"), 16.0 * (30000 - 10));
+  // Measured wall-clock: 16 tasks of 30 s in two waves on 8 cores, the stage ran alone.
+  EXPECT_EQ(f.impact.method, EstimateMethod::kMeasured);
+  ASSERT_TRUE(f.impact.wall_clock);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_GT(f.impact.wall_clock->high_ms, 55000.0);
+  EXPECT_LE(f.impact.wall_clock->high_ms, 60200.0);
+  EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kCoreMs);
+  // The computation read no stored input: no re-read finding beside it.
+  EXPECT_EQ(result.of_type("cachingOpportunity").size(), 1u);
+}
+
+TEST(Caching, CachedSubtreeIsNotComputedAgain) {
+  // The twin: both executions read the cache (InMemoryTableScan), whose plan below lists the
+  // same accumulators in each; the first filled it.
+  auto log = cluster();
+  auto cached = [](int64_t scan_acc) {
+    return PlanNodeSpec{.name = "InMemoryTableScan",
+                        .simple_string = "InMemoryTableScan [k#1L, n#3L]",
+                        .metrics = {{"number of output rows", scan_acc}},
+                        .children = {totals_plan(1, 100)}};
+  };
+  add_use(log, 0, total_of_n(10), cached(50), 100, 10);
+  add_use(log, 1, filter_n(20), cached(60), 300, 20, 500);  // reads the cache: no accumulator below it
+  auto result = analyze_scenario(log);
+  EXPECT_TRUE(result.of_type("cachingOpportunity").empty());
+  EXPECT_TRUE(result.of_type("cacheUtilization").empty()) << "two queries read the cache";
+}
+
+TEST(Caching, RecomputationNearMisses) {
+  {  // 4 s of tasks computed again: under cachingOpportunity.minRecomputedMs and 5% of the run.
+    auto log = cluster();
+    add_use(log, 0, total_of_n(10), totals_plan(1, 100), 100, 10, 2000);
+    add_use(log, 1, filter_n(20), totals_plan(11, 200), 200, 20, 2000);
+    EXPECT_TRUE(analyze_scenario(log).of_type("cachingOpportunity").empty());
+  }
+  {  // Another range is another input.
+    auto log = cluster();
+    add_use(log, 0, total_of_n(10), totals_plan(1, 100), 100, 10);
+    PlanNodeSpec other = totals_plan(11, 200);
+    other.children[0].children[0].children[0].children[0].simple_string = "Range (0, 999, step=1, splits=4)";
+    add_use(log, 1, filter_n(20), std::move(other), 200, 20);
+    EXPECT_TRUE(analyze_scenario(log).of_type("cachingOpportunity").empty());
+  }
+}
+
+TEST(Caching, CacheReadByOneQueryOnly) {
+  auto log = cluster();
+  // The cache is filled by a stage of its own (Spark 3.5+ AQE: TableCacheQueryStage), then read.
+  PlanNodeSpec scan{.name = "InMemoryTableScan",
+                    .simple_string = "InMemoryTableScan [k#1L, n#3L]",
+                    .metrics = {{"number of output rows", 50}},
+                    .children = {totals_plan(1, 100)}};
+  add_use(log, 0, total_of_n(10), std::move(scan), 100, 10);
+  auto result = analyze_scenario(log);
+  auto found = result.of_type("cacheUtilization", "singleUse");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.id, "cacheUtilization/singleUse/sql-0.node-1");
+  EXPECT_EQ(f.stage_ids(), std::vector<int64_t>{0});  // the stage that filled it
+  EXPECT_EQ(f.impact.basis, Basis::kInformational);
+  EXPECT_FALSE(f.impact.wall_clock);
+  EXPECT_EQ(evidence_of(f, "fillTaskTimeMs"), 16.0 * (30000 - 10));
+  EXPECT_NE(f.recommendation.find("Remove the persist()"), std::string::npos);
 }
 
 }  // namespace
