@@ -14,9 +14,9 @@ const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stag
   return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
 }
 
-bool DetectorContext::significant_ms(double ms, double absolute_ms) const {
-  if (ms >= absolute_ms) return true;
-  return ms >= thresholds_.significance_min_ms && ms >= thresholds_.significance_app_share * app_duration_ms();
+double DetectorContext::significance_floor_ms(double absolute_ms) const {
+  return std::min(absolute_ms,
+                  std::max(thresholds_.significance_min_ms, thresholds_.significance_app_share * app_duration_ms()));
 }
 
 bool DetectorContext::ran_long_enough(const model::StageAttempt& stage) const {
@@ -179,6 +179,13 @@ std::optional<std::string> DetectorContext::effective_value(std::string_view key
   };
   if (auto d = default_for(*known, version())) return std::string(*d);
   return fallback_default();
+}
+
+std::optional<double> DetectorContext::effective_number(std::string_view key) const {
+  const SparkSetting* known = find_spark_setting(key);
+  const auto value = effective_value(key);
+  if (known == nullptr || !value) return std::nullopt;
+  return setting_number(*known, *value);
 }
 
 double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {
