@@ -91,7 +91,7 @@ TEST(TaskFailures, FailedTasksInsideAStage) {
     TaskSpec t;
     t.launch_ms = 51000;
     t.duration_ms = 20000;
-    t.executor_id = i % 2 == 0 ? "1" : "2";
+    t.executor_id = std::to_string(1 + i % 2);  // "1" or "2" (a literal here trips g++ 12 -Wrestrict)
     t.reason = "ExceptionFailure";
     t.failure_detail = "java.lang.OutOfMemoryError";
     t.index = i;
