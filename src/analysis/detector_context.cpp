@@ -14,9 +14,9 @@ const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stag
   return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
 }
 
-bool DetectorContext::significant_ms(double ms, double absolute_ms) const {
-  if (ms >= absolute_ms) return true;
-  return ms >= thresholds_.significance_min_ms && ms >= thresholds_.significance_app_share * app_duration_ms();
+double DetectorContext::significance_floor_ms(double absolute_ms) const {
+  return std::min(absolute_ms,
+                  std::max(thresholds_.significance_min_ms, thresholds_.significance_app_share * app_duration_ms()));
 }
 
 bool DetectorContext::ran_long_enough(const model::StageAttempt& stage) const {
@@ -166,6 +166,13 @@ Finding DetectorContext::stage_finding(const model::StageAttempt& stage, std::st
 
 std::optional<std::string> DetectorContext::effective_value(std::string_view key) const {
   return effective_setting_value(model_, key);
+}
+
+std::optional<double> DetectorContext::effective_number(std::string_view key) const {
+  const SparkSetting* known = find_spark_setting(key);
+  const auto value = effective_value(key);
+  if (known == nullptr || !value) return std::nullopt;
+  return setting_number(*known, *value);
 }
 
 double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {

@@ -58,7 +58,9 @@ class DetectorContext {
   // A time that matters: at least `absolute_ms` (a detector's floor, sized for long runs), or
   // at least significance.appShare of the application and significance.minMs (a short run's
   // problems are judged by their share of it).
-  bool significant_ms(double ms, double absolute_ms) const;
+  bool significant_ms(double ms, double absolute_ms) const { return ms >= significance_floor_ms(absolute_ms); }
+  // The least time significant_ms accepts: the smaller of the two floors.
+  double significance_floor_ms(double absolute_ms) const;
 
   // A stage attempt long enough for its own findings to matter: significant against
   // stage.minDurationMs.
@@ -111,6 +113,9 @@ class DetectorContext {
   // The value in effect: the application's, else the default of the log's Spark version
   // (spark_settings.h), through the setting it falls back to; nullopt when neither says.
   std::optional<std::string> effective_value(std::string_view key) const;
+  // The value in effect read as its setting's type reads it (bytes, ms for durations); nullopt
+  // for a setting the table lacks or a value it cannot read.
+  std::optional<double> effective_number(std::string_view key) const;
   // The log's Spark version, when it says.
   std::optional<SparkVersion> version() const;
 

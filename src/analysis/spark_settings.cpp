@@ -170,7 +170,7 @@ std::optional<double> duration_ms(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<double> as_number(const SparkSetting& setting, std::string_view text) {
+std::optional<double> number_of(const SparkSetting& setting, std::string_view text) {
   switch (setting.type) {
     case Type::kInteger:
     case Type::kDouble: {
@@ -264,14 +264,18 @@ std::optional<std::string> effective_setting_value(const model::AppModel& model,
   return std::nullopt;
 }
 
+std::optional<double> setting_number(const SparkSetting& setting, std::string_view text) {
+  return number_of(setting, text);
+}
+
 std::optional<int> compare_values(const SparkSetting& setting, std::string_view a, std::string_view b) {
   if (setting.type == Type::kBoolean || setting.type == Type::kText) {
     const bool same = setting.type == Type::kBoolean ? lower(trimmed(a)) == lower(trimmed(b)) : trimmed(a) == trimmed(b);
     if (same) return 0;
     return std::nullopt;  // no order
   }
-  auto x = as_number(setting, a);
-  auto y = as_number(setting, b);
+  auto x = number_of(setting, a);
+  auto y = number_of(setting, b);
   if (!x || !y) return std::nullopt;
   if (std::abs(*x - *y) <= 1e-9 * std::max(std::abs(*x), std::abs(*y))) return 0;
   return *x < *y ? -1 : 1;

@@ -71,6 +71,10 @@ std::optional<std::string_view> default_for(const SparkSetting& setting, std::op
 // has none of its own); nullopt when none of these is known.
 std::optional<std::string> effective_setting_value(const model::AppModel& model, std::string_view key);
 
+// A value as the setting's type reads it, as a number: bytes for sizes, ms for durations; nullopt
+// for booleans, text, and what cannot be read.
+std::optional<double> setting_number(const SparkSetting& setting, std::string_view text);
+
 // Two values compared as the setting's type reads them: -1, 0 or 1; nullopt when either cannot
 // be read as that type (or the type has no order: text compares only for equality).
 std::optional<int> compare_values(const SparkSetting& setting, std::string_view a, std::string_view b);

@@ -8,6 +8,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/failure_advice.h"
+#include "analysis/finding_text.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
 
@@ -151,45 +152,116 @@ void retry_waste(const DetectorContext& context, std::vector<Finding>& findings)
   }
 }
 
-bool killed_for_speculation(const StageAttempt& stage) {
-  for (const auto& [reason, count] : stage.killed_tasks_summary) {
-    if (reason.find("another attempt succeeded") != std::string::npos) return true;
+// The stage attempts that had tasks waiting for a slot, and when: from submission to the last
+// launch of a first (non-speculative) attempt.
+struct WaitingStage {
+  StageRef stage;
+  Interval window;
+};
+
+std::vector<WaitingStage> waiting_stages(const model::AppModel& model) {
+  std::vector<WaitingStage> waiting;
+  for (const StageAttempt& stage : model.stages) {
+    if (!stage.submission_time_ms || !stage.last_regular_launch_time_ms) continue;
+    const double from = static_cast<double>(*stage.submission_time_ms);
+    const double to = static_cast<double>(*stage.last_regular_launch_time_ms);
+    if (to > from) waiting.push_back({DetectorContext::ref(stage), {from, to}});
   }
-  return false;
+  return waiting;
+}
+
+double overlap_ms(const Interval& a, const Interval& b) {
+  return std::max(0.0, std::min(a.end_ms, b.end_ms) - std::max(a.start_ms, b.start_ms));
+}
+
+// What a stage's losing attempts cost in wall-clock. An attempt killed because another attempt of
+// its task succeeded held a slot for nothing; that delayed other work only while some task was
+// waiting for a slot (Spark offers a slot to a copy only when its own stage has no task waiting,
+// so the work it delays is usually another stage's). Each such slot-millisecond, taken from the
+// cores the stage held, delays the waiting work by 1 / cores of a millisecond. The figure is
+// split over the stages that waited, in proportion to their waiting time under the copies.
+struct RaceCost {
+  double contended_slot_ms = 0;     // losing attempts' time while some task waited for a slot
+  std::map<StageRef, double> delay_ms;  // per waiting stage attempt
+};
+
+RaceCost race_cost(const StageAttempt& stage, const StageOccupancy& occupancy,
+                   const std::vector<WaitingStage>& waiting) {
+  RaceCost cost;
+  std::map<StageRef, double> overlap_by_stage;
+  double overlap_sum = 0;
+  for (const auto& [launch, finish] : stage.lost_race_windows) {
+    const Interval run{static_cast<double>(launch), static_cast<double>(finish)};
+    std::vector<Interval> waited;
+    for (const WaitingStage& w : waiting) {
+      const double overlap = overlap_ms(run, w.window);
+      if (overlap <= 0) continue;
+      overlap_by_stage[w.stage] += overlap;
+      overlap_sum += overlap;
+      waited.push_back({std::max(run.start_ms, w.window.start_ms), std::min(run.end_ms, w.window.end_ms)});
+    }
+    cost.contended_slot_ms += union_ms(std::move(waited));
+  }
+  if (overlap_sum <= 0) return cost;
+  const double cores = std::max(1.0, occupancy.window_cores);
+  for (const auto& [ref, overlap] : overlap_by_stage) {
+    cost.delay_ms[ref] = cost.contended_slot_ms * (overlap / overlap_sum) / cores;
+  }
+  return cost;
 }
 
 void speculation_waste(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
+  const std::vector<WaitingStage> waiting = waiting_stages(context.model());
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (stage->tasks_killed == 0 || !killed_for_speculation(*stage)) continue;
+    if (stage->lost_race_windows.empty()) continue;
     const double killed_time = static_cast<double>(stage->killed_task_time_ms);
     const double task_time = static_cast<double>(stage->metric(TaskMetric::kDurationMs));
     if (killed_time <= 0 || task_time <= 0) continue;
     const double share = killed_time / task_time;
-    const double waste = killed_time / achieved_concurrency(*stage, context.occupancy(*stage));
-    if (share < t.speculation_min_killed_share || waste < t.speculation_min_waste_ms) continue;
+    const StageOccupancy& occupancy = context.occupancy(*stage);
+    const RaceCost cost = race_cost(*stage, occupancy, waiting);
+    double waste = 0;
+    for (const auto& [ref, delay] : cost.delay_ms) waste += delay;
+    if (share < t.speculation_min_killed_share || !context.significant_ms(waste, t.speculation_min_waste_ms)) continue;
+    const auto lost = static_cast<int64_t>(stage->lost_race_windows.size());
     Finding f = DetectorContext::stage_finding(*stage, "speculationWaste");
     f.title = fmt::format("{}: speculative duplicates lost the race and burned {} of task time",
                           DetectorContext::stage_label(*stage), format_percent(share));
     f.explanation = fmt::format(
-        "{} attempts were killed because another copy finished first; they ran {} in all ({} of the stage's task "
-        "time), about {} of wall-clock at the stage's concurrency. {} speculative copies were launched.",
-        format_count(stage->tasks_killed), format_duration_ms(static_cast<int64_t>(killed_time)), format_percent(share),
-        format_duration_ms(static_cast<int64_t>(waste)), format_count(stage->tasks_speculative));
+        "{} speculative copies were launched; {} attempts were killed because another attempt of their task finished "
+        "first ({} of them the copies themselves), after running {} in all ({} of the stage's task time). For {} of "
+        "that, tasks were waiting for the slots they held: on the {:.1f} cores the stage held, about {} of "
+        "wall-clock lost by the work that waited.",
+        format_count(stage->tasks_speculative), format_count(lost), format_count(stage->lost_race_copies),
+        format_duration_ms(as_int(killed_time)), format_percent(share), format_duration_ms(as_int(cost.contended_slot_ms)),
+        std::max(1.0, occupancy.window_cores), format_duration_ms(as_int(waste)));
     f.recommendation =
-        "Speculation is covering for slow tasks. Find why they are slow (a skewed partition, a slow host, GC) and fix "
-        "that; meanwhile launch copies later and only for clear outliers.";
-    f.settings = {context.setting("spark.speculation.multiplier", "3"), context.setting("spark.speculation.quantile", "0.9")};
-    f.evidence = {{"killedAttempts", static_cast<double>(stage->tasks_killed), "count"},
+        "Speculation is copying tasks that are not outliers, and the copies take slots other work is waiting for. "
+        "Launch copies later and only for clear outliers; if tasks really are slow, find why (a skewed partition, a "
+        "slow host, GC) and fix that.";
+    f.settings = {context.raise_setting("spark.speculation.multiplier", "3"),
+                  context.raise_setting("spark.speculation.quantile", "0.9")};
+    f.evidence = {{"killedAttempts", static_cast<double>(lost), "count"},
+                  {"killedCopies", static_cast<double>(stage->lost_race_copies), "count"},
                   {"killedTaskTimeMs", killed_time, "ms"},
                   {"killedTimeShare", share, "fraction"},
+                  {"contendedSlotMs", cost.contended_slot_ms, "ms"},
+                  {"windowCores", std::max(1.0, occupancy.window_cores), "count"},
                   {"speculativeLaunches", static_cast<double>(stage->tasks_speculative), "count"}};
-    f.thresholds = {"speculationWaste.minKilledShare", "speculationWaste.minWasteMs"};
-    f.confidence = std::min(context.confidence_above(share, t.speculation_min_killed_share),
-                            context.confidence_above(waste, t.speculation_min_waste_ms));
+    f.thresholds = {"speculationWaste.minKilledShare", "speculationWaste.minWasteMs", "significance.appShare"};
+    f.confidence =
+        std::min(context.confidence_above(share, t.speculation_min_killed_share),
+                 context.confidence_above(waste, context.significance_floor_ms(t.speculation_min_waste_ms)));
+    f.validation_caveat =
+        "A stage counts as waiting from its submission to its last first-attempt launch; a task that waited for "
+        "locality rather than a slot is counted as waiting too.";
     f.claim.kind = WasteClaim::Kind::kStages;
     f.claim.method = EstimateMethod::kMeasured;
-    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
+    for (const auto& [ref, delay] : cost.delay_ms) {
+      f.claim.stages.push_back({ref, delay});
+      if (std::find(f.stages.begin(), f.stages.end(), ref) == f.stages.end()) f.stages.push_back(ref);
+    }
     f.claim.raw = RawWaste{waste, WasteUnit::kMs};
     findings.push_back(std::move(f));
   }

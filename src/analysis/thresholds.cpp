@@ -35,7 +35,7 @@ const std::array kRegistry = {
     ThresholdInfo{"retryWaste.minWasteMs", "ms", "floor: failed-attempt time, as wall-clock, below which it is noise", &T::retry_min_waste_ms},
     ThresholdInfo{"retryWaste.minFailedShare", "fraction", "failed attempts' share of the stage's task time", &T::retry_min_failed_share},
     ThresholdInfo{"retryWaste.minAppShare", "fraction", "that wall-clock's share of the application's", &T::retry_min_app_share},
-    ThresholdInfo{"speculationWaste.minWasteMs", "ms", "killed duplicates' time, as wall-clock", &T::speculation_min_waste_ms},
+    ThresholdInfo{"speculationWaste.minWasteMs", "ms", "floor: wall-clock the losing attempts cost work waiting for their slots (or significant for a short app)", &T::speculation_min_waste_ms},
     ThresholdInfo{"speculationWaste.minKilledShare", "fraction", "killed attempts' share of the stage's task time", &T::speculation_min_killed_share},
     ThresholdInfo{"coldStart.minGapMs", "ms", "application start to first task launch", &T::cold_start_min_gap_ms},
     ThresholdInfo{"coldStart.minShare", "fraction", "of the application's wall-clock", &T::cold_start_min_share},

@@ -56,7 +56,7 @@ struct Thresholds {
   double retry_min_app_share = 0.02;         // that wall-clock's share of the application's
 
   // --- speculationWaste -------------------------------------------------------------------------
-  double speculation_min_waste_ms = 10000;   // killed duplicates' time, as wall-clock
+  double speculation_min_waste_ms = 10000;   // wall-clock the losing attempts cost waiting work
   double speculation_min_killed_share = 0.05;  // killed attempts' share of the stage's task time
 
   // --- coldStart --------------------------------------------------------------------------------

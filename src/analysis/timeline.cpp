@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -51,23 +50,6 @@ bool scaled_down(const std::string& reason) {
 
 bool dynamic_allocation(const DetectorContext& context) {
   return context.bool_property("spark.dynamicAllocation.enabled").value_or(false);
-}
-
-// A time setting in seconds ("60s", "2min", "500ms", "60"), as Spark's time settings read them.
-std::optional<double> seconds_property(const DetectorContext& context, std::string_view key) {
-  const auto text = context.property(key);
-  if (!text) return std::nullopt;
-  double number = 0;
-  const char* begin = text->data();
-  const char* end = begin + text->size();
-  auto [unit_start, ec] = std::from_chars(begin, end, number);
-  if (ec != std::errc()) return std::nullopt;
-  const std::string_view unit(unit_start, static_cast<size_t>(end - unit_start));
-  if (unit.empty() || unit == "s") return number;
-  if (unit == "ms") return number / 1000.0;
-  if (unit == "m" || unit == "min") return number * 60.0;
-  if (unit == "h") return number * 3600.0;
-  return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,10 +332,50 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
 // ---------------------------------------------------------------------------------------------
 // autoscalingChurn
 
+// A stage that waited for executors dynamic allocation had to ask for anew: when its first task
+// started, every executor alive had been added after the stage was submitted, and dynamic
+// allocation had scaled an executor down before then. Had the removed executors been kept, the
+// stage's tasks would have started at once; its wait from submission to the first task is the
+// churn's wall-clock. A stage that waited while older executors were still alive waited for
+// slots, not for executors, and is not counted.
+struct WaitForExecutors {
+  const StageAttempt* stage = nullptr;
+  double wait_ms = 0;
+};
+
+std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& context) {
+  const model::AppModel& model = context.model();
+  std::vector<WaitForExecutors> waits;
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (!stage->submission_time_ms || !stage->first_task_launched_time_ms) continue;
+    const int64_t submitted = *stage->submission_time_ms;
+    const int64_t first_task = *stage->first_task_launched_time_ms;
+    if (first_task <= submitted) continue;
+    bool any_alive = false;
+    bool all_new = true;
+    bool scaled_down_before = false;
+    for (const auto& e : model.executors) {
+      if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
+      if (e.remove_time_ms && *e.remove_time_ms <= first_task) {
+        scaled_down_before = scaled_down_before || scaled_down(e.remove_reason);
+        continue;
+      }
+      if (*e.add_time_ms > first_task) continue;
+      any_alive = true;
+      all_new = all_new && *e.add_time_ms > submitted;
+    }
+    if (any_alive && all_new && scaled_down_before) {
+      waits.push_back({stage, static_cast<double>(first_task - submitted)});
+    }
+  }
+  return waits;
+}
+
 void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const model::AppModel& model = context.model();
   int64_t short_lived = 0;
+  int64_t short_lived_without_tasks = 0;
   double short_lifetimes_ms = 0;
   double all_lifetimes_ms = 0;
   int64_t scaled_down_count = 0;
@@ -366,12 +388,13 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
     all_lifetimes_ms += lifetime;
     if (!e.remove_time_ms || lifetime >= t.churn_max_lifetime_ms) continue;
     ++short_lived;
+    short_lived_without_tasks += e.tasks_total == 0 ? 1 : 0;
     short_lifetimes_ms += lifetime;
     ++reasons[e.remove_reason.empty() ? "no reason logged" : e.remove_reason.substr(0, 80)];
     scaled_down_count += scaled_down(e.remove_reason) ? 1 : 0;
   }
   if (short_lived == 0 || static_cast<double>(short_lived) < t.churn_min_short_lived) return;
-  const double waste_core_hours = static_cast<double>(short_lived) * t.executor_startup_overhead_ms / 3.6e6;
+  const double startup_core_hours = static_cast<double>(short_lived) * t.executor_startup_overhead_ms / 3.6e6;
   const double app_ms = context.app_duration_ms();
   std::vector<std::pair<std::string, int64_t>> by_count(reasons.begin(), reasons.end());
   std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -379,11 +402,8 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
   for (size_t i = 0; i < by_count.size() && i < 3; ++i) {
     reason_words += fmt::format("{}{} x \"{}\"", i == 0 ? "" : "; ", by_count[i].second, by_count[i].first);
   }
-  const double idle_timeout_s = seconds_property(context, "spark.dynamicAllocation.executorIdleTimeout").value_or(60.0);
-  const double suggested_timeout_s = std::max(2 * idle_timeout_s, std::ceil(t.churn_max_lifetime_ms / 1000.0));
-  // Keep warm the executors the application held on average.
-  const auto average_fleet =
-      app_ms > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::floor(all_lifetimes_ms / app_ms))) : int64_t{1};
+  // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
+  const bool churned_by_scaling = dynamic_allocation(context) && 2 * scaled_down_count >= short_lived;
 
   Finding f;
   f.type = "autoscalingChurn";
@@ -393,21 +413,44 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
                         format_duration_ms(as_int(t.churn_max_lifetime_ms)));
   f.explanation = fmt::format(
       "{} executors lived {} on average before being removed (reasons: {}). Each one paid its start-up (container, "
-      "JVM, "
-      "registration, warming caches) for little work: about {} of core time each, {:.2f} core-hours in all.",
+      "JVM, registration, warming caches) for little work: about {} of core time each, {:.2f} core-hours in all.",
       format_count(short_lived), format_duration_ms(as_int(short_lifetimes_ms / static_cast<double>(short_lived))),
-      reason_words, format_duration_ms(as_int(t.executor_startup_overhead_ms)), waste_core_hours);
-  // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
-  if (dynamic_allocation(context) && 2 * scaled_down_count >= short_lived) {
+      reason_words, format_duration_ms(as_int(t.executor_startup_overhead_ms)), startup_core_hours);
+  const std::vector<WaitForExecutors> waits =
+      churned_by_scaling ? waits_for_new_executors(context) : std::vector<WaitForExecutors>{};
+  double wait_ms = 0;
+  for (const auto& w : waits) wait_ms += w.wait_ms;
+  if (!waits.empty()) {
+    f.explanation += fmt::format(
+        " Then work came back: {} waited {} in all for executors asked for anew (no task started before an "
+        "executor added after the stage was submitted).",
+        waits.size() == 1 ? "one stage" : fmt::format("{} stages", waits.size()), format_duration_ms(as_int(wait_ms)));
+  }
+  if (churned_by_scaling) {
+    // The timeout in effect: the application's, else its Spark's default (60s).
+    const double idle_timeout_s =
+        context.effective_number("spark.dynamicAllocation.executorIdleTimeout").value_or(60000) / 1000.0;
+    const double suggested_timeout_s = std::max(2 * idle_timeout_s, std::ceil(t.churn_max_lifetime_ms / 1000.0));
+    // Keep warm the executors the application held on average.
+    const auto average_fleet =
+        app_ms > 0 ? std::max<int64_t>(1, static_cast<int64_t>(std::floor(all_lifetimes_ms / app_ms))) : int64_t{1};
+    // Executors that ran no task at all arrived after the burst of tasks they were asked for: the
+    // backlog timeout asked too soon. Executors that worked and then sat idle were removed too soon.
+    const bool requested_too_soon = 2 * short_lived_without_tasks >= short_lived;
     f.recommendation = fmt::format(
-        "Keep executors long enough to reuse them: a longer idle timeout ({}s), a floor of {} (the average the "
-        "application held), and a longer backlog timeout so a brief burst of tasks does not request executors it "
-        "will release moments later.",
-        as_int(suggested_timeout_s), executors_words(average_fleet));
+        "Keep executors long enough to reuse them: a longer idle timeout ({}s) and a floor of {} (the average the "
+        "application held){}.",
+        as_int(suggested_timeout_s), executors_words(average_fleet),
+        requested_too_soon ? ", and a longer backlog timeout: most of these executors ran no task, so the burst "
+                             "they were asked for was over before they came"
+                           : "");
     f.settings = {
-        context.setting("spark.dynamicAllocation.executorIdleTimeout", fmt::format("{}s", as_int(suggested_timeout_s))),
-        context.setting("spark.dynamicAllocation.minExecutors", std::to_string(average_fleet)),
-        context.setting("spark.dynamicAllocation.schedulerBacklogTimeout", "5s")};
+        context.raise_setting("spark.dynamicAllocation.executorIdleTimeout",
+                              fmt::format("{}s", as_int(suggested_timeout_s))),
+        context.raise_setting("spark.dynamicAllocation.minExecutors", std::to_string(average_fleet))};
+    if (requested_too_soon) {
+      f.settings.push_back(context.raise_setting("spark.dynamicAllocation.schedulerBacklogTimeout", "5s"));
+    }
   } else {
     // Nothing scaled these executors down: they were lost or killed and replaced.
     f.recommendation = fmt::format(
@@ -418,15 +461,36 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
             : "Dynamic allocation is off, so these executors were lost or killed and replaced, not scaled away.");
   }
   f.evidence = {{"shortLivedExecutors", static_cast<double>(short_lived), "count"},
+                {"shortLivedWithoutTasks", static_cast<double>(short_lived_without_tasks), "count"},
                 {"meanShortLifetimeMs", short_lifetimes_ms / static_cast<double>(short_lived), "ms"},
-                {"executorStartupOverheadMs", t.executor_startup_overhead_ms, "ms"}};
+                {"executorStartupOverheadMs", t.executor_startup_overhead_ms, "ms"},
+                {"startupCoreHours", startup_core_hours, "coreHours"},
+                {"stagesWaitingForExecutors", static_cast<double>(waits.size()), "count"},
+                {"waitForExecutorsMs", wait_ms, "ms"}};
   f.thresholds = {"autoscalingChurn.maxLifetimeMs", "autoscalingChurn.minShortLived",
                   "impact.executorStartupOverheadMs"};
   f.confidence = context.confidence_above(static_cast<double>(short_lived), t.churn_min_short_lived);
-  f.validation_caveat = "The start-up cost per executor is an assumed constant (impact.executorStartupOverheadMs).";
-  f.claim.kind = WasteClaim::Kind::kResourceOnly;
-  f.claim.method = EstimateMethod::kModeled;
-  f.claim.raw = RawWaste{waste_core_hours, WasteUnit::kCoreHours};
+  if (waits.empty()) {
+    // No work waited for the executors: what the churn cost is their start-up, in core time.
+    f.validation_caveat = "The start-up cost per executor is an assumed constant (impact.executorStartupOverheadMs).";
+    f.claim.kind = WasteClaim::Kind::kResourceOnly;
+    f.claim.method = EstimateMethod::kModeled;
+    f.claim.raw = RawWaste{startup_core_hours, WasteUnit::kCoreHours};
+  } else {
+    // Work waited for executors: the waits are measured wall-clock, each stage's floor its
+    // duration without its wait.
+    f.validation_caveat =
+        "A stage's wait counts when every executor alive at its first task had been added after it was submitted; "
+        "part of a wait may be executors the cluster could not give sooner.";
+    f.claim.kind = WasteClaim::Kind::kStages;
+    f.claim.method = EstimateMethod::kMeasured;
+    for (const auto& w : waits) {
+      const double duration = context.occupancy(*w.stage).duration_ms;
+      f.stages.push_back(DetectorContext::ref(*w.stage));
+      f.claim.stages.push_back({DetectorContext::ref(*w.stage), w.wait_ms, false, std::max(0.0, duration - w.wait_ms)});
+    }
+    f.claim.raw = RawWaste{wait_ms, WasteUnit::kMs};
+  }
   findings.push_back(std::move(f));
 }
 

@@ -317,6 +317,14 @@ struct StageAttempt {
   // Task attempts by locality level (of TaskStart, as Spark's localitySummary counts them).
   std::array<int64_t, kLocalityLevelCount> locality_counts{};
   std::vector<std::pair<std::string, int64_t>> killed_tasks_summary;  // kill reason -> count
+  // Attempts killed because another attempt of their task succeeded (speculation's losing copies,
+  // or originals a copy beat): [launch, finish) of each, in the order they ended; and how many of
+  // them were the copies.
+  std::vector<std::pair<int64_t, int64_t>> lost_race_windows;
+  int64_t lost_race_copies = 0;
+  // The latest launch of an attempt that was not speculative: until then some task of the stage
+  // was waiting for a slot (or had not been offered one yet).
+  std::optional<int64_t> last_regular_launch_time_ms;
   std::vector<TaskFailureCount> failure_reasons;  // sorted by count desc, then reason
   std::vector<TaskFailureCause> failure_causes;   // sorted by count desc, then reason and cause key
 

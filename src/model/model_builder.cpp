@@ -17,6 +17,10 @@ namespace ev = eventlog;
 
 namespace {
 
+// How Spark words the kill of an attempt whose task another attempt finished first
+// (TaskSetManager.handleSuccessfulTask).
+constexpr std::string_view kLostRaceReason = "another attempt succeeded";
+
 struct StringHash {
   using is_transparent = void;
   size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
@@ -662,7 +666,11 @@ void ModelBuilder::on(const ev::TaskStart& e) {
   StageAttempt& out = stage.out;
   ++out.tasks_started;
   ++out.tasks_active;
-  if (e.info.speculative) ++out.tasks_speculative;
+  if (e.info.speculative) {
+    ++out.tasks_speculative;
+  } else if (!out.last_regular_launch_time_ms || e.info.launch_time_ms > *out.last_regular_launch_time_ms) {
+    out.last_regular_launch_time_ms = e.info.launch_time_ms;
+  }
   if (auto level = parse_locality(e.info.locality)) ++out.locality_counts[static_cast<size_t>(*level)];
   if (!out.first_task_launched_time_ms || e.info.launch_time_ms < *out.first_task_launched_time_ms) {
     out.first_task_launched_time_ms = e.info.launch_time_ms;
@@ -722,6 +730,10 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
                   ", attemptNumber: " + std::to_string(e.commit_denied_attempt)
             : std::string(e.kill_reason);
     ++stage.killed_reasons[reason];
+    if (e.kill_reason.find(kLostRaceReason) != std::string_view::npos && e.info.finish_time_ms > 0) {
+      out.lost_race_windows.emplace_back(e.info.launch_time_ms, std::max(e.info.launch_time_ms, e.info.finish_time_ms));
+      out.lost_race_copies += e.info.speculative ? 1 : 0;
+    }
   } else {
     ++out.tasks_failed;
     out.failed_task_time_ms += duration_ms;

@@ -25,6 +25,9 @@ BASE_SETTINGS = {
     "spark.sql.session.timeZone": "UTC",
 }
 
+# local-cluster executors are JVMs of their own: start them with the quick compiler only.
+QUICK_EXECUTOR_JVMS = {"spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+
 
 @dataclasses.dataclass(frozen=True)
 class Expectation:

@@ -18,7 +18,7 @@ from pyspark import TaskContext, cloudpickle
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType
 
-from scenario import Expectation, Scenario, other_job, problem_job, register
+from scenario import QUICK_EXECUTOR_JVMS, Expectation, Scenario, other_job, problem_job, register
 
 # Python workers cannot import this module (tests/spark is only on the driver's path): ship its
 # functions by value, with their file and line numbers, which the tracebacks then name.
@@ -208,8 +208,7 @@ register(Scenario(
             "work (local-cluster); the retries succeed on the executors started in their place",
     workload=_executors_lost_exit_code,
     master=f"local-cluster[{EXECUTORS},1,1024]",
-    # Executors are JVMs of their own here: start them with the quick compiler only.
-    settings={**PLAIN_LOG, "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"},
+    settings={**PLAIN_LOG, **QUICK_EXECUTOR_JVMS},
     fix_code="no task calls System.exit: the executors live and every first attempt succeeds",
     expect=Expectation(finding="retryWaste", rule="failedTasks", recommendation_mentions=("System.exit",)),
 ))

@@ -91,7 +91,7 @@ TEST(TaskFailures, FailedTasksInsideAStage) {
     TaskSpec t;
     t.launch_ms = 51000;
     t.duration_ms = 20000;
-    t.executor_id = i % 2 == 0 ? "1" : "2";
+    t.executor_id = std::to_string(1 + i % 2);  // "1" or "2" (a literal here trips g++ 12 -Wrestrict)
     t.reason = "ExceptionFailure";
     t.failure_detail = "java.lang.OutOfMemoryError";
     t.index = i;
@@ -112,28 +112,70 @@ TEST(TaskFailures, FailedTasksInsideAStage) {
   EXPECT_EQ(failures[0]->band, ImpactBand::kMedium);
 }
 
-TEST(TaskFailures, SpeculativeDuplicatesThatLost) {
-  auto log = cluster();
-  StageSpec stage = clean_stage(0, 1000);
-  for (int i = 0; i < 8; ++i) {
-    TaskSpec t;
-    t.launch_ms = 31000;
-    t.duration_ms = 15000;
-    t.executor_id = "2";
-    t.reason = "TaskKilled";
-    t.speculative = true;
-    t.attempt = 1;
-    t.index = 32 + i;
-    stage.tasks.push_back(t);
+// Stage 0: 8 tasks of 10 s, then 4 of 20 s on executor 1; at 23 s their speculative copies take
+// executor 2's free slots and lose at 31 s, when the originals finish. With `waiting`, stage 1 (8
+// tasks of 10 s) is submitted at 24 s and waits for a slot until 31 s. A 50 s application.
+ScenarioLog copies_that_lose(bool waiting) {
+  ScenarioLog log;
+  log.start(0).finished(50000);
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.submit_ms = 1000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 10000, {"1", "2"}, 4);
+  for (int i = 0; i < 4; ++i) {
+    TaskSpec original;
+    original.launch_ms = 11000;
+    original.duration_ms = 20000;
+    original.executor_id = "1";
+    original.index = 8 + i;
+    stage.tasks.push_back(original);
+    TaskSpec copy = original;
+    copy.launch_ms = 23000;
+    copy.duration_ms = 8000;
+    copy.executor_id = "2";
+    copy.reason = "TaskKilled";  // "another attempt succeeded"
+    copy.speculative = true;
+    copy.attempt = 1;
+    stage.tasks.push_back(copy);
   }
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .stages = {stage}});
-  auto result = analyze_scenario(log);
+  stage.complete_ms = 31000;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 31000, .stages = {stage}});
+  if (waiting) {
+    StageSpec next;
+    next.stage_id = 1;
+    next.submit_ms = 24000;
+    next.tasks = ScenarioLog::uniform_tasks(8, 31000, 10000, {"1", "2"}, 4);
+    next.complete_ms = 41000;
+    log.job({.job_id = 1, .submit_ms = 24000, .end_ms = 41000, .stages = {next}});
+  }
+  return log;
+}
+
+TEST(TaskFailures, SpeculativeCopiesThatLostCostTheWorkThatWaited) {
+  auto result = analyze_scenario(copies_that_lose(true));
   auto spec = result.of_type("speculationWaste");
   ASSERT_EQ(spec.size(), 1u);
   const Finding& f = *spec[0];
-  // 120 s killed; 520 s of task time over 50 s is 10.4 in flight: 11.5 s.
-  EXPECT_NEAR(f.impact.raw_waste->value, 120000.0 / 10.4, 1e-6);
-  EXPECT_EQ(f.settings.at(0).key, "spark.speculation.multiplier");
+  EXPECT_EQ(f.id, "speculationWaste//stage-0.0");
+  // The 4 copies held slots 8 s each; stage 1 waited for 7 s of each: 28 s of slot time, on the
+  // 8 cores stage 0 held, 3.5 s of wall-clock, claimed on stage 1.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "killedTaskTimeMs"), 32000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "contendedSlotMs"), 28000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "killedCopies"), 4);
+  EXPECT_NEAR(raw_of(f), 3500, 1e-6);
+  ASSERT_EQ(f.claim.stages.size(), 1u);
+  EXPECT_EQ(f.claim.stages[0].stage.stage_id, 1);
+  // 3.5 s is significant in a 50 s application (5% of it), under the 10 s floor for long ones.
+  EXPECT_GT(f.impact.wall_clock->high_ms, 0);
+  // Copies later: the multiplier and quantile raised from the defaults in effect (1.5, 0.75).
+  EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "3");
+  EXPECT_EQ(suggested(f, "spark.speculation.quantile"), "0.9");
+}
+
+TEST(TaskFailures, SpeculativeCopiesOnSlotsNobodyWantedCostNoWallClock) {
+  // The same losing copies in the tail of a stage that ran alone: they held slots no task waited for.
+  EXPECT_TRUE(analyze_scenario(copies_that_lose(false)).of_type("speculationWaste").empty());
 }
 
 TEST(TaskFailures, FailedJobs) {

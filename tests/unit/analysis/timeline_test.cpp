@@ -253,6 +253,46 @@ TEST(Timeline, AutoscalingChurn) {
   EXPECT_NE(f.explanation.find("Executor idle timeout"), std::string::npos) << f.explanation;
 }
 
+// Dynamic allocation with a 1 s idle timeout: each of three executors works 10 s and is removed;
+// stages 1 and 2 are submitted after the removal and wait 10 s each for a new executor.
+ScenarioLog scaled_away_and_back() {
+  ScenarioLog log;
+  log.start(0).finished(100000);
+  log.property("spark.dynamicAllocation.enabled", "true").property("spark.dynamicAllocation.executorIdleTimeout", "1s");
+  log.executor("1", "host-a", 4, 1000, 15000, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("2", "host-a", 4, 30000, 45000, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("3", "host-a", 4, 60000, 75000, int64_t{4} << 30, "Executor killed by driver.");
+  const int64_t submitted[] = {2000, 20000, 50000};
+  const int64_t first_task[] = {2000, 30000, 60000};
+  for (int i = 0; i < 3; ++i) {
+    StageSpec stage;
+    stage.stage_id = i;
+    stage.submit_ms = submitted[i];
+    stage.tasks = ScenarioLog::uniform_tasks(4, first_task[i], 10000, {std::to_string(i + 1)}, 4);
+    stage.complete_ms = first_task[i] + 10000;
+    log.job({.job_id = i, .submit_ms = submitted[i], .end_ms = first_task[i] + 10000, .stages = {stage}});
+  }
+  return log;
+}
+
+TEST(Timeline, AutoscalingChurnCostsTheWaitForNewExecutors) {
+  auto result = analyze_scenario(scaled_away_and_back());
+  auto churn = result.of_type("autoscalingChurn");
+  ASSERT_EQ(churn.size(), 1u);
+  const Finding& f = *churn[0];
+  // Stage 0 started on an executor it found; stages 1 and 2 waited 10 s each for one asked for anew.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "stagesWaitingForExecutors"), 2);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "waitForExecutorsMs"), 20000);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+  EXPECT_EQ(f.impact.method, EstimateMethod::kMeasured);
+  EXPECT_DOUBLE_EQ(f.impact.wall_clock->high_ms, 20000);
+  // The timeout raised from the 1 s in effect; the executors all worked, so the backlog timeout
+  // (how soon executors are asked for) is not what went wrong and is left alone.
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.executorIdleTimeout"), "120s");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.minExecutors"), "1");
+  for (const auto& s : f.settings) EXPECT_NE(s.key, "spark.dynamicAllocation.schedulerBacklogTimeout");
+}
+
 TEST(Timeline, AutoscalingChurnNearMisses) {
   EXPECT_TRUE(analyze_scenario(churning(2, 60000)).of_type("autoscalingChurn").empty()) << "only 2 short-lived";
   EXPECT_TRUE(analyze_scenario(churning(3, 120000)).of_type("autoscalingChurn").empty()) << "lived exactly 2 minutes";
