@@ -55,13 +55,13 @@ constexpr SparkSetting kSettings[] = {
     {"spark.default.parallelism", Type::kInteger, version_of(1, 0), kNone, "",
      "partitions of RDD shuffles and parallelize (default: the cores of the cluster)"},
     {"spark.dynamicAllocation.enabled", Type::kBoolean, version_of(1, 2), kFalse, "", "executors added and removed with the load"},
-    {"spark.dynamicAllocation.executorIdleTimeout", Type::kDuration, version_of(1, 2), kIdleTimeout, "",
+    {"spark.dynamicAllocation.executorIdleTimeout", Type::kDurationSeconds, version_of(1, 2), kIdleTimeout, "",
      "an executor idle this long is removed"},
     {"spark.dynamicAllocation.initialExecutors", Type::kInteger, version_of(1, 3), kNone, "spark.dynamicAllocation.minExecutors",
      "executors to start with"},
     {"spark.dynamicAllocation.maxExecutors", Type::kInteger, version_of(1, 2), kNone, "", "the most executors (default: no bound)"},
     {"spark.dynamicAllocation.minExecutors", Type::kInteger, version_of(1, 2), kMinExecutors, "", "executors always kept"},
-    {"spark.dynamicAllocation.schedulerBacklogTimeout", Type::kDuration, version_of(1, 2), kBacklogTimeout, "",
+    {"spark.dynamicAllocation.schedulerBacklogTimeout", Type::kDurationSeconds, version_of(1, 2), kBacklogTimeout, "",
      "tasks waiting this long ask for more executors"},
     {"spark.dynamicAllocation.shuffleTracking.enabled", Type::kBoolean, version_of(3, 0), kShuffleTracking, "",
      "dynamic allocation without an external shuffle service: executors holding shuffle data are kept"},
@@ -157,11 +157,13 @@ std::optional<std::pair<double, std::string>> number_and_unit(std::string_view t
   return std::pair{number, lower(trimmed(std::string_view(end, static_cast<size_t>(text.data() + text.size() - end))))};
 }
 
-std::optional<double> duration_ms(std::string_view text) {
+// `unitless_ms`: what a bare number means, as the setting's timeConf unit says.
+std::optional<double> duration_ms(std::string_view text, double unitless_ms) {
   auto parsed = number_and_unit(text);
   if (!parsed) return std::nullopt;
   const auto& [number, unit] = *parsed;
-  if (unit.empty() || unit == "ms") return number;
+  if (unit.empty()) return number * unitless_ms;
+  if (unit == "ms") return number;
   if (unit == "s") return number * 1e3;
   if (unit == "m" || unit == "min") return number * 6e4;
   if (unit == "h") return number * 3.6e6;
@@ -189,7 +191,8 @@ std::optional<double> number_of(const SparkSetting& setting, std::string_view te
       auto bytes = parse_size_bytes(unitless ? std::string(t) + "m" : std::string(t));
       return bytes ? std::optional<double>(static_cast<double>(*bytes)) : std::nullopt;
     }
-    case Type::kDuration: return duration_ms(text);
+    case Type::kDuration: return duration_ms(text, 1);
+    case Type::kDurationSeconds: return duration_ms(text, 1e3);
     case Type::kBoolean:
     case Type::kText: return std::nullopt;
   }

@@ -31,7 +31,8 @@ enum class SettingType {
   kDouble,
   kBytes,     // "10m", "128MB", "10485760": a unitless value is bytes
   kMemoryMiB, // "4g", "4096": a unitless value is MiB (spark.executor.memory)
-  kDuration,  // "60s", "3s", "1000ms": a unitless value is the setting's own unit (ms here)
+  kDuration,         // "3s", "1000ms", "250": a unitless value is milliseconds
+  kDurationSeconds,  // "60s", "2min", "60": a unitless value is seconds (the dynamic-allocation timeouts)
   kText,
 };
 

@@ -151,14 +151,17 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   }
   c.banner = confidence_banner(c.confidence, c.runtime_coverage, names_differ, baseline.app.name, candidate.app.name);
   // A candidate that adds heavy new work to the same application is still that application, so
-  // low coverage alone does not withhold the labels; with different names as well, it does. Two
-  // sessions of one generic name ("Spark shell") share nothing but stage positions: a pairing
-  // with no plan or call-site evidence behind any pair is not one job either.
-  const bool evidence = !c.alignment.replanned.empty() ||
-                        std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(),
-                                    [](const StagePair& p) { return p.method != PairMethod::kPositional; });
-  c.comparable = c.alignment.executions.accepted && c.runtime_coverage && evidence &&
-                 !(names_differ && *c.runtime_coverage < kMinComparableCoverage);
+  // low coverage alone does not withhold the labels. Two sessions of one generic name ("Spark
+  // shell") share nothing but stage positions: a pairing with no plan or call-site evidence behind
+  // any pair is not one job. Under different names, the pairing must stand on its own: most of the
+  // run time paired, and at least one pair of high or medium quality (small synthetic jobs of one
+  // shape align weakly).
+  auto has_pair = [&](auto&& accept) { return std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(), accept); };
+  const bool any_evidence =
+      !c.alignment.replanned.empty() || has_pair([](const StagePair& p) { return p.method != PairMethod::kPositional; });
+  const bool strong_evidence = has_pair([](const StagePair& p) { return pair_quality(p.method, p.score) != "low"; });
+  c.comparable = c.alignment.executions.accepted && c.runtime_coverage &&
+                 (names_differ ? *c.runtime_coverage >= kMinComparableCoverage && strong_evidence : any_evidence);
   if (!c.comparable && c.confidence != ComparisonConfidence::kInsufficient) {
     if (!c.banner.empty()) c.banner += ' ';
     c.banner += "The runs do not do the same work, so no change is labelled an improvement or a regression.";

@@ -7,10 +7,11 @@
 //   low           the coverage is under 90%, or the application names differ
 //   ok            otherwise
 // with a banner sentence saying why when it is not ok. Runs are `comparable` (of one job) when
-// their SQL executions align and, if their application names differ, at least
-// kMinComparableCoverage of the executor run time is in paired or replanned stages, and at least
-// one stage pair rests on plan or call-site evidence (not position alone); otherwise no metric is
-// labelled an improvement or a regression (notComparable), whatever the figures say. The result is plain data (the
+// their SQL executions align and a stage pair rests on plan or call-site evidence (not position
+// alone); under different application names, at least kMinComparableCoverage of the executor
+// run time must be in paired or replanned stages and a pair must be of high or medium quality.
+// Otherwise no metric is labelled an improvement or a regression (notComparable), whatever the
+// figures say. The result is plain data (the
 // comparison document, comparisonSchemaVersion 1), rendered by src/report. Pure: the same two
 // models and options give the same comparison.
 #pragma once

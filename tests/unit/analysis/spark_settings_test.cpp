@@ -67,6 +67,12 @@ TEST(SparkSettings, ValuesCompareAsTheirTypeReadsThem) {
   EXPECT_EQ(compare_values(setting("spark.executor.memory"), "4096", "4g"), 0);  // unitless is MiB there
   EXPECT_EQ(compare_values(setting("spark.dynamicAllocation.executorIdleTimeout"), "60s", "60000ms"), 0);
   EXPECT_EQ(compare_values(setting("spark.dynamicAllocation.executorIdleTimeout"), "2min", "60s"), 1);
+  // A bare number is what the setting's timeConf unit says: seconds for the idle timeout, ms for
+  // the locality wait.
+  EXPECT_EQ(compare_values(setting("spark.dynamicAllocation.executorIdleTimeout"), "300", "5min"), 0);
+  EXPECT_EQ(compare_values(setting("spark.dynamicAllocation.schedulerBacklogTimeout"), "1", "1s"), 0);
+  EXPECT_EQ(compare_values(setting("spark.locality.wait"), "3000", "3s"), 0);
+  EXPECT_EQ(setting_number(setting("spark.dynamicAllocation.executorIdleTimeout"), "60"), 60000.0);
   EXPECT_EQ(compare_values(setting("spark.sql.adaptive.enabled"), "TRUE", "true"), 0);
   EXPECT_EQ(compare_values(setting("spark.sql.adaptive.enabled"), "false", "true"), std::nullopt);
   EXPECT_EQ(compare_values(setting("spark.sql.shuffle.partitions"), "400", "200"), 1);
