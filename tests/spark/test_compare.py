@@ -86,3 +86,18 @@ def test_unrelated_applications_get_no_verdict():
     labelled = [m["name"] for m in doc["metricDeltas"] if m["direction"] in LABELS]
     assert not labelled, f"{first} against {second}: labelled {labelled}"
     assert not [e for e in doc["executionDeltas"] if e["direction"] in LABELS]
+
+
+def test_one_query_planned_two_ways_still_pairs():
+    """broadcast_prevented's twin plans the join as a broadcast: the shuffle stage of the
+    sort-merge join is gone, and the execution still pairs, its leftover stage replanned."""
+    doc = comparison(run_of("broadcast_prevented", "problem")["log"], run_of("broadcast_prevented", "fixed")["log"])
+    alignment = doc["executionAlignment"]
+    assert alignment["accepted"] and alignment["paired"] >= 1, alignment
+    assert doc["replanned"], "the twin's plan has fewer stages: a replanned group"
+    assert doc["runtimeCoverage"] >= 0.9 and doc["confidence"] == "ok", (doc["runtimeCoverage"], doc["banner"])
+    assert doc["comparable"]
+    resolved = {c["rule"] for c in doc["findingsDelta"]["resolved"]}
+    assert "underBroadcast" in resolved, resolved
+    problem_executions = [e for e in doc["executionDeltas"] if e["description"].startswith("sf-problem: ")]
+    assert problem_executions, doc["executionDeltas"]
