@@ -68,31 +68,37 @@ void set_partition_count(const DetectorContext& context, const StageAttempt& sta
 // ---------------------------------------------------------------------------------------------
 // shuffle
 
+// What a stage's tasks measured of moving shuffle data: waiting for blocks to arrive (fetch wait)
+// and writing their own shuffle output (write time). Bytes alone say nothing of the cost: a
+// stage can read 67 GiB and wait half a second for it, its tasks busy computing meanwhile.
 void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
     if (!context.ran_long_enough(*stage)) continue;
     const double bytes = static_cast<double>(stage->shuffle_read_bytes());
     if (bytes <= 0 || bytes < t.shuffle_min_read_bytes) continue;
-    const double duration = context.occupancy(*stage).duration_ms;
-    const double modeled = transfer_ms(t, bytes);
-    const double share = modeled / duration;
-    if (share < t.shuffle_min_modeled_share) continue;
-    const double remote = static_cast<double>(stage->metric(TaskMetric::kShuffleRemoteBytesRead));
-    const double fetch_wait = static_cast<double>(stage->metric(TaskMetric::kShuffleFetchWaitTimeMs));
     const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
-    const double fetch_wait_share = run_time > 0 ? fetch_wait / run_time : 0.0;
+    if (run_time <= 0) continue;
+    const double fetch_wait = static_cast<double>(stage->metric(TaskMetric::kShuffleFetchWaitTimeMs));
+    const double write_time = static_cast<double>(stage->metric(TaskMetric::kShuffleWriteTimeNs)) / 1e6;
+    const double share = std::min(1.0, (fetch_wait + write_time) / run_time);
+    if (share < t.shuffle_min_measured_share) continue;
+    const double duration = context.occupancy(*stage).duration_ms;
+    // The tasks ran side by side, so their shuffle time takes the stage's duration in the share
+    // it took of their run time.
+    const double waste = share * duration;
+    const double remote = static_cast<double>(stage->metric(TaskMetric::kShuffleRemoteBytesRead));
 
     Finding f = DetectorContext::stage_finding(*stage, "shuffle");
-    f.title =
-        fmt::format("{} read {} of shuffle data", DetectorContext::stage_label(*stage), format_bytes(as_int(bytes)));
+    f.title = fmt::format("{} spent {} of its task time moving shuffle data ({} read)",
+                          DetectorContext::stage_label(*stage), format_percent(share), format_bytes(as_int(bytes)));
     f.explanation = fmt::format(
-        "The stage read {} from the previous stages' shuffle output ({} of it from other hosts). Moving that at an "
-        "assumed {} takes about {}, {} of the stage's {}. Its tasks waited {} in all for shuffle blocks to arrive "
-        "({} of their run time).",
-        format_bytes(as_int(bytes)), format_bytes(as_int(remote)), rate_words(t.shuffle_throughput_bps),
-        format_duration_ms(as_int(modeled)), format_percent(share), format_duration_ms(as_int(duration)),
-        format_duration_ms(as_int(fetch_wait)), format_percent(fetch_wait_share));
+        "The stage read {} from the previous stages' shuffle output ({} of it from other hosts). Its tasks waited {} "
+        "in all for shuffle blocks to arrive and spent {} writing their own shuffle output: {} of their {} of run "
+        "time, about {} of the stage's {}.",
+        format_bytes(as_int(bytes)), format_bytes(as_int(remote)), format_duration_ms(as_int(fetch_wait)),
+        format_duration_ms(as_int(write_time)), format_percent(share), format_duration_ms(as_int(run_time)),
+        format_duration_ms(as_int(waste)), format_duration_ms(as_int(duration)));
     f.recommendation = fmt::format(
         "Shuffle less: broadcast the small side of joins instead of shuffling both (raise "
         "spark.sql.autoBroadcastJoinThreshold up to {} for sides that small), aggregate or filter before the "
@@ -102,26 +108,22 @@ void shuffle(const DetectorContext& context, std::vector<Finding>& findings) {
     f.settings = {context.setting("spark.sql.autoBroadcastJoinThreshold", mib_setting(t.broadcast_under_max_bytes)),
                   context.setting("spark.shuffle.compress", "true"),
                   context.setting("spark.io.compression.codec", "zstd")};
-    f.evidence = {
-        {"shuffleReadBytes", bytes, "bytes"},         {"shuffleRemoteReadBytes", remote, "bytes"},
-        {"shuffleFetchWaitTimeMs", fetch_wait, "ms"}, {"fetchWaitShareOfRunTime", fetch_wait_share, "fraction"},
-        {"modeledTransferMs", modeled, "ms"},         {"stageDurationMs", duration, "ms"}};
-    f.thresholds = {"shuffle.minReadBytes", "shuffle.minModeledShare", "stage.minDurationMs"};
+    f.evidence = {{"shuffleReadBytes", bytes, "bytes"},
+                  {"shuffleRemoteReadBytes", remote, "bytes"},
+                  {"shuffleFetchWaitTimeMs", fetch_wait, "ms"},
+                  {"shuffleWriteTimeMs", write_time, "ms"},
+                  {"shuffleShareOfRunTime", share, "fraction"},
+                  {"stageDurationMs", duration, "ms"}};
+    f.thresholds = {"shuffle.minReadBytes", "shuffle.minMeasuredShare", "stage.minDurationMs"};
     f.confidence = std::min(context.confidence_above(bytes, t.shuffle_min_read_bytes),
-                            context.confidence_above(share, t.shuffle_min_modeled_share));
-    f.validation_caveat = fmt::format(
-        "The transfer time is modeled at an assumed {} (impact.shuffleThroughputBytesPerSec); on a faster network "
-        "it runs high. The fetch wait time is what the tasks measured.",
-        rate_words(t.shuffle_throughput_bps));
-    if (remote < 0.5 * bytes) {
-      f.validation_caveat += fmt::format(
-          " {} of the bytes were read on the same host, which costs disk time rather "
-          "than network time.",
-          format_percent(1.0 - remote / bytes));
-    }
+                            context.confidence_above(share, t.shuffle_min_measured_share));
+    f.validation_caveat =
+        "The time is what the tasks measured waiting for shuffle blocks and writing shuffle output, spread over "
+        "the stage in the share it took of their run time. Shuffling less removes part of it; what remains of a "
+        "smaller shuffle is not modeled.";
     f.claim.kind = WasteClaim::Kind::kStages;
-    f.claim.method = EstimateMethod::kModeled;
-    f.claim.stages = {{DetectorContext::ref(*stage), modeled}};
+    f.claim.method = EstimateMethod::kMeasured;
+    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
     f.claim.raw = RawWaste{bytes, WasteUnit::kBytes};
     findings.push_back(std::move(f));
   }

@@ -66,7 +66,7 @@ const std::array kRegistry = {
     ThresholdInfo{"slowHost.minBytesExcess", "bytes", "bytes a host read past its share, at least", &T::slow_host_min_bytes_excess},
     ThresholdInfo{"duplicatePlanSubtree.minNodes", "count", "nodes a repeated subtree needs to matter", &T::duplicate_min_nodes},
     ThresholdInfo{"shuffle.minReadBytes", "bytes", "1 GiB read by the stage", &T::shuffle_min_read_bytes},
-    ThresholdInfo{"shuffle.minModeledShare", "fraction", "modeled transfer time vs the stage's duration", &T::shuffle_min_modeled_share},
+    ThresholdInfo{"shuffle.minMeasuredShare", "fraction", "fetch wait + shuffle write time vs the tasks' run time", &T::shuffle_min_measured_share},
     ThresholdInfo{"spill.minDiskBytes", "bytes", "256 MiB spilled to disk by the stage", &T::spill_min_disk_bytes},
     ThresholdInfo{"stageSlowness.infoMinMs", "ms", "a stage longer than 5 minutes", &T::stage_slowness_info_min_ms},
     ThresholdInfo{"stageSlowness.minAppShare", "fraction", "and a quarter of the application", &T::stage_slowness_min_app_share},

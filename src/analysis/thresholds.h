@@ -101,7 +101,7 @@ struct Thresholds {
 
   // --- shuffle ----------------------------------------------------------------------------------
   double shuffle_min_read_bytes = 1073741824;  // 1 GiB read by the stage
-  double shuffle_min_modeled_share = 0.25;   // modeled transfer time vs the stage's duration
+  double shuffle_min_measured_share = 0.25;  // fetch wait + shuffle write time vs the tasks' run time
 
   // --- spill ------------------------------------------------------------------------------------
   double spill_min_disk_bytes = 268435456;   // 256 MiB spilled to disk by the stage

@@ -43,6 +43,7 @@ struct TaskSpec {
   int64_t shuffle_fetch_wait_ms = 0;
   int64_t shuffle_write_bytes = 0;
   int64_t shuffle_write_records = 0;
+  int64_t shuffle_write_time_ns = -1;    // -1: 1 ms when the task writes shuffle bytes
   int64_t memory_spill_bytes = 0;
   int64_t disk_spill_bytes = 0;
   int64_t jvm_heap_peak_bytes = -1;      // "Task Executor Metrics" JVMHeapMemory; -1: not logged

@@ -86,11 +86,13 @@ TEST(Shuffle, CleanLogHasNoFindings) {
 
 // --- shuffle ---------------------------------------------------------------------------------
 
-TEST(Shuffle, LargeShuffleRead) {
+TEST(Shuffle, TimeTheTasksSpentMovingShuffleData) {
   StageSpec stage = eighty_second_stage();
   for (TaskSpec& t : stage.tasks) {
     t.shuffle_read_bytes = 64 * kMiB;
-    t.shuffle_fetch_wait_ms = 100;
+    t.shuffle_fetch_wait_ms = 2500;
+    t.shuffle_write_bytes = kMiB;
+    t.shuffle_write_time_ns = 500'000'000;  // 500 ms
   }
   auto result = run_stage(cluster(), stage);
   auto found = shuffle_findings(result);
@@ -98,39 +100,53 @@ TEST(Shuffle, LargeShuffleRead) {
   const Finding& f = *found[0];
   EXPECT_EQ(f.id, "shuffle//stage-0.0");
   EXPECT_EQ(f.stages, (std::vector<StageRef>{{0, 0}}));
-  // 40 x 64 MiB = 2,684,354,560 bytes at 125 MB/s = 21,474.84 ms: 26.8% of the 80 s stage
-  // (>= 25%), under the 30,050 ms room: serial, unclipped.
+  // 40 tasks of 9,990 ms run time waited 2,500 ms and wrote for 500 ms each: 3,000 / 9,990 of
+  // their run time, so that share of the 80 s stage, 24,024 ms (under the 30,050 ms room).
+  const double share = 3000.0 / 9990.0;
   const double bytes = 40.0 * 64 * kMiB;
-  const double modeled = bytes / 125e6 * 1000;
-  EXPECT_EQ(f.impact.method, EstimateMethod::kModeled);
+  EXPECT_EQ(f.impact.method, EstimateMethod::kMeasured);
   EXPECT_EQ(f.impact.basis, Basis::kSerial);
-  EXPECT_NEAR(high_of(f), modeled, 1e-6);
-  EXPECT_NEAR(low_of(f), modeled, 1e-6);
+  EXPECT_NEAR(high_of(f), share * 80000, 1e-6);
+  EXPECT_NEAR(low_of(f), share * 80000, 1e-6);
   EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kBytes);
   EXPECT_DOUBLE_EQ(raw_of(f), bytes);
   EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleReadBytes"), bytes);
   EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleRemoteReadBytes"), bytes / 2);
-  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleFetchWaitTimeMs"), 4000);
-  EXPECT_NEAR(evidence_of(f, "modeledTransferMs"), modeled, 1e-6);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleFetchWaitTimeMs"), 100000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "shuffleWriteTimeMs"), 20000);
+  EXPECT_NEAR(evidence_of(f, "shuffleShareOfRunTime"), share, 1e-12);
   EXPECT_EQ(suggested(f, "spark.sql.autoBroadcastJoinThreshold"), "100m");
   EXPECT_EQ(suggested(f, "spark.shuffle.compress"), "<absent>");  // on by default
-  EXPECT_TRUE(names_threshold(f, "shuffle.minModeledShare"));
+  EXPECT_TRUE(names_threshold(f, "shuffle.minMeasuredShare"));
+}
+
+TEST(Shuffle, ManyBytesTheTasksBarelyWaitedForAreNoFinding) {
+  // 2.5 GiB read, but 100 ms of fetch wait per 9,990 ms task: the network was not the cost.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.shuffle_read_bytes = 64 * kMiB;
+    t.shuffle_fetch_wait_ms = 100;
+  }
+  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
+  // Just under a quarter of the run time, and just at it.
+  for (TaskSpec& t : stage.tasks) t.shuffle_fetch_wait_ms = 2497;
+  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
+  for (TaskSpec& t : stage.tasks) t.shuffle_fetch_wait_ms = 2498;
+  EXPECT_EQ(run_stage(cluster(), stage).of_type("shuffle").size(), 1u);
 }
 
 TEST(Shuffle, ShuffleNearMisses) {
-  // 40 x 62,499,999 = 2,499,999,960 bytes: 19,999.9997 ms, just under a quarter of 80 s.
-  StageSpec stage = eighty_second_stage();
-  for (TaskSpec& t : stage.tasks) t.shuffle_read_bytes = 62499999;
-  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
-
-  // An 8 s stage reading 8 x (128 MiB - 1): 8 bytes short of shuffle.minReadBytes (the modeled
-  // 8.6 s would be past a quarter of the stage); 128 MiB each is exactly 1 GiB, and reported.
+  // An 8 s stage reading 8 x (128 MiB - 1), waiting half its run time: 8 bytes short of
+  // shuffle.minReadBytes; 128 MiB each is exactly 1 GiB, and reported.
   StageSpec small;
   small.stage_id = 0;
   small.submit_ms = 1000;
   small.tasks = ScenarioLog::uniform_tasks(8, 1000, 8000, {"1", "2"}, 4);
   small.complete_ms = 9000;
-  for (TaskSpec& t : small.tasks) t.shuffle_read_bytes = 128 * kMiB - 1;
+  for (TaskSpec& t : small.tasks) {
+    t.shuffle_read_bytes = 128 * kMiB - 1;
+    t.shuffle_fetch_wait_ms = 4000;
+  }
   EXPECT_TRUE(run_stage(cluster(), small).of_type("shuffle").empty());
   for (TaskSpec& t : small.tasks) t.shuffle_read_bytes = 128 * kMiB;
   EXPECT_EQ(run_stage(cluster(), small).of_type("shuffle").size(), 1u);
