@@ -112,7 +112,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("baseline", options->base_path, "The baseline run's event log (any form analyze reads)")->required();
   cmd->add_option("candidate", options->cand_path, "The candidate run's event log")->required();
   cmd->add_option("--normalize-path", options->normalize_patterns,
-                  "Regular expression (ECMAScript) whose matches are rewritten to one token before stages are "
+                  "Regular expression (RE2 syntax) whose matches are rewritten to one token before stages are "
                   "paired, e.g. an output directory named after the run; repeatable; affects pairing only")
       ->take_last()
       ->expected(1)

@@ -1,5 +1,7 @@
 #include "compare/normalize.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -132,11 +134,15 @@ size_t uuid_length(std::string_view text, size_t at) {
 Result<ComparisonNormalizer> ComparisonNormalizer::with_patterns(const std::vector<std::string>& patterns) {
   ComparisonNormalizer normalizer;
   for (const auto& text : patterns) {
-    try {
-      normalizer.patterns_.emplace_back(text, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return fail(Status::InvalidArgument("invalid --normalize-path pattern '" + text + "': " + e.what()));
-    }
+    auto invalid = [&](const std::string& why) {
+      return fail(Status::InvalidArgument("invalid --normalize-path pattern '" + text.substr(0, 200) + "': " + why));
+    };
+    if (text.size() > kMaxNormalizePatternBytes) return invalid("longer than 4096 bytes");
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto compiled = std::make_shared<const re2::RE2>(re2::StringPiece(text.data(), text.size()), options);
+    if (!compiled->ok()) return invalid(compiled->error());
+    normalizer.patterns_.push_back(std::move(compiled));
     normalizer.pattern_texts_.push_back(text);
   }
   return normalizer;
@@ -144,7 +150,8 @@ Result<ComparisonNormalizer> ComparisonNormalizer::with_patterns(const std::vect
 
 std::string ComparisonNormalizer::normalize(std::string_view text) const {
   std::string out(text);
-  for (const auto& pattern : patterns_) out = std::regex_replace(out, pattern, std::string(kUserPatternToken));
+  const re2::StringPiece token(kUserPatternToken.data(), kUserPatternToken.size());
+  for (const auto& pattern : patterns_) re2::RE2::GlobalReplace(&out, *pattern, token);
   out = analysis::normalized_plan_text(out);
   out = replace_staging_directories(out);
   out = replace_dates(out);

@@ -7,16 +7,24 @@
 // the text as Spark printed it. Numbers, paths and literals in general are left alone: blanket
 // stripping fused distinct stages of one run (a filter on 2 and one on 3 are different stages).
 //
+// The caller's patterns run on RE2: matching takes time linear in the text whatever the pattern,
+// so a pattern such as (.*a){25} from an MCP client cannot hold a core for minutes. RE2 has no
+// back-references or look-around; such a pattern is refused with RE2's reason.
+//
 // The normalizer decides only which stages pair; findings never read it. Immutable once built,
-// safe to share between threads.
+// safe to share between threads (and cheap to copy: the compiled patterns are shared).
 #pragma once
 
-#include <regex>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace sf::compare {
 
@@ -26,13 +34,15 @@ inline constexpr std::string_view kDateToken = "<date>";
 inline constexpr std::string_view kListToken = "<list>";
 inline constexpr std::string_view kUserPatternToken = "<norm>";
 
+inline constexpr size_t kMaxNormalizePatternBytes = 4096;
+
 class ComparisonNormalizer {
  public:
   // Without user patterns.
   ComparisonNormalizer() = default;
 
-  // Compiles the caller's regular expressions (ECMAScript syntax); an invalid one is an
-  // InvalidArgument naming it.
+  // Compiles the caller's regular expressions (RE2 syntax); an invalid one, or one over
+  // kMaxNormalizePatternBytes, is an InvalidArgument naming it.
   static Result<ComparisonNormalizer> with_patterns(const std::vector<std::string>& patterns);
 
   // User patterns, then plan-text id removal, then the targeted patches.
@@ -42,7 +52,7 @@ class ComparisonNormalizer {
 
  private:
   std::vector<std::string> pattern_texts_;
-  std::vector<std::regex> patterns_;
+  std::vector<std::shared_ptr<const re2::RE2>> patterns_;
 };
 
 // The targeted patches alone, each exposed for its tests.

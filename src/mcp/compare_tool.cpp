@@ -27,7 +27,7 @@ Tool compare_runs_tool() {
   tool.description =
       "Compares a candidate run of a job with a baseline run: the confidence of the stage pairing (ok, low, "
       "insufficient, with the reason), whole-run metric deltas, findings introduced and resolved, and per-stage "
-      "changes with how each stage was paired. normalizePath is a list of regular expressions (ECMAScript) whose "
+      "changes with how each stage was paired. normalizePath is a list of regular expressions (RE2 syntax) whose "
       "matches are rewritten to one token before stages are paired, e.g. an output directory named after the run; "
       "it affects pairing only. budgets (METRIC=LIMIT, e.g. wallClock=+5%) are evaluated too.";
   tool.parameters = {

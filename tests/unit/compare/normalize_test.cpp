@@ -80,6 +80,31 @@ TEST(ComparisonNormalizer, AnInvalidPatternIsAnErrorNamingIt) {
   EXPECT_NE(normalizer.error().message().find("(unclosed"), std::string::npos);
 }
 
+TEST(ComparisonNormalizer, PatternsRunInLinearTime) {
+  // (.*a){25} backtracks exponentially in ECMAScript engines on a line of a's without a match at
+  // the end; RE2 answers in one pass over the text. The test finishing is the assertion.
+  const auto normalizer = ComparisonNormalizer::with_patterns({"(.*a){25}b"});
+  ASSERT_TRUE(normalizer.has_value());
+  const std::string line(5000, 'a');
+  EXPECT_EQ(normalizer->normalize(line), line);
+  EXPECT_EQ(normalizer->normalize(std::string(30, 'a') + "b"), kUserPatternToken);
+}
+
+TEST(ComparisonNormalizer, WhatRe2CannotRunIsRefusedWithItsReason) {
+  for (const std::string& pattern :
+       std::vector<std::string>{"(a)\\1", "foo(?=bar)", std::string(kMaxNormalizePatternBytes + 1, 'x')}) {
+    const auto normalizer = ComparisonNormalizer::with_patterns({pattern});
+    ASSERT_FALSE(normalizer.has_value()) << pattern;
+    EXPECT_EQ(normalizer.error().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(normalizer.error().message().find("invalid --normalize-path pattern"), std::string::npos);
+  }
+  // A copy shares the compiled patterns and normalizes the same.
+  const auto normalizer = ComparisonNormalizer::with_patterns({"run-[0-9]+"});
+  ASSERT_TRUE(normalizer.has_value());
+  const ComparisonNormalizer copy = *normalizer;
+  EXPECT_EQ(copy.normalize("/out/run-42/x"), normalizer->normalize("/out/run-7/x"));
+}
+
 TEST(StageNames, DigitsAndHexIdsCollapse) {
   EXPECT_EQ(normalize_stage_name("count at Foo.scala:42"), "count at foo.scala:#");
   EXPECT_EQ(normalize_stage_name("run job 3f2a9c1b77e0 at x"), "run job # at x");
