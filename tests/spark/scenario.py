@@ -63,6 +63,10 @@ class Scenario:
     # Finding types a control must not be offered to fix first at any size (besides any time
     # finding over 10% of the app, which no control may be).
     quiet_types: tuple = ()
+    # What make validate measures the fix against: "app", the application's wall-clock, or
+    # "problem_jobs", the span of the jobs marked as the problem, when the twin's change also
+    # reshapes set-up work the finding does not claim (writing the small files it then reads).
+    measure: str = "app"
 
     @property
     def variants(self) -> tuple:
