@@ -37,12 +37,6 @@ constexpr std::string_view kRunIdentityKeys[] = {
 // YARN's proxy filter parameters carry the application id in their values.
 constexpr std::string_view kYarnProxyFilterPrefix = "spark.org.apache.hadoop.yarn.server.webproxy.amfilter.AmIpFilter.";
 
-const std::string* value_of(const model::KeyValues& properties, std::string_view key) {
-  auto it = std::lower_bound(properties.begin(), properties.end(), key,
-                             [](const auto& entry, std::string_view k) { return entry.first < k; });
-  return it != properties.end() && it->first == key ? &it->second : nullptr;
-}
-
 std::optional<std::string> optional_copy(const std::string* value) {
   return value != nullptr ? std::optional<std::string>(*value) : std::nullopt;
 }
@@ -62,17 +56,15 @@ bool is_run_identity_property(std::string_view key) {
 
 std::vector<SettingDifference> configuration_differences(const model::AppModel& baseline,
                                                          const model::AppModel& candidate) {
-  const model::KeyValues& base = baseline.environment.spark_properties;
-  const model::KeyValues& cand = candidate.environment.spark_properties;
   std::set<std::string_view> keys;
-  for (const auto& [key, value] : base) keys.insert(key);
-  for (const auto& [key, value] : cand) keys.insert(key);
+  for (const auto& [key, value] : baseline.environment.spark_properties) keys.insert(key);
+  for (const auto& [key, value] : candidate.environment.spark_properties) keys.insert(key);
 
   std::vector<SettingDifference> differences;
   for (std::string_view key : keys) {
     if (is_run_identity_property(key)) continue;
-    const std::string* b = value_of(base, key);
-    const std::string* c = value_of(cand, key);
+    const std::string* b = baseline.environment.spark_property(key);
+    const std::string* c = candidate.environment.spark_property(key);
     if (b != nullptr && c != nullptr && *b == *c) continue;
     SettingDifference d;
     d.key = std::string(key);

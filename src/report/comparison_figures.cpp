@@ -26,6 +26,14 @@ std::string unsigned_figure(std::string_view unit, double value) {
   return units::format_count(whole);
 }
 
+// "+4.0s (+6.5%)": a change in its unit, with the relative change when there is one.
+std::string signed_change(std::string_view unit, double delta, std::optional<double> relative) {
+  std::string out = delta < 0 ? "-" : "+";
+  out += unsigned_figure(unit, delta);
+  if (relative) out += fmt::format(" ({:+.1f}%)", *relative * 100);
+  return out;
+}
+
 }  // namespace
 
 std::string metric_figure(std::string_view unit, std::optional<double> value) {
@@ -39,10 +47,7 @@ std::string metric_figure(std::string_view unit, std::optional<double> value) {
 std::string change_figure(const compare::MetricDelta& d) {
   if (!d.delta) return "n/a";
   if (*d.delta == 0) return "0";
-  std::string out = *d.delta < 0 ? "-" : "+";
-  out += unsigned_figure(d.unit, *d.delta);
-  if (d.relative_change) out += fmt::format(" ({:+.1f}%)", *d.relative_change * 100);
-  return out;
+  return signed_change(d.unit, *d.delta, d.relative_change);
 }
 
 std::string direction_figure(const compare::MetricDelta& d) {
@@ -90,12 +95,11 @@ std::string setting_side_figure(const std::optional<std::string>& set, const std
 
 std::string duration_change_figure(const compare::ExecutionDelta& d) {
   if (!d.delta_ms) return "n/a";
-  std::string out = *d.delta_ms < 0 ? "-" : "+";
-  out += units::format_duration_ms(std::llabs(*d.delta_ms));
+  std::optional<double> relative;
   if (d.base_duration_ms && *d.base_duration_ms > 0) {
-    out += fmt::format(" ({:+.1f}%)", 100.0 * static_cast<double>(*d.delta_ms) / static_cast<double>(*d.base_duration_ms));
+    relative = static_cast<double>(*d.delta_ms) / static_cast<double>(*d.base_duration_ms);
   }
-  return out;
+  return signed_change("ms", static_cast<double>(*d.delta_ms), relative);
 }
 
 std::vector<const compare::ExecutionDelta*> largest_execution_changes(const compare::Comparison& comparison, size_t n) {
