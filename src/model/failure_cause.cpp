@@ -256,10 +256,13 @@ std::string_view to_string(FailureCauseKind kind) {
 }
 
 std::string FailureCause::key() const {
+  std::string key(to_string(kind));
+  if (!exit_code && exception_class.ends_with("OutOfMemoryError")) {
+    return key + ":" + exception_class + ": " + masked_digits(message);
+  }
   const std::string what = exit_code                  ? "exit " + std::to_string(*exit_code)
                            : !exception_class.empty() ? exception_class
                                                       : masked_digits(message);
-  std::string key(to_string(kind));
   if (!what.empty()) key += ":" + what;
   if (!location.empty()) key += " at " + location;
   return key;

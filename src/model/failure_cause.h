@@ -57,7 +57,9 @@ struct FailureCause {
 
   // What tells two causes apart when counting them: the kind, class, location and exit code. Not
   // the message: it often carries a per-row or per-task value ("For input string: \"x17\"",
-  // "container_..._000007").
+  // "container_..._000007"). An OutOfMemoryError is the other way round: where the heap ran out
+  // is wherever the next allocation was, so its location tells nothing apart, and its message
+  // says which memory ran out ("Java heap space", "Direct buffer memory", "Metaspace").
   std::string key() const;
   // One line for a reader: "java.lang.NumberFormatException: For input string: \"x0\"" or, for a
   // lost executor, "exit code 3 (Command exited with code 3)".

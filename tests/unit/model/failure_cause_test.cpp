@@ -343,6 +343,20 @@ TEST(FailureCause, KeyTellsClassesAndPlacesApartButNotMessages) {
   EXPECT_NE(a.key(), with("java.lang.IllegalArgumentException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:7)").key());
 }
 
+// A real log (a collect_list over a 1 GiB heap on Spark 4.3) had its tasks run out of heap in
+// BufferHolder.grow and in a generated project_doConsume: one cause, not two.
+TEST(FailureCause, OutOfMemoryErrorsAreOneCauseWhereverTheHeapRanOut) {
+  const auto oom = [](const std::string& message, const std::string& frame) {
+    return read_failure_cause("java.lang.OutOfMemoryError: " + message + "\n\tat " + frame + "\n");
+  };
+  const auto grow = oom("Java heap space", "org.apache.spark.sql.catalyst.expressions.codegen.BufferHolder.grow(BufferHolder.java:85)");
+  const auto consume = oom("Java heap space",
+                           "org.apache.spark.sql.catalyst.expressions.GeneratedClass$GeneratedIteratorForCodegenStage1.project_doConsume_0$(Unknown Source)");
+  EXPECT_EQ(grow.key(), consume.key());
+  EXPECT_NE(grow.key(), oom("Direct buffer memory", "java.nio.Bits.reserveMemory(Bits.java:175)").key());
+  EXPECT_NE(grow.key(), oom("GC overhead limit exceeded", "java.util.Arrays.copyOf(Arrays.java:3332)").key());
+}
+
 TEST(FailureCause, TextsWithNothingToRead) {
   EXPECT_EQ(read_failure_cause("").kind, FailureCauseKind::kUnknown);
   EXPECT_EQ(read_failure_cause("  \n").kind, FailureCauseKind::kUnknown);
