@@ -10,6 +10,7 @@
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
 #include "common/units.h"
+#include "model/failure_cause.h"
 
 namespace sf::analysis {
 
@@ -379,6 +380,7 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
   double short_lifetimes_ms = 0;
   double all_lifetimes_ms = 0;
   int64_t scaled_down_count = 0;
+  int64_t died_with_exit_code = 0;
   std::map<std::string, int64_t> reasons;
   for (const auto& e : model.executors) {
     if (e.is_driver() || !e.add_time_ms) continue;
@@ -392,8 +394,14 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
     short_lifetimes_ms += lifetime;
     ++reasons[e.remove_reason.empty() ? "no reason logged" : e.remove_reason.substr(0, 80)];
     scaled_down_count += scaled_down(e.remove_reason) ? 1 : 0;
+    died_with_exit_code += model::read_executor_loss(e.remove_reason).exit_code ? 1 : 0;
   }
   if (short_lived == 0 || static_cast<double>(short_lived) < t.churn_min_short_lived) return;
+  // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
+  const bool churned_by_scaling = dynamic_allocation(context) && 2 * scaled_down_count >= short_lived;
+  // Executors whose processes exited with a code are one root cause the failures finding reports
+  // with their count, exit code and the tasks they took down: not a second finding here.
+  if (!churned_by_scaling && died_with_exit_code == short_lived) return;
   const double startup_core_hours = static_cast<double>(short_lived) * t.executor_startup_overhead_ms / 3.6e6;
   const double app_ms = context.app_duration_ms();
   std::vector<std::pair<std::string, int64_t>> by_count(reasons.begin(), reasons.end());
@@ -402,8 +410,6 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
   for (size_t i = 0; i < by_count.size() && i < 3; ++i) {
     reason_words += fmt::format("{}{} x \"{}\"", i == 0 ? "" : "; ", by_count[i].second, by_count[i].first);
   }
-  // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
-  const bool churned_by_scaling = dynamic_allocation(context) && 2 * scaled_down_count >= short_lived;
 
   Finding f;
   f.type = "autoscalingChurn";

@@ -210,13 +210,14 @@ TEST(Timeline, UtilizationWithoutExecutorsIsSilent) {
 // --- autoscalingChurn ------------------------------------------------------------------------
 
 // Executor 1 lives the whole 600 s; executors 2..(1 + short_lived) live `lifetime_ms` each.
-ScenarioLog churning(int short_lived, int64_t lifetime_ms, bool dynamic_allocation = true) {
+ScenarioLog churning(int short_lived, int64_t lifetime_ms, bool dynamic_allocation = true,
+                     const std::string& remove_reason = "Executor idle timeout") {
   ScenarioLog log;
   log.start(0).finished(600000);
   if (dynamic_allocation) log.property("spark.dynamicAllocation.enabled", "true");
   log.executor("1", "host-a", 4, 100);
   for (int i = 0; i < short_lived; ++i) {
-    log.executor(std::to_string(2 + i), "host-b", 4, 10000, 10000 + lifetime_ms);
+    log.executor(std::to_string(2 + i), "host-b", 4, 10000, 10000 + lifetime_ms, int64_t{4} << 30, remove_reason);
   }
   // Keep the long-lived executor's 4 cores busy: two stages of 4 tasks x 290 s.
   StageSpec busy;
@@ -304,6 +305,17 @@ TEST(Timeline, ChurnWithoutDynamicAllocationPointsAtLostExecutors) {
   ASSERT_EQ(churn.size(), 1u);
   EXPECT_TRUE(churn[0]->settings.empty());
   EXPECT_NE(churn[0]->recommendation.find("Dynamic allocation is off"), std::string::npos);
+}
+
+// A real log (a collect_list on Spark 4.3 out of heap) lost 4 executors with exit code 52 in a
+// minute: the failures finding names them with their count and exit code; churn would say it twice.
+TEST(Timeline, ExecutorsThatDiedWithAnExitCodeAreTheFailuresFindingsNotChurn) {
+  EXPECT_TRUE(analyze_scenario(churning(4, 30000, false, "Command exited with code 52")).of_type("autoscalingChurn").empty());
+  EXPECT_EQ(analyze_scenario(churning(4, 30000, false, "Executor heartbeat timed out after 140054 ms"))
+                .of_type("autoscalingChurn")
+                .size(),
+            1u)
+      << "a loss without an exit code is not counted by the failures finding";
 }
 
 }  // namespace
