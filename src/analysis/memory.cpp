@@ -14,6 +14,7 @@
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
 #include "analysis/partition_origin.h"
+#include "analysis/removed_work.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -159,14 +160,29 @@ void more_memory_per_task(const DetectorContext& context, Finding& f) {
   }
 }
 
+// The options Spark 3.3 and later put in front of extraJavaOptions itself when the application
+// starts (the JDK module openings, IPv4 and Netty defaults), so they are in the log's value but
+// not what the user wrote; Spark adds them again to whatever value is set.
+bool spark_supplied_java_option(std::string_view option) {
+  constexpr std::string_view kPrefixes[] = {"--add-opens=", "--add-exports=", "--add-modules=",
+                                            "--enable-native-access=", "--sun-misc-unsafe-memory-access=",
+                                            "-Djava.net.preferIPv6Addresses=", "-Dio.netty."};
+  return option == "-XX:+IgnoreUnrecognizedVMOptions" ||
+         std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
+                     [&](std::string_view prefix) { return option.starts_with(prefix); });
+}
+
 // G1 with an earlier concurrent cycle, as Spark's tuning guide suggests for GC-bound jobs, kept
 // with whatever other JVM options the application passes. Another collector's flag is dropped:
 // the JVM refuses to start with two.
 std::optional<SettingChange> g1_options(const DetectorContext& context) {
   const std::string current = context.property("spark.executor.extraJavaOptions").value_or("");
+  const auto version = context.version();
+  const bool spark_supplements = version && *version >= SparkVersion{3, 3};
   constexpr std::string_view kOtherCollectors[] = {"-XX:+UseConcMarkSweepGC", "-XX:+UseParallelGC",
                                                    "-XX:+UseParallelOldGC", "-XX:+UseSerialGC"};
   std::string suggested;
+  std::string written;  // the application's own options, without those Spark supplies
   bool has_g1 = false;
   bool has_occupancy = false;
   size_t position = 0;
@@ -176,6 +192,9 @@ std::optional<SettingChange> g1_options(const DetectorContext& context) {
     const size_t end = std::min(current.find(' ', start), current.size());
     const std::string_view option(current.data() + start, end - start);
     position = end;
+    if (spark_supplements && spark_supplied_java_option(option)) continue;
+    if (!written.empty()) written += ' ';
+    written += option;
     if (std::find(std::begin(kOtherCollectors), std::end(kOtherCollectors), option) != std::end(kOtherCollectors)) {
       continue;
     }
@@ -186,7 +205,7 @@ std::optional<SettingChange> g1_options(const DetectorContext& context) {
   }
   if (!has_g1) suggested += suggested.empty() ? "-XX:+UseG1GC" : " -XX:+UseG1GC";
   if (!has_occupancy) suggested += " -XX:InitiatingHeapOccupancyPercent=35";
-  if (suggested == current) return std::nullopt;
+  if (suggested == written) return std::nullopt;
   return context.setting("spark.executor.extraJavaOptions", suggested);
 }
 
@@ -266,11 +285,13 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
     f.confidence = std::min(context.confidence_above(ratio, t.gc_warn_ratio),
                             context.confidence_above(run_time, t.gc_min_run_time_ms));
     f.validation_caveat =
-        "GC time is core time; dividing it by the stage's average concurrency approximates its wall-clock share.";
-    f.claim.kind = WasteClaim::Kind::kStages;
-    f.claim.method = EstimateMethod::kModeled;
-    f.claim.stages = {{DetectorContext::ref(*stage), waste}};
-    f.claim.raw = RawWaste{gc_time, WasteUnit::kCoreMs};
+        "The recoverable time assumes the fix brings GC down to the warning level; how far a bigger heap or fewer "
+        "tasks per executor lowers it depends on how much of the heap the tasks keep alive.";
+    // The fix shortens every task by its GC past the warning level, the longest ones too
+    // (removed_work.h), not only the stage above its longest task as it ran.
+    const double excess_gc = gc_time - t.gc_warn_ratio * run_time;
+    f.evidence.push_back({"gcPastWarnLevelMs", excess_gc, "ms"});
+    f.claim = removed_work_claim(context, {{stage, excess_gc}}, EstimateMethod::kModeled);
     findings.push_back(std::move(f));
   }
 }
