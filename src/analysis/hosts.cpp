@@ -15,6 +15,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/finding_text.h"
+#include "analysis/removed_work.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -270,10 +271,11 @@ Finding slow_time_finding(const DetectorContext& context, const HostCase& hc, co
   const double ratio_threshold = by_mean ? t.slow_host_mean_ratio : t.slow_host_duration_share_ratio;
   f.confidence = std::min(context.confidence_above(ratio, ratio_threshold),
                           context.confidence_above(c.excess_ms, t.slow_host_min_excess_ms));
-  f.claim.kind = WasteClaim::Kind::kStages;
-  f.claim.method = EstimateMethod::kMeasured;
-  f.claim.stages = {{DetectorContext::ref(hc.stage), c.excess_ms}};
-  f.claim.raw = RawWaste{c.excess_ms, WasteUnit::kMs};
+  // A healthy host runs its tasks at its peers' speed: the task time it spent past theirs goes,
+  // and with it the stage's longest tasks (removed_work.h), not only the stage above its floor.
+  const double excess_task_ms = static_cast<double>(c.host->tasks_succeeded) * std::max(0.0, c.mean_ms - median_mean_ms);
+  f.evidence.push_back({"hostExcessTaskMs", excess_task_ms, "ms"});
+  f.claim = removed_work_claim(context, {{&hc.stage, excess_task_ms}}, EstimateMethod::kModeled);
   return f;
 }
 
