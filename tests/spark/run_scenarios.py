@@ -5,7 +5,8 @@
 All runs share one Python process and one driver JVM: each run is its own SparkContext (its own
 application and event log), started after the previous one stopped, so a run costs about a
 second of start-up rather than a JVM's ten. local-cluster runs start their executors' JVMs each
-time, as a cluster would.
+time, as a cluster would. Scenarios on a standalone cluster of several hosts (standalone.py)
+share it: it starts before the first of them and stops when the runner ends.
 
 DIR/manifest.json lists every run: scenario, variant, round, the log's path, the wall clock of
 the workload as the driver measured it, and the settings it ran with. Rounds alternate the
@@ -23,11 +24,12 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import standalone  # noqa: E402
 from scenario import BASE_SETTINGS  # noqa: E402
 from scenarios import REGISTRY  # noqa: E402
 
 
-def run_once(scenario, variant, round_index, out_dir):
+def run_once(scenario, variant, round_index, out_dir, clusters):
     from pyspark.sql import SparkSession
 
     log_dir = os.path.join(out_dir, scenario.name, f"{variant}-{round_index}")
@@ -38,7 +40,8 @@ def run_once(scenario, variant, round_index, out_dir):
     settings.update(scenario.settings_for(variant))
     settings["spark.eventLog.dir"] = "file://" + os.path.abspath(log_dir)
     # One application name for both variants: the twin is the same application with the fix.
-    builder = SparkSession.builder.master(scenario.master).appName(scenario.name)
+    master = clusters.master_of(scenario.cluster) if scenario.cluster else scenario.master
+    builder = SparkSession.builder.master(master).appName(scenario.name)
     for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
@@ -52,8 +55,22 @@ def run_once(scenario, variant, round_index, out_dir):
     if len(logs) != 1:
         raise RuntimeError(f"{log_dir}: expected one event log, found {logs}")
     return {"scenario": scenario.name, "variant": variant, "round": round_index, "log": logs[0],
-            "workloadMs": workload_ms, "master": scenario.master,
+            "workloadMs": workload_ms, "master": master,
             "settings": scenario.settings_for(variant)}
+
+
+def run_all(chosen, args, clusters, runs, failed):
+    for scenario in chosen:
+        for round_index in range(args.rounds):
+            for variant in scenario.variants:
+                label = f"{scenario.name} {variant} {round_index}"
+                started = time.monotonic()
+                try:
+                    runs.append(run_once(scenario, variant, round_index, args.out, clusters))
+                except Exception:  # noqa: BLE001 - a failed scenario is reported, the others still run
+                    failed.append(label)
+                    traceback.print_exc()
+                print(f"run_scenarios: {label}: {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
 
 
 def main():
@@ -76,17 +93,8 @@ def main():
     chosen = [REGISTRY[name] for name in (args.only or sorted(REGISTRY))]
     os.makedirs(args.out, exist_ok=True)
     runs, failed = [], []
-    for scenario in chosen:
-        for round_index in range(args.rounds):
-            for variant in scenario.variants:
-                label = f"{scenario.name} {variant} {round_index}"
-                started = time.monotonic()
-                try:
-                    runs.append(run_once(scenario, variant, round_index, args.out))
-                except Exception:  # noqa: BLE001 - a failed scenario is reported, the others still run
-                    failed.append(label)
-                    traceback.print_exc()
-                print(f"run_scenarios: {label}: {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    with standalone.Clusters(os.path.join(args.out, "clusters")) as clusters:
+        run_all(chosen, args, clusters, runs, failed)
     with open(os.path.join(args.out, "manifest.json"), "w") as out:
         json.dump({"runs": runs, "failed": failed}, out, indent=1, sort_keys=True)
     if failed:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Optional
 
+from standalone import Cluster
+
 PROBLEM_MARKER = "sf-problem: "
 
 # What every scenario's Spark shares: event logs on, no UI, quiet.
@@ -55,6 +57,8 @@ class Scenario:
     planted: str                       # one sentence: what is wrong in the problem run
     workload: Callable                 # workload(spark, fixed: bool) -> None
     master: str = "local[2]"
+    # A standalone cluster of several hosts to run on instead of `master` (standalone.py).
+    cluster: Optional["Cluster"] = None
     settings: dict = dataclasses.field(default_factory=dict)      # both variants
     fix_settings: dict = dataclasses.field(default_factory=dict)  # the twin's change
     fix_code: Optional[str] = None     # the twin's code change, in words
@@ -73,7 +77,8 @@ class Scenario:
         return ("control",) if self.control else ("problem", "fixed")
 
     def settings_for(self, variant: str) -> dict:
-        merged = dict(self.settings)
+        merged = dict(self.cluster.app_settings()) if self.cluster else {}
+        merged.update(self.settings)
         if variant == "fixed":
             merged.update(self.fix_settings)
         return merged
