@@ -140,7 +140,44 @@ bool app_caches_data(const model::AppModel& model) {
   return std::any_of(model.rdds.begin(), model.rdds.end(), [](const auto& entry) { return entry.second.is_cached(); });
 }
 
-// The settings that give each task more memory: a bigger heap, or fewer tasks sharing it.
+// The largest heap in whole GiB that keeps the JVM's compressed object pointers (they end at 32 GiB).
+constexpr double kCompressedOopsHeapBytes = 31 * kGiB;
+
+// The heap to suggest for twice the memory per task: double, but never past the compressed-
+// pointer limit, and nothing when what is left below it is not worth a change (under 1.5x).
+std::optional<double> bigger_heap(double heap_bytes) {
+  const double doubled = 2 * heap_bytes;
+  if (doubled <= kCompressedOopsHeapBytes) return doubled;
+  if (kCompressedOopsHeapBytes >= 1.5 * heap_bytes) return kCompressedOopsHeapBytes;
+  return std::nullopt;
+}
+
+// What an executor's container holds besides its heap: spark.executor.memoryOverhead, else Spark's
+// default of spark.executor.memoryOverheadFactor (0.10) of the heap, at least 384 MiB.
+double memory_overhead_bytes(const DetectorContext& context, double heap_bytes) {
+  if (const auto set = context_memory_bytes(context, "spark.executor.memoryOverhead")) return *set;
+  const double factor = context.number_property("spark.executor.memoryOverheadFactor").value_or(0.10);
+  return std::max(384 * kMiB, factor * heap_bytes);
+}
+
+// Memory outside the heap and the overhead that the container is sized for too: Spark's
+// off-heap region when enabled, and the Python workers' spark.executor.pyspark.memory.
+double off_heap_bytes(const DetectorContext& context) {
+  double bytes = 0;
+  if (context.property("spark.memory.offHeap.enabled").value_or("false") == "true") {
+    // Unlike the heap settings, a unitless off-heap size is bytes.
+    const auto size = context.property("spark.memory.offHeap.size");
+    bytes += static_cast<double>(size ? parse_size_bytes(*size).value_or(0) : 0);
+  }
+  return bytes + context_memory_bytes(context, "spark.executor.pyspark.memory").value_or(0);
+}
+
+double container_bytes(const DetectorContext& context, double heap_bytes) {
+  return heap_bytes + memory_overhead_bytes(context, heap_bytes) + off_heap_bytes(context);
+}
+
+// The settings that give each task more memory: a bigger heap, or fewer tasks sharing it; the
+// recommendation says where the heap stops and what the container then asks for.
 void more_memory_per_task(const DetectorContext& context, Finding& f) {
   // In local mode the tasks run in the driver's JVM: its heap is the one that matters.
   if (context.local_master()) {
@@ -150,12 +187,38 @@ void more_memory_per_task(const DetectorContext& context, Finding& f) {
     return;
   }
   const auto executors = task_executors(context.model());
+  const auto cores = cores_per_executor(context);
+  const bool can_halve_cores = cores && *cores >= 2;
   if (const auto heap = app_heap(context, executors)) {
-    f.settings.push_back(context.setting("spark.executor.memory", gib_setting(2 * heap->bytes)));
+    const std::optional<double> bigger = bigger_heap(heap->bytes);
+    if (bigger) {
+      const std::string value = gib_setting(*bigger);
+      f.settings.push_back(context.setting("spark.executor.memory", value));
+      if (*bigger < 2 * heap->bytes) {
+        f.recommendation += fmt::format(
+            " The heap stops at {}: from 32 GiB the JVM loses compressed object pointers, every reference takes "
+            "twice the room, and a 32-48 GiB heap holds fewer objects than a 31 GiB one.",
+            value);
+      }
+      f.recommendation += fmt::format(
+          " With spark.executor.memory={} each executor asks its cluster manager for about {} (heap, {} of "
+          "overhead{}): check that a node has room for it.",
+          value, format_bytes(as_int(container_bytes(context, *bigger))),
+          format_bytes(as_int(memory_overhead_bytes(context, *bigger))),
+          off_heap_bytes(context) > 0 ? fmt::format(", {} off-heap and Python", format_bytes(as_int(off_heap_bytes(context))))
+                                      : "");
+    } else {
+      f.recommendation += fmt::format(
+          " The heap is {} already: more would cross 32 GiB, where the JVM loses compressed object pointers and "
+          "holds fewer objects, not more. {}",
+          format_bytes(as_int(heap->bytes)),
+          can_halve_cores ? "Fewer cores per executor is the way to give each task more."
+                          : "Give each task more by spreading the work over more executors or partitions.");
+    }
   } else {
     f.settings.push_back(context.setting("spark.executor.memory", ""));
   }
-  if (const auto cores = cores_per_executor(context); cores && *cores >= 2) {
+  if (can_halve_cores) {
     f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores / 2)));
   }
 }

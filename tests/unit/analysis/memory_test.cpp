@@ -186,6 +186,44 @@ TEST(Memory, GcJavaOptionsLeaveOutWhatSparkAddsItself) {
             "--add-opens=java.base/java.nio=ALL-UNNAMED -XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
 }
 
+// Issue 14, defect 5: doubling a heap must not cross the 32 GiB compressed-pointer limit (the
+// sparklint log's 30G heap was told 60g), and the container the new heap asks for is named.
+TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  const auto gc_with_heap = [&](const std::string& heap) {
+    ScenarioLog log = short_app();
+    log.property("spark.executor.memory", heap);
+    auto result = run_stage(log, stage);
+    EXPECT_EQ(result.of_type("gc").size(), 1u) << heap;
+    return *result.of_type("gc")[0];
+  };
+  // 8g: doubled to 16g, in a container of 16 GiB + 10% overhead.
+  Finding f = gc_with_heap("8g");
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
+  EXPECT_NE(f.recommendation.find("about 17.6 GiB (heap, 1.60 GiB of overhead)"), std::string::npos) << f.recommendation;
+  // 20g: 40g would lose compressed pointers; 31g is still 1.55x.
+  f = gc_with_heap("20g");
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "31g");
+  EXPECT_NE(f.recommendation.find("stops at 31g"), std::string::npos) << f.recommendation;
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  // 30g: nothing worth raising below the limit; fewer cores per executor instead.
+  f = gc_with_heap("30g");
+  EXPECT_EQ(find_setting(f, "spark.executor.memory"), nullptr);
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_NE(f.recommendation.find("Fewer cores per executor"), std::string::npos) << f.recommendation;
+  // The container counts a set overhead and the off-heap region.
+  ScenarioLog log = short_app();
+  log.property("spark.executor.memoryOverhead", "2g")
+      .property("spark.memory.offHeap.enabled", "true")
+      .property("spark.memory.offHeap.size", "1073741824");
+  auto result = run_stage(log, stage);
+  ASSERT_EQ(result.of_type("gc").size(), 1u);
+  EXPECT_NE(result.of_type("gc")[0]->recommendation.find("about 19.0 GiB (heap, 2.00 GiB of overhead, 1.00 GiB off-heap"),
+            std::string::npos)
+      << result.of_type("gc")[0]->recommendation;
+}
+
 TEST(Memory, GcJustUnderTheWarningRatioIsSilent) {
   // 40 x 998 = 39,920 ms of 399,600 ms: 9.99%.
   StageSpec stage = eighty_second_stage();
