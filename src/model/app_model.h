@@ -330,6 +330,12 @@ struct StageAttempt {
 
   TaskMetricValues metric_sums{};        // over attempts that reported metrics
   std::array<Quantiles, kQuantileMetricCount> quantiles{};  // over successful attempts
+  // Successful attempts that started before their executor had finished any task (the first
+  // wave on a fresh JVM, still loading classes and compiling), and the longest successful attempt
+  // that started after one had (nullopt when none did): what tells executor warm-up apart from a
+  // straggler.
+  int64_t first_wave_tasks_succeeded = 0;
+  std::optional<int64_t> max_warmed_task_duration_ms;
   // Longest attempt (any outcome) and its task, for straggler evidence.
   int64_t max_task_duration_ms = 0;
   std::optional<int64_t> max_task_duration_task_id;

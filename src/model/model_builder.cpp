@@ -89,6 +89,7 @@ struct ExecutorBuild {
   Executor out;
   bool live = true;  // between add and remove, as the History Server tracks it
   std::set<int64_t> excluded_in_stages;
+  std::optional<int64_t> first_task_finish_ms;  // the earliest end of any of its tasks
 };
 
 // A stage the log announced in a JobStart's stage infos.
@@ -711,6 +712,21 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     out.max_task_duration_host = std::string(e.info.host);
   }
 
+  ExecutorBuild* executor = s.live_executor(e.info.executor_id);
+  if (succeeded && executor != nullptr) {
+    const bool first_wave =
+        !executor->first_task_finish_ms || *executor->first_task_finish_ms > e.info.launch_time_ms;
+    if (first_wave) {
+      ++out.first_wave_tasks_succeeded;
+    } else if (!out.max_warmed_task_duration_ms || duration_ms > *out.max_warmed_task_duration_ms) {
+      out.max_warmed_task_duration_ms = duration_ms;
+    }
+  }
+  if (executor != nullptr && e.info.finish_time_ms > 0 &&
+      (!executor->first_task_finish_ms || e.info.finish_time_ms < *executor->first_task_finish_ms)) {
+    executor->first_task_finish_ms = e.info.finish_time_ms;
+  }
+
   if (succeeded) {
     ++out.tasks_succeeded;
     stage.completed_indices.mark(e.info.index);
@@ -753,8 +769,8 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
   stage.out.peak_executor_metrics.merge(e.executor_metrics);
   for (int64_t id : e.accumulator_ids) stage.accumulator_ids.insert(id);
 
-  if (ExecutorBuild* exec = s.live_executor(e.info.executor_id)) {
-    Executor& x = exec->out;
+  if (executor != nullptr) {
+    Executor& x = executor->out;
     x.tasks_succeeded += succeeded ? 1 : 0;
     x.tasks_failed += failed ? 1 : 0;
     x.tasks_killed += killed ? 1 : 0;

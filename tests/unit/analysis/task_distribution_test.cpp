@@ -324,6 +324,30 @@ TEST(Straggler, TimeOutlierWithEvenData) {
   EXPECT_TRUE(result.of_type("stageShape").empty());
 }
 
+// The first tasks on a fresh executor run while its JVM loads classes and compiles: three corpus
+// logs (apache 1536831636016_59384, the rapids dynamic-allocation log, delight's example) and a
+// real Spark 4.3 cluster had their "stragglers" there, each with about a second (once 15 s) of
+// deserialization. The first wave of 8 tasks runs 60 s, the 32 warmed ones 20 s.
+TEST(Straggler, ExecutorWarmUpIsNotAStraggler) {
+  auto result = analyze_stage(stage_of(0, 1000, repeat(8, 60000) + repeat(32, 20000)));
+  EXPECT_TRUE(result.of_type("straggler").empty());
+  EXPECT_TRUE(result.of_type("skew").empty());
+
+  // A warmed task that is an outlier is still one, and the first wave (90 s here) is left out of
+  // the figures.
+  result = analyze_stage(stage_of(0, 1000, repeat(8, 90000) + repeat(31, 20000) + repeat(1, 79000)));
+  auto stragglers = result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  const Finding& f = *stragglers[0];
+  EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 79000);
+  EXPECT_EQ(evidence_of(f, "firstWaveTasks"), 8);
+  EXPECT_NE(f.explanation.find("The 8 tasks that ran first on their executors"), std::string::npos) << f.explanation;
+
+  // A stage of one wave has only first tasks: they are compared with each other as before.
+  result = analyze_stage(stage_of(0, 1000, repeat(7, 20000) + repeat(1, 79000)));
+  EXPECT_EQ(result.of_type("straggler").size(), 1u);
+}
+
 TEST(Straggler, ContendedStagesGetARange) {
   // Two copies of the stage over the same window with the same weight: each had half of
   // every instant, gate 0.5: high = the clipped 51,675 ms, low = half of it.
