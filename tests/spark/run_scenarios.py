@@ -18,6 +18,7 @@ import argparse
 import glob
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -93,6 +94,9 @@ def main():
     chosen = [REGISTRY[name] for name in (args.only or sorted(REGISTRY))]
     os.makedirs(args.out, exist_ok=True)
     runs, failed = [], []
+    # A runner stopped from outside still stops the clusters it started (they are sessions of
+    # their own, so nothing else would).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with standalone.Clusters(os.path.join(args.out, "clusters")) as clusters:
         run_all(chosen, args, clusters, runs, failed)
     with open(os.path.join(args.out, "manifest.json"), "w") as out:
