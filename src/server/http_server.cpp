@@ -39,6 +39,13 @@ Status run_http_server(LogDirectory& logs, const RestRouter& router, const HttpS
   // Small answers go out at once instead of waiting for the client's delayed ACK (~40 ms on
   // keep-alive connections).
   http.set_tcp_nodelay(true);
+  // SO_REUSEADDR alone, so a restart binds while old connections sit in TIME_WAIT. httplib's
+  // default adds SO_REUSEPORT, with which a second serve on the same port started silently and
+  // took half the connections; without it that bind fails and says so.
+  http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
 
   auto handle = [&](const httplib::Request& request, httplib::Response& response) {
     const auto start = std::chrono::steady_clock::now();

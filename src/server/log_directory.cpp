@@ -23,7 +23,9 @@ io::PathConfinement LogDirectory::confinement() const {
 Result<RescanReport> LogDirectory::rescan() {
   auto confinement = io::PathConfinement::to(options_.directory);
   if (!confinement) return fail(confinement.error());
-  auto listing = io::list_event_logs(options_.directory, *confinement);
+  // Listed under the root's real path: the confinement reads a relative path from the root, so a
+  // relative --log-dir listed as given ("logs/app-1") was looked for at logs/logs/app-1.
+  auto listing = io::list_event_logs(confinement->root()->string(), *confinement);
   if (!listing) return fail(listing.error());
   const std::vector<std::string>& paths = listing->logs;
   RescanReport report;

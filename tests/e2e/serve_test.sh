@@ -83,6 +83,13 @@ check "a log added while running is listed" test "$count" = 2
 
 check "one log line per request" test "$(grep -c ' GET /api/v1/' "$work/stderr.txt")" -ge 10
 
+# A second serve on the port the first listens on must not start beside it (with SO_REUSEPORT it
+# did, silently, and took half the connections).
+timeout 20 "$sf" serve --log-dir "$work/logs" --port "$port" >"$work/second-out.txt" 2>"$work/second-err.txt"
+second_status=$?
+check "a second serve on a port in use exits with an error" test "$second_status" -ne 0 -a "$second_status" -ne 124
+check "and says the port is in use" grep -q "cannot listen on 127.0.0.1:$port" "$work/second-err.txt"
+
 kill -TERM "$server_pid"
 wait "$server_pid"
 status=$?
@@ -97,6 +104,13 @@ status=$?
 server_pid=""
 check "another host than 127.0.0.1 prints a warning" grep -q "warning: listening on 0.0.0.0" "$work/stderr2.txt"
 check "SIGINT stops the server with exit 0" test "$status" -eq 0
+
+# A relative --log-dir: every log in it is listed (they were all "not listed: no such file").
+(cd "$work" && start_serve "$work/stdout3.txt" "$work/stderr3.txt" --log-dir logs
+ get "http://127.0.0.1:$port/api/v1/applications" >"$work/relative.txt"
+ kill -TERM "$server_pid"; wait "$server_pid")
+check "a relative --log-dir lists its logs" test "$(body_of "$work/relative.txt" | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")" -ge 2
+check "and says nothing is missing" bash -c "! grep -q 'not listed' '$work/stderr3.txt'"
 
 "$sf" serve --log-dir "$work/does-not-exist" >/dev/null 2>&1
 check "a missing log directory is a usage error" test $? -eq 2
