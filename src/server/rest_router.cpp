@@ -104,7 +104,9 @@ class Params {
     if (!ms) throw bad(name, *value, "a date, yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss.SSSGMT");
     return ms;
   }
-  // Comma-separated values in [0, 1] ("0.05,0.25,0.5").
+  // Comma-separated values in [0, 1] ("0.05,0.25,0.5"). Each is trimmed as Java's
+  // Double.parseDouble trims (Spark reads them with toDouble): clients send "0.05, 0.25, ...".
+  // NaN is no quantile: refused like inf.
   std::vector<double> quantiles(const std::vector<double>& fallback) const {
     auto value = text("quantiles");
     if (!value) return fallback;
@@ -113,10 +115,12 @@ class Params {
     while (start <= value->size()) {
       size_t end = value->find(',', start);
       if (end == std::string::npos) end = value->size();
-      const std::string item = value->substr(start, end - start);
+      std::string_view item(value->data() + start, end - start);
+      while (!item.empty() && static_cast<unsigned char>(item.front()) <= ' ') item.remove_prefix(1);
+      while (!item.empty() && static_cast<unsigned char>(item.back()) <= ' ') item.remove_suffix(1);
       double q = 0;
       auto [parsed_end, ec] = std::from_chars(item.data(), item.data() + item.size(), q);
-      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || q < 0 || q > 1) {
+      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !(q >= 0 && q <= 1)) {
         throw bad("quantiles", *value, "comma-separated numbers between 0 and 1");
       }
       out.push_back(q);

@@ -119,6 +119,21 @@ TEST_F(RestRouterTest, TaskListHoldsEveryTaskAttemptOfEachStage) {
   }
 }
 
+// The kubeflow History Server MCP client sends "quantiles=0.05, 0.25, ..."; Spark reads each with
+// toDouble, which trims, and answers 200.
+TEST_F(RestRouterTest, TaskSummaryQuantilesAreTrimmedAsSparkTrimsThem) {
+  for (const auto& stage : first_->stages) {
+    if (stage.successful_task_metrics.empty()) continue;
+    const std::string base = "applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                             std::to_string(stage.attempt_id) + "/taskSummary?quantiles=";
+    const json spaced = get_json(base + "0.05,%200.25,%200.5%20,%090.95");
+    EXPECT_EQ(spaced["quantiles"], json({0.05, 0.25, 0.5, 0.95}));
+    EXPECT_EQ(spaced, get_json(base + "0.05,0.25,0.5,0.95"));
+    return;
+  }
+  FAIL() << "no stage with successful tasks";
+}
+
 TEST_F(RestRouterTest, TaskSummaryQuantilesAreTheGroundTruths) {
   int checked = 0;
   for (const auto& stage : first_->stages) {
@@ -185,6 +200,9 @@ TEST_F(RestRouterTest, ErrorsHaveTheHistoryServerStatusCodesAndSayWhat) {
       {"GET", app + "/stages/0/77", 404, "unknown attempt for stage 0"},
       {"GET", app + "/jobs?status=bogus", 400, "\"status\""},
       {"GET", app + "/stages/0/0/taskSummary?quantiles=1.5", 400, "\"quantiles\""},
+      {"GET", app + "/stages/0/0/taskSummary?quantiles=NaN", 400, "\"quantiles\""},
+      {"GET", app + "/stages/0/0/taskSummary?quantiles=0.5,nan", 400, "\"quantiles\""},
+      {"GET", app + "/stages/0/0/taskSummary?quantiles=inf", 400, "\"quantiles\""},
       {"GET", app + "/stages/0/0/taskList?offset=-1", 400, "\"offset\""},
       {"GET", app + "/stages/0/0/taskList?sortBy=fastest", 400, "\"sortBy\""},
       {"GET", app + "/stages?details=maybe", 400, "\"details\""},
