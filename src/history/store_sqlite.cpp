@@ -68,7 +68,24 @@ class SqliteStore final : public Store {
     }
     if (Status s = exec("PRAGMA foreign_keys=ON"); !s.ok()) return s;
     if (Status s = exec("PRAGMA synchronous=NORMAL"); !s.ok()) return s;
+    if (Status s = check_integrity(); !s.ok()) return s;
     return migrate();
+  }
+
+  // A damaged file is refused before anything is written into it: SQLite writes into a file
+  // with corrupt pages in the middle as long as the pages it touches look sound, and the
+  // damage then spreads. quick_check reads every page, linear in the store's size (a store of
+  // ten thousand results is a few MB), without the index cross-checks of integrity_check.
+  Status check_integrity() {
+    Statement check(db_, "PRAGMA quick_check(1)");
+    if (!check.ok()) return Status::Corruption(fmt::format("{}: the result store is damaged: {}", path_, failure()));
+    const int rc = check.step();
+    if (rc == SQLITE_ROW && check.text(0) == "ok") return {};
+    const std::string why = rc == SQLITE_ROW ? check.text(0) : failure();
+    return Status::Corruption(fmt::format(
+        "{}: the result store is damaged ({}); nothing was written. Restore it from a backup, or start a new store "
+        "and ingest the results again",
+        path_, why));
   }
 
   Result<IngestOutcome> ingest(const ResultDocument& result) override {

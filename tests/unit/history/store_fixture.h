@@ -94,6 +94,8 @@ class StoreTest : public ::testing::Test {
     return store ? std::move(*store) : nullptr;
   }
 
+ public:
+  // Result i of a series of `subject`, its revision a child of i - 1's (also for non-typed tests).
   static ResultDocument document(int i, const std::string& subject = "job") {
     ResultDocument d = ResultBuilder(subject)
                            .tree(fmt::format("c{}", i), i > 1 ? std::vector<std::string>{fmt::format("c{}", i - 1)}
@@ -106,6 +108,7 @@ class StoreTest : public ::testing::Test {
     return d;
   }
 
+ protected:
   std::string location_;
 };
 

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <random>
 
 #include "history/history_comparison.h"
 #include "history/result_json.h"
@@ -155,6 +156,42 @@ TEST(SqliteStoreSchema, MigratesForwardAndRefusesNewer) {
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code(), StatusCode::kUnsupported);
   EXPECT_NE(refused.error().message().find("newer"), std::string::npos);
+  SqliteBackend::destroy(path);
+}
+
+// A store file with damaged pages in the middle (20 pages of random bytes, as an attack from
+// outside left it) was written into: ingest succeeded three times and exited 0 while `store
+// list` said malformed. It is now refused on open, before any write, naming the file.
+TEST(SqliteStoreSchema, ADamagedFileIsRefusedBeforeAnyWrite) {
+  const std::string path = SqliteBackend::create();
+  {
+    auto store = open_store(path);
+    ASSERT_TRUE(store.has_value()) << store.error().message();
+    for (int i = 1; i <= 300; ++i) {
+      ASSERT_TRUE((*store)->ingest(StoreTest<SqliteBackend>::document(i)).has_value());
+    }
+  }
+  constexpr int64_t kPage = 4096;
+  const auto pages = static_cast<int64_t>(std::filesystem::file_size(path)) / kPage;
+  ASSERT_GT(pages, 30) << "too small a store to damage in the middle";
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    std::mt19937 random(20);
+    std::uniform_int_distribution<int64_t> page(2, pages - 2);
+    std::string noise(kPage, '\0');
+    for (int i = 0; i < 20; ++i) {
+      for (char& c : noise) c = static_cast<char>(random() & 0xff);
+      file.seekp(page(random) * kPage);
+      file.write(noise.data(), kPage);
+    }
+  }
+  const auto size_before = std::filesystem::file_size(path);
+  auto store = open_store(path);
+  ASSERT_FALSE(store.has_value()) << "a damaged store was opened for writing";
+  EXPECT_EQ(store.error().code(), StatusCode::kCorruption);
+  EXPECT_NE(store.error().message().find(path + ": the result store is damaged"), std::string::npos)
+      << store.error().message();
+  EXPECT_EQ(std::filesystem::file_size(path), size_before);
   SqliteBackend::destroy(path);
 }
 
