@@ -88,7 +88,7 @@ LogPart make_part(const Candidate& c) {
   return part;
 }
 
-// Orders the parts of a rolling log, honouring compaction, and notes gaps in the numbering.
+// Orders the parts of a rolling log, honouring compaction, and says where the numbering has gaps.
 Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector<Candidate> candidates,
                                            std::vector<std::string>& warnings) {
   std::vector<std::pair<RollingName, Candidate>> parts;
@@ -152,7 +152,7 @@ Result<LogInput> resolve_listing(const std::string& where, std::vector<Candidate
     if (is_appstatus_name(f.name) && ends_with(f.name, kInProgressSuffix)) input.in_progress = true;
   }
   if (has_rolling) {
-    auto parts = rolling_parts(where, std::move(files), input.warnings);
+    auto parts = rolling_parts(where, std::move(files), input.missing_parts);
     if (!parts) return fail(parts.error());
     input.parts = std::move(*parts);
     input.layout = container == LogLayout::kZip ? LogLayout::kZip : LogLayout::kRolling;

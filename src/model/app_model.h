@@ -460,6 +460,9 @@ struct Diagnostics {
   // Events that referred to something the log never introduced (a task of an unknown stage,
   // a job end without a start), counted by kind.
   std::vector<std::pair<std::string, uint64_t>> orphan_events;
+  // Gaps in a rolling log's part numbers ("...: rolling parts 3 to 3 are missing; events in them
+  // are lost"): the model lacks those events, so it is incomplete (incompleteRun/missingParts).
+  std::vector<std::string> missing_parts;
   // Human-readable notes about anything else read around (sorted, deduplicated).
   std::vector<std::string> notes;
   // Set when reading stopped early (a corrupt or truncated compressed block, an unreadable

@@ -172,6 +172,7 @@ void diagnostics_section(std::string& out, const AppModel& model) {
   }
   for (const auto& [kind, count] : d.orphan_events) out += fmt::format("  {} x {}\n", count, kind);
   if (d.read_error) out += fmt::format("  READ STOPPED EARLY: {}\n  (everything before that point is analyzed)\n", *d.read_error);
+  for (const auto& gap : d.missing_parts) out += fmt::format("  WARNING: {}\n", gap);
   for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
 }
 

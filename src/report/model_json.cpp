@@ -344,6 +344,7 @@ json diagnostics_json(const Diagnostics& d) {
   out["incomplete"] = d.incomplete;
   out["truncatedLastLine"] = d.truncated_last_line;
   out["readError"] = d.read_error ? json(*d.read_error) : json(nullptr);
+  out["missingParts"] = d.missing_parts;
   out["notes"] = d.notes;
   return out;
 }

@@ -1,6 +1,8 @@
 // incompleteRun: a log that ends before its application.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -38,6 +40,22 @@ TEST(RunState, LogWithoutApplicationEnd) {
   EXPECT_EQ(found[0]->impact.basis, Basis::kInformational);
   EXPECT_EQ(found[0]->band, ImpactBand::kMedium);
   EXPECT_NE(found[0]->explanation.find("1 stage attempts were still running"), std::string::npos) << found[0]->explanation;
+}
+
+// A gap in a rolling log's parts loses their events even when the application's end is there:
+// it was a note only, with `incomplete: false`.
+TEST(RunState, MissingRollingPartsAreAnIncompleteRun) {
+  auto loaded = analyze_scenario(one_stage(true, true));
+  const std::string gap = "eventlog_v2_app-1: rolling parts 3 to 3 are missing; events in them are lost";
+  loaded.model.diagnostics.missing_parts = {gap};
+  const Analysis analysis = analyze(loaded.model);
+  const auto found = std::find_if(analysis.findings.begin(), analysis.findings.end(),
+                                  [](const Finding& f) { return f.type == "incompleteRun"; });
+  ASSERT_NE(found, analysis.findings.end());
+  EXPECT_EQ(found->rule, "missingParts");
+  EXPECT_EQ(found->id, "incompleteRun/missingParts/app");
+  EXPECT_EQ(found->title, "Parts of the rolling log are missing");
+  EXPECT_NE(found->explanation.find(gap), std::string::npos) << found->explanation;
 }
 
 }  // namespace

@@ -430,9 +430,9 @@ TEST_F(LoadTest, RollingDirectoryWithAMissingMiddlePart) {
   auto dir = write_rolling(dir_, small_log_lines(40), 7, io::Codec::kNone, {3});
   auto model = load_event_log(dir.string());
   ASSERT_TRUE(model) << model.error().message();
-  bool noted = false;
-  for (const auto& note : model->diagnostics.notes) noted = noted || note.find("missing") != std::string::npos;
-  EXPECT_TRUE(noted) << "the gap in part numbers is reported";
+  ASSERT_EQ(model->diagnostics.missing_parts.size(), 1u) << "the gap in part numbers is reported";
+  EXPECT_NE(model->diagnostics.missing_parts[0].find("rolling parts 3 to 3 are missing"), std::string::npos)
+      << model->diagnostics.missing_parts[0];
   EXPECT_EQ(model->stages.at(0).tasks_succeeded, 40 - 7);
 }
 
