@@ -109,7 +109,7 @@ class _Running:
                            f"see {self.scratch}")
 
     def stop(self):
-        for _, process, log in reversed(self.processes):
+        for _, process, _ in reversed(self.processes):
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
         for _, process, log in self.processes:

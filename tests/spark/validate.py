@@ -18,6 +18,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -78,12 +79,12 @@ def main():
     names = args.only or sorted(n for n, s in REGISTRY.items() if not s.control and s.expect.tier == "time")
     python = sys.executable
     runner = [python, os.path.join(HERE, "run_scenarios.py")]
-    # Warm-up: the first SparkContext of the JVM is slower than the rest.
-    subprocess.run(runner + ["--out", os.path.join(args.out, "warmup"), "--only", "control_aggregate"],
-                   check=True, capture_output=True)
-    logs = os.path.join(args.out, "runs")
-    if os.path.exists(logs):
-        subprocess.run(["rm", "-rf", logs], check=True)
+    # Warm-up: the first SparkContext of the JVM is slower than the rest. Each run writes into
+    # directories of its own, so what an earlier (or stopped) validation left goes first.
+    warmup, logs = os.path.join(args.out, "warmup"), os.path.join(args.out, "runs")
+    for stale in (warmup, logs):
+        shutil.rmtree(stale, ignore_errors=True)
+    subprocess.run(runner + ["--out", warmup, "--only", "control_aggregate"], check=True, capture_output=True)
     done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--only", *names])
     if done.returncode != 0:
         print("validate: some runs failed; the table has the rest", file=sys.stderr)
