@@ -396,8 +396,12 @@ struct SqlExecution {
   std::string details;
   std::optional<int64_t> start_time_ms;
   std::optional<int64_t> end_time_ms;
+  // As logged: Spark 3.4 and later write "" when the execution succeeded.
   std::optional<std::string> error_message;
   KeyValues modified_configs;
+
+  // Ended with an error: a message that says something (an empty one is Spark 3.4+'s success).
+  bool failed() const { return error_message && !error_message->empty(); }
 
   // The plan as it finally ran: the last adaptive (AQE) update, or the initial plan.
   std::string physical_plan_description;

@@ -609,7 +609,7 @@ json rdd_storage_json(const model::RddInfo& rdd) {
 json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description) {
   json out = {{"id", x.execution_id}};
   std::string status = "RUNNING";
-  if (x.end_time_ms) status = x.error_message ? "FAILED" : "COMPLETED";
+  if (x.end_time_ms) status = x.failed() ? "FAILED" : "COMPLETED";
   out["status"] = status;
   out["description"] = x.description;
   out["planDescription"] = plan_description ? x.physical_plan_description : std::string();
@@ -644,6 +644,10 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   }
   out["nodes"] = std::move(nodes);
   out["edges"] = std::move(edges);
+  // Spark 3.4+'s ExecutionData: the message as logged ("" on success), and the execution's root
+  // (its own id when the log names none, as SQLAppStatusListener fills it).
+  out["errorMessage"] = x.error_message ? json(*x.error_message) : json(nullptr);
+  out["rootExecutionId"] = x.root_execution_id.value_or(x.execution_id);
   return out;
 }
 

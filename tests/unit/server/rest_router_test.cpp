@@ -119,6 +119,28 @@ TEST_F(RestRouterTest, TaskListHoldsEveryTaskAttemptOfEachStage) {
   }
 }
 
+// Spark 3.4 and later log "errorMessage":"" for an execution that succeeded: it is COMPLETED, and
+// only a message that says something is FAILED (every such execution was reported FAILED).
+TEST_F(RestRouterTest, SqlStatusIsFailedOnlyWithAnErrorMessage) {
+  const json executions = get_json("applications/" + first_->app.id + "/sql?length=100000");
+  ASSERT_FALSE(executions.empty());
+  int completed = 0;
+  int failed = 0;
+  for (const json& x : executions) {
+    const auto* truth = first_->sql_execution(x["id"].get<int64_t>());
+    ASSERT_NE(truth, nullptr) << x["id"];
+    const std::string want = !truth->end_time_ms ? "RUNNING"
+                             : truth->error_message && !truth->error_message->empty() ? "FAILED"
+                                                                                       : "COMPLETED";
+    EXPECT_EQ(x["status"], want) << "execution " << x["id"];
+    EXPECT_EQ(x["errorMessage"], truth->error_message ? json(*truth->error_message) : json(nullptr));
+    EXPECT_EQ(x["rootExecutionId"], truth->root_execution_id.value_or(truth->execution_id));
+    completed += want == "COMPLETED";
+    failed += want == "FAILED";
+  }
+  EXPECT_GT(completed, 0) << "the log has successful executions";
+}
+
 // The kubeflow History Server MCP client sends "quantiles=0.05, 0.25, ..."; Spark reads each with
 // toDouble, which trims, and answers 200.
 TEST_F(RestRouterTest, TaskSummaryQuantilesAreTrimmedAsSparkTrimsThem) {
