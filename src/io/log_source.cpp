@@ -90,7 +90,7 @@ LogPart make_part(const Candidate& c) {
 
 // Orders the parts of a rolling log, honouring compaction, and says where the numbering has gaps.
 Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector<Candidate> candidates,
-                                           std::vector<std::string>& warnings) {
+                                           std::vector<std::string>& missing_parts) {
   std::vector<std::pair<RollingName, Candidate>> parts;
   for (auto& c : candidates) {
     if (auto parsed = parse_rolling_name(c.name)) parts.emplace_back(*parsed, std::move(c));
@@ -113,7 +113,7 @@ Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector
     const uint64_t index = parts[i].first.index;
     if (previous && index == *previous) continue;  // the plain twin of a compacted part
     if (previous && index > *previous + 1) {
-      warnings.push_back(where + ": rolling parts " + std::to_string(*previous + 1) + " to " +
+      missing_parts.push_back(where + ": rolling parts " + std::to_string(*previous + 1) + " to " +
                          std::to_string(index - 1) + " are missing; events in them are lost");
     }
     previous = index;

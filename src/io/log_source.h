@@ -41,7 +41,6 @@ struct LogInput {
   LogLayout layout = LogLayout::kFile;
   bool in_progress = false;
   std::vector<LogPart> parts;  // in reading order
-  std::vector<std::string> warnings;  // anything else noticed while sorting the parts
   // Gaps in a rolling log's part numbers, one sentence each: events in them are lost.
   std::vector<std::string> missing_parts;
   uint64_t total_stored_bytes() const;

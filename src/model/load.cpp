@@ -26,7 +26,6 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
 
   ModelBuilder builder(options.builder_limits);
   Diagnostics& diagnostics = builder.diagnostics();
-  diagnostics.notes = input->warnings;
   diagnostics.missing_parts = input->missing_parts;
 
   SourceInfo source;
