@@ -182,7 +182,9 @@ struct SkewSignal {
   double excess = 0;  // ms for the duration rules, bytes for the data rules
   double excess_threshold = 0;
   double waste_ms = 0;
-  int64_t longest_ms = 0;  // the longest task judged, and the 95th percentile below it
+  // The longest task judged (a duration rule leaves executor warm-up out) and the 95th
+  // percentile at most that; a data rule's are the stage's as they ran.
+  int64_t longest_ms = 0;
   int64_t p95_ms = 0;
 };
 
@@ -231,7 +233,9 @@ std::optional<SkewSignal> strongest_skew(const DetectorContext& context, const S
                         .ratio_threshold = t.skew_bytes_max_to_median_ratio,
                         .excess = spread.excess_bytes,
                         .excess_threshold = t.skew_min_bytes_excess,
-                        .waste_ms = max_excess};
+                        .waste_ms = max_excess,
+                        .longest_ms = d.max,
+                        .p95_ms = d.p95};
     }
   }
   return std::nullopt;
@@ -292,7 +296,7 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
 
     Finding f = DetectorContext::stage_finding(*stage, "skew", signal->rule);
     describe_skew(f, *stage, *signal, data);
-    const Advice advice = uneven_tasks_advice(context, *stage, data, ratio_to_median(signal->longest_ms > 0 ? signal->longest_ms : d.max, d.p50));
+    const Advice advice = uneven_tasks_advice(context, *stage, data, ratio_to_median(signal->longest_ms, d.p50));
     f.recommendation = advice.text;
     f.settings = advice.settings;
     f.evidence = {{"successfulTasks", static_cast<double>(d.count), "count"},
