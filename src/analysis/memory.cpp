@@ -172,10 +172,6 @@ double off_heap_bytes(const DetectorContext& context) {
   return bytes + context_memory_bytes(context, "spark.executor.pyspark.memory").value_or(0);
 }
 
-double container_bytes(const DetectorContext& context, double heap_bytes) {
-  return heap_bytes + memory_overhead_bytes(context, heap_bytes) + off_heap_bytes(context);
-}
-
 // The settings that give each task more memory: a bigger heap, or fewer tasks sharing it; the
 // recommendation says where the heap stops and what the container then asks for.
 void more_memory_per_task(const DetectorContext& context, Finding& f) {
@@ -200,13 +196,13 @@ void more_memory_per_task(const DetectorContext& context, Finding& f) {
             "twice the room, and a 32-48 GiB heap holds fewer objects than a 31 GiB one.",
             value);
       }
+      const double overhead = memory_overhead_bytes(context, *bigger);
+      const double off_heap = off_heap_bytes(context);
       f.recommendation += fmt::format(
           " With spark.executor.memory={} each executor asks its cluster manager for about {} (heap, {} of "
           "overhead{}): check that a node has room for it.",
-          value, format_bytes(as_int(container_bytes(context, *bigger))),
-          format_bytes(as_int(memory_overhead_bytes(context, *bigger))),
-          off_heap_bytes(context) > 0 ? fmt::format(", {} off-heap and Python", format_bytes(as_int(off_heap_bytes(context))))
-                                      : "");
+          value, format_bytes(as_int(*bigger + overhead + off_heap)), format_bytes(as_int(overhead)),
+          off_heap > 0 ? fmt::format(", {} off-heap and Python", format_bytes(as_int(off_heap))) : "");
     } else {
       f.recommendation += fmt::format(
           " The heap is {} already: more would cross 32 GiB, where the JVM loses compressed object pointers and "
