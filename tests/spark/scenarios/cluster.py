@@ -52,7 +52,6 @@ register(Scenario(
 ))
 
 
-
 # --- slow_host ------------------------------------------------------------------------------------
 
 # Three hosts of three task slots; the third is slow: its executor's environment says so, and
