@@ -337,6 +337,14 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
     const double ratio = ratio_to_median(longest, d.p50);
     const double excess = static_cast<double>(longest - d.p50);
     if (ratio < t.straggler_max_to_median_ratio || !context.significant_ms(excess, t.straggler_min_excess_ms)) continue;
+    // A copy on another host ran for medians and the original still finished first: the outliers
+    // are slow wherever they run (their work, or what they call), so neither a healthier host nor
+    // speculation wins the excess back. speculationWaste says what the copies cost; skew's
+    // duration rules say what the uneven work costs.
+    if (static_cast<double>(stage->longest_lost_copy_ms) >=
+        t.straggler_lost_copy_to_median_ratio * static_cast<double>(d.p50)) {
+      continue;
+    }
 
     Finding f = DetectorContext::stage_finding(*stage, "straggler", "");
     f.title = fmt::format("{}: one task ran {} against a median of {} ({:.1f}x)", DetectorContext::stage_label(*stage),

@@ -51,6 +51,7 @@ const std::array kRegistry = {
     ThresholdInfo{"skew.minBytesExcess", "bytes", "256 MiB more than the median partition", &T::skew_min_bytes_excess},
     ThresholdInfo{"straggler.maxToMedianRatio", "ratio", "longest task vs the median", &T::straggler_max_to_median_ratio},
     ThresholdInfo{"straggler.minExcessMs", "ms", "longest minus median, at least", &T::straggler_min_excess_ms},
+    ThresholdInfo{"straggler.lostCopyToMedianRatio", "ratio", "a losing speculative copy's run vs the median: past it the outliers are slow on any host", &T::straggler_lost_copy_to_median_ratio},
     ThresholdInfo{"stageShape.lowParallelismTaskRatio", "ratio", "tasks below this share of the cores", &T::low_parallelism_task_ratio},
     ThresholdInfo{"stageShape.minDurationMs", "ms", "stages shorter than this are not shape-checked", &T::shape_min_duration_ms},
     ThresholdInfo{"stageShape.dataExplosionRatio", "ratio", "output / input", &T::data_explosion_ratio},

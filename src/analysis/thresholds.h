@@ -78,6 +78,9 @@ struct Thresholds {
   double skew_min_bytes_excess = 268435456;  // 256 MiB more than the median partition
   double straggler_max_to_median_ratio = 3;  // longest task vs the median
   double straggler_min_excess_ms = 30000;    // longest minus median, at least
+  // A speculative copy that ran this many medians on another host and still lost to the original:
+  // the stage's outliers are slow wherever they run, so no straggler finding.
+  double straggler_lost_copy_to_median_ratio = 2;
 
   // --- stageShape -------------------------------------------------------------------------------
   double low_parallelism_task_ratio = 0.5;   // tasks below this share of the cores

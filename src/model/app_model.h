@@ -322,6 +322,10 @@ struct StageAttempt {
   // them were the copies.
   std::vector<std::pair<int64_t, int64_t>> lost_race_windows;
   int64_t lost_race_copies = 0;
+  // The longest a speculative copy ran, on another host, before the original it raced finished
+  // first: a copy that ran well past the median and still lost shows the task is slow wherever it
+  // runs, not because of where it ran.
+  int64_t longest_lost_copy_ms = 0;
   // The latest launch of an attempt that was not speculative: until then some task of the stage
   // was waiting for a slot (or had not been offered one yet).
   std::optional<int64_t> last_regular_launch_time_ms;

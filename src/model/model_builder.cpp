@@ -748,7 +748,10 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     ++stage.killed_reasons[reason];
     if (e.kill_reason.find(kLostRaceReason) != std::string_view::npos && e.info.finish_time_ms > 0) {
       out.lost_race_windows.emplace_back(e.info.launch_time_ms, std::max(e.info.launch_time_ms, e.info.finish_time_ms));
-      out.lost_race_copies += e.info.speculative ? 1 : 0;
+      if (e.info.speculative) {
+        ++out.lost_race_copies;
+        out.longest_lost_copy_ms = std::max(out.longest_lost_copy_ms, duration_ms);
+      }
     }
   } else {
     ++out.tasks_failed;

@@ -348,6 +348,32 @@ TEST(Straggler, ExecutorWarmUpIsNotAStraggler) {
   EXPECT_EQ(result.of_type("straggler").size(), 1u);
 }
 
+// The straggler with a speculative copy on the other executor's host, launched `copy_after_ms`
+// into it and killed when the original finished first.
+StageSpec straggler_raced_by_a_copy(int64_t copy_after_ms) {
+  StageSpec stage = straggler_stage(0, 1000);
+  const TaskSpec& original = stage.tasks.back();
+  TaskSpec copy = original;
+  copy.index = 39;
+  copy.attempt = 1;
+  copy.speculative = true;
+  copy.executor_id = original.executor_id == "1" ? "2" : "1";
+  copy.launch_ms = original.launch_ms + copy_after_ms;
+  copy.duration_ms = original.duration_ms - copy_after_ms;
+  copy.reason = "TaskKilled";  // "another attempt succeeded"
+  stage.tasks.push_back(copy);
+  return stage;
+}
+
+TEST(Straggler, ATaskSlowWhereverItRunsIsNotAStraggler) {
+  // The copy ran 54 s on another host, 2.7 medians, and the original still won: the task is slow
+  // wherever it runs, so no host or speculation wins its 59 s back.
+  EXPECT_TRUE(analyze_stage(straggler_raced_by_a_copy(25000)).of_type("straggler").empty());
+  // A copy that ran 30 s (1.5 medians) before it lost says nothing yet: a copy started late loses
+  // to an original near its end wherever it runs.
+  EXPECT_EQ(analyze_stage(straggler_raced_by_a_copy(49000)).of_type("straggler").size(), 1u);
+}
+
 TEST(Straggler, ContendedStagesGetARange) {
   // Two copies of the stage over the same window with the same weight: each had half of
   // every instant, gate 0.5: high = the clipped 51,675 ms, low = half of it.
