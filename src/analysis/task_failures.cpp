@@ -210,61 +210,82 @@ RaceCost race_cost(const StageAttempt& stage, const StageOccupancy& occupancy,
   return cost;
 }
 
+// Speculation is one setting for the whole application, so its waste is one finding over every
+// stage whose copies lost: each stage's losing copies may cost little, and a long application
+// pays that many times over.
 void speculation_waste(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const std::vector<WaitingStage> waiting = waiting_stages(context.model());
+  double killed_time = 0;
+  double task_time = 0;
+  double contended_slot_ms = 0;
+  int64_t lost = 0;
+  int64_t lost_copies = 0;
+  int64_t launches = 0;
+  std::vector<StageRef> copied;
+  std::map<StageRef, double> delay_ms;
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (stage->lost_race_windows.empty()) continue;
-    const double killed_time = static_cast<double>(stage->killed_task_time_ms);
-    const double task_time = static_cast<double>(stage->metric(TaskMetric::kDurationMs));
-    if (killed_time <= 0 || task_time <= 0) continue;
-    const double share = killed_time / task_time;
-    const StageOccupancy& occupancy = context.occupancy(*stage);
-    const RaceCost cost = race_cost(*stage, occupancy, waiting);
-    double waste = 0;
-    for (const auto& [ref, delay] : cost.delay_ms) waste += delay;
-    if (share < t.speculation_min_killed_share || !context.significant_ms(waste, t.speculation_min_waste_ms)) continue;
-    const auto lost = static_cast<int64_t>(stage->lost_race_windows.size());
-    Finding f = DetectorContext::stage_finding(*stage, "speculationWaste");
-    f.title = fmt::format("{}: speculative duplicates lost the race and burned {} of task time",
-                          DetectorContext::stage_label(*stage), format_percent(share));
-    f.explanation = fmt::format(
-        "{} speculative copies were launched; {} attempts were killed because another attempt of their task finished "
-        "first ({} of them the copies themselves), after running {} in all ({} of the stage's task time). For {} of "
-        "that, tasks were waiting for the slots they held: on the {:.1f} cores the stage held, about {} of "
-        "wall-clock lost by the work that waited.",
-        format_count(stage->tasks_speculative), format_count(lost), format_count(stage->lost_race_copies),
-        format_duration_ms(as_int(killed_time)), format_percent(share), format_duration_ms(as_int(cost.contended_slot_ms)),
-        std::max(1.0, occupancy.window_cores), format_duration_ms(as_int(waste)));
-    f.recommendation =
-        "Speculation is copying tasks that are not outliers, and the copies take slots other work is waiting for. "
-        "Launch copies later and only for clear outliers; if tasks really are slow, find why (a skewed partition, a "
-        "slow host, GC) and fix that.";
-    f.settings = {context.raise_setting("spark.speculation.multiplier", "3"),
-                  context.raise_setting("spark.speculation.quantile", "0.9")};
-    f.evidence = {{"killedAttempts", static_cast<double>(lost), "count"},
-                  {"killedCopies", static_cast<double>(stage->lost_race_copies), "count"},
-                  {"killedTaskTimeMs", killed_time, "ms"},
-                  {"killedTimeShare", share, "fraction"},
-                  {"contendedSlotMs", cost.contended_slot_ms, "ms"},
-                  {"windowCores", std::max(1.0, occupancy.window_cores), "count"},
-                  {"speculativeLaunches", static_cast<double>(stage->tasks_speculative), "count"}};
-    f.thresholds = {"speculationWaste.minKilledShare", "speculationWaste.minWasteMs", "significance.appShare"};
-    f.confidence =
-        std::min(context.confidence_above(share, t.speculation_min_killed_share),
-                 context.confidence_above(waste, context.significance_floor_ms(t.speculation_min_waste_ms)));
-    f.validation_caveat =
-        "A stage counts as waiting from its submission to its last first-attempt launch; a task that waited for "
-        "locality rather than a slot is counted as waiting too.";
-    f.claim.kind = WasteClaim::Kind::kStages;
-    f.claim.method = EstimateMethod::kMeasured;
-    for (const auto& [ref, delay] : cost.delay_ms) {
-      f.claim.stages.push_back({ref, delay});
-      if (std::find(f.stages.begin(), f.stages.end(), ref) == f.stages.end()) f.stages.push_back(ref);
-    }
-    f.claim.raw = RawWaste{waste, WasteUnit::kMs};
-    findings.push_back(std::move(f));
+    if (stage->lost_race_windows.empty() || stage->killed_task_time_ms <= 0) continue;
+    const RaceCost cost = race_cost(*stage, context.occupancy(*stage), waiting);
+    killed_time += static_cast<double>(stage->killed_task_time_ms);
+    task_time += static_cast<double>(stage->metric(TaskMetric::kDurationMs));
+    contended_slot_ms += cost.contended_slot_ms;
+    lost += static_cast<int64_t>(stage->lost_race_windows.size());
+    lost_copies += stage->lost_race_copies;
+    launches += stage->tasks_speculative;
+    copied.push_back(DetectorContext::ref(*stage));
+    for (const auto& [ref, delay] : cost.delay_ms) delay_ms[ref] += delay;
   }
+  if (copied.empty() || task_time <= 0) return;
+  const double share = killed_time / task_time;
+  double waste = 0;
+  for (const auto& [ref, delay] : delay_ms) waste += delay;
+  if (share < t.speculation_min_killed_share || !context.significant_ms(waste, t.speculation_min_waste_ms)) return;
+
+  Finding f;
+  f.type = "speculationWaste";
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  f.title = fmt::format("Speculative copies lost the race in {} and burned {} of their task time",
+                        copied.size() == 1 ? "1 stage" : format_count(static_cast<int64_t>(copied.size())) + " stages",
+                        format_percent(share));
+  f.explanation = fmt::format(
+      "{} speculative copies were launched; {} attempts were killed because another attempt of their task finished "
+      "first ({} of them the copies themselves), after running {} in all ({} of their stages' task time). For {} of "
+      "that, tasks were waiting for the slots they held: each slot-second of it, over the cores the copying stage "
+      "held, is about {} of wall-clock lost by the work that waited.",
+      format_count(launches), format_count(lost), format_count(lost_copies), format_duration_ms(as_int(killed_time)),
+      format_percent(share), format_duration_ms(as_int(contended_slot_ms)), format_duration_ms(as_int(waste)));
+  f.recommendation =
+      "Speculation is copying tasks that are not outliers, and the copies take slots other work is waiting for. "
+      "Launch copies later and only for clear outliers; if tasks really are slow, find why (a skewed partition, a "
+      "slow host, GC) and fix that.";
+  f.settings = {context.raise_setting("spark.speculation.multiplier", "3"),
+                context.raise_setting("spark.speculation.quantile", "0.9")};
+  f.evidence = {{"killedAttempts", static_cast<double>(lost), "count"},
+                {"killedCopies", static_cast<double>(lost_copies), "count"},
+                {"killedTaskTimeMs", killed_time, "ms"},
+                {"killedTimeShare", share, "fraction"},
+                {"contendedSlotMs", contended_slot_ms, "ms"},
+                {"stagesWithLosingCopies", static_cast<double>(copied.size()), "count"},
+                {"speculativeLaunches", static_cast<double>(launches), "count"}};
+  f.thresholds = {"speculationWaste.minKilledShare", "speculationWaste.minWasteMs", "significance.appShare"};
+  f.confidence =
+      std::min(context.confidence_above(share, t.speculation_min_killed_share),
+               context.confidence_above(waste, context.significance_floor_ms(t.speculation_min_waste_ms)));
+  f.validation_caveat =
+      "A stage counts as waiting from its submission to its last first-attempt launch; a task that waited for "
+      "locality rather than a slot is counted as waiting too.";
+  f.claim.kind = WasteClaim::Kind::kStages;
+  f.claim.method = EstimateMethod::kMeasured;
+  f.stages = copied;
+  for (const auto& [ref, delay] : delay_ms) {
+    f.claim.stages.push_back({ref, delay});
+    if (std::find(f.stages.begin(), f.stages.end(), ref) == f.stages.end()) f.stages.push_back(ref);
+  }
+  std::sort(f.stages.begin(), f.stages.end());
+  f.claim.raw = RawWaste{waste, WasteUnit::kMs};
+  findings.push_back(std::move(f));
 }
 
 bool job_of_stage_failed(const DetectorContext& context, const StageAttempt& stage) {

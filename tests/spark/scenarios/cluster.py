@@ -54,12 +54,13 @@ register(Scenario(
 
 # --- slow_host ------------------------------------------------------------------------------------
 
-# Three hosts of three task slots; the third is slow: its executor's environment says so, and
-# every row there waits SLOW_FACTOR times as long as on its peers, as on a machine with a failing
-# disk or a throttled CPU. The work waits rather than computes, so nine slots behave as nine cores
-# on a two-core machine.
+# Three hosts of three task slots. The third can be slow: its executor's environment says so, and a
+# workload that reads it (slow_host) waits SLOW_FACTOR times as long on every row there as on its
+# peers, as on a machine with a failing disk or a throttled CPU; to other workloads the hosts are
+# alike. The work waits rather than computes, so nine slots behave as nine cores on a two-core
+# machine.
 SLOW_FACTOR = 8
-THREE_HOSTS_ONE_SLOW = Cluster(workers=(
+THREE_HOSTS = Cluster(workers=(
     Worker(host="127.0.0.2", cores=3),
     Worker(host="127.0.0.3", cores=3),
     Worker(host="127.0.0.4", cores=3, env=(("SF_SLOW_HOST", str(SLOW_FACTOR)),)),
@@ -82,11 +83,81 @@ register(Scenario(
     family="hosts",
     planted=f"one of three hosts runs every task {SLOW_FACTOR}x slower than the other two",
     workload=_slow_host,
-    cluster=THREE_HOSTS_ONE_SLOW,
+    cluster=THREE_HOSTS,
     settings={**QUICK_EXECUTOR_JVMS, "spark.executor.memory": "512m"},
     # analyze: take the host out of the pool and repair it; speculation is the stopgap until then.
     fix_code="the slow host repaired: its tasks run as fast as its peers'",
     expect=Expectation(finding="slowHost", recommendation_mentions=("127.0.0.4",)),
     # Executors start after the application does: the job is what the fix changes.
+    measure="problem_jobs",
+))
+
+
+# --- speculation_waste ----------------------------------------------------------------------------
+
+# Each round runs two queries at once, as a job that serves several requests does: nine calls to
+# an outside service (one row each; five answer in FAST_CALL_MS, four in 2.2 times that,
+# whichever host asks), and many short tasks submitted just after, whose tasks wait for slots.
+# The slower calls are not outliers (Spark 4 copies a task at 3x the median), and a copy waits as
+# long as the original. Speculation at 1.1x the median once half the tasks are done copies every
+# slower call onto a slot the short tasks were waiting for (the calls' job came first, so Spark's
+# FIFO scheduler offers it each free slot first), and kills the copy when the original ends.
+SPECULATION_ROUNDS = 3
+FAST_CALL_MS = 3000
+SLOW_CALL_MS = 6600
+SHORT_TASKS = 90
+SHORT_TASK_MS = 500
+
+
+def _sleeps(ms):
+    return F.call_function("reflect", F.lit("java.lang.Thread"), F.lit("sleep"), ms.cast("bigint")).isNull().cast("int")
+
+
+def _speculation_waste(spark, fixed):
+    from pyspark import InheritableThread
+
+    sc = spark.sparkContext
+    calls = F.when(F.spark_partition_id() < 5, F.lit(FAST_CALL_MS)).otherwise(F.lit(SLOW_CALL_MS))
+    # Each round's requests are new ones (other rows), as a service's are.
+    for round_index in range(SPECULATION_ROUNDS):
+        group = f"service-{round_index}"
+
+        def call_the_service():
+            problem_job(spark, f"round {round_index}: calls to a service, copied by speculation")
+            sc.setLocalProperty("spark.jobGroup.id", group)
+            first = round_index * 9
+            spark.range(first, first + 9, 1, 9).select(_sleeps(calls).alias("w")) \
+                .write.format("noop").mode("overwrite").save()
+
+        service = InheritableThread(target=call_the_service)
+        service.start()
+        while not sc.statusTracker().getJobIdsForGroup(group) and service.is_alive():
+            time.sleep(0.01)
+        problem_job(spark, f"round {round_index}: short tasks waiting for slots")
+        first = round_index * SHORT_TASKS
+        spark.range(first, first + SHORT_TASKS, 1, SHORT_TASKS).select(_sleeps(F.lit(SHORT_TASK_MS)).alias("w")) \
+            .write.format("noop").mode("overwrite").save()
+        service.join()
+
+
+register(Scenario(
+    name="speculation_waste",
+    family="failures",
+    planted="speculation at 1.1x the median after half the tasks copies calls that take 2.2x the median wherever "
+            "they run; the copies take the slots the other side of the query waits for",
+    workload=_speculation_waste,
+    cluster=THREE_HOSTS,
+    settings={**QUICK_EXECUTOR_JVMS, "spark.executor.memory": "512m",
+              "spark.speculation": "true",
+              "spark.speculation.multiplier": "1.1",
+              "spark.speculation.quantile": "0.5",
+              # Spark 4 copies only tasks slower than their peers per record as well: these
+              # calls read one record each, so that test is off to let the multiplier decide.
+              "spark.speculation.efficiency.enabled": "false"},
+    # analyze: copies at Spark 4's defaults, 3x the median once 90% of the tasks are done.
+    fix_settings={"spark.speculation.multiplier": "3", "spark.speculation.quantile": "0.9"},
+    expect=Expectation(finding="speculationWaste",
+                       settings={"spark.speculation.multiplier": "3", "spark.speculation.quantile": "0.9"}),
+    # Executors start after the application does: the jobs are what the fix changes.
     measure="problem_jobs",
 ))

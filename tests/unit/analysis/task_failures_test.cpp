@@ -115,23 +115,22 @@ TEST(TaskFailures, FailedTasksInsideAStage) {
 // Stage 0: 8 tasks of 10 s, then 4 of 20 s on executor 1; at 23 s their speculative copies take
 // executor 2's free slots and lose at 31 s, when the originals finish. With `waiting`, stage 1 (8
 // tasks of 10 s) is submitted at 24 s and waits for a slot until 31 s. A 50 s application.
-ScenarioLog copies_that_lose(bool waiting) {
-  ScenarioLog log;
-  log.start(0).finished(50000);
-  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+// A stage whose 4 speculative copies lose the race, from `at`: 8 tasks of 10 s, then 4 of 20 s
+// copied at 23 s for 8 s each; when `waiting`, a stage submitted beside them waits for slots.
+void add_copies_that_lose(ScenarioLog& log, int64_t at, int64_t stage_id, bool waiting) {
   StageSpec stage;
-  stage.stage_id = 0;
-  stage.submit_ms = 1000;
-  stage.tasks = ScenarioLog::uniform_tasks(8, 1000, 10000, {"1", "2"}, 4);
+  stage.stage_id = stage_id;
+  stage.submit_ms = at + 1000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, at + 1000, 10000, {"1", "2"}, 4);
   for (int i = 0; i < 4; ++i) {
     TaskSpec original;
-    original.launch_ms = 11000;
+    original.launch_ms = at + 11000;
     original.duration_ms = 20000;
     original.executor_id = "1";
     original.index = 8 + i;
     stage.tasks.push_back(original);
     TaskSpec copy = original;
-    copy.launch_ms = 23000;
+    copy.launch_ms = at + 23000;
     copy.duration_ms = 8000;
     copy.executor_id = "2";
     copy.reason = "TaskKilled";  // "another attempt succeeded"
@@ -139,16 +138,23 @@ ScenarioLog copies_that_lose(bool waiting) {
     copy.attempt = 1;
     stage.tasks.push_back(copy);
   }
-  stage.complete_ms = 31000;
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 31000, .stages = {stage}});
+  stage.complete_ms = at + 31000;
+  log.job({.job_id = stage_id, .submit_ms = at + 1000, .end_ms = at + 31000, .stages = {stage}});
   if (waiting) {
     StageSpec next;
-    next.stage_id = 1;
-    next.submit_ms = 24000;
-    next.tasks = ScenarioLog::uniform_tasks(8, 31000, 10000, {"1", "2"}, 4);
-    next.complete_ms = 41000;
-    log.job({.job_id = 1, .submit_ms = 24000, .end_ms = 41000, .stages = {next}});
+    next.stage_id = stage_id + 1;
+    next.submit_ms = at + 24000;
+    next.tasks = ScenarioLog::uniform_tasks(8, at + 31000, 10000, {"1", "2"}, 4);
+    next.complete_ms = at + 41000;
+    log.job({.job_id = stage_id + 1, .submit_ms = at + 24000, .end_ms = at + 41000, .stages = {next}});
   }
+}
+
+ScenarioLog copies_that_lose(bool waiting, int rounds = 1) {
+  ScenarioLog log;
+  log.start(0).finished(50000 * rounds);
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  for (int round = 0; round < rounds; ++round) add_copies_that_lose(log, 50000 * round, 2 * round, waiting);
   return log;
 }
 
@@ -157,7 +163,7 @@ TEST(TaskFailures, SpeculativeCopiesThatLostCostTheWorkThatWaited) {
   auto spec = result.of_type("speculationWaste");
   ASSERT_EQ(spec.size(), 1u);
   const Finding& f = *spec[0];
-  EXPECT_EQ(f.id, "speculationWaste//stage-0.0");
+  EXPECT_EQ(f.id, "speculationWaste//app");
   // The 4 copies held slots 8 s each; stage 1 waited for 7 s of each: 28 s of slot time, on the
   // 8 cores stage 0 held, 3.5 s of wall-clock, claimed on stage 1.
   EXPECT_DOUBLE_EQ(evidence_of(f, "killedTaskTimeMs"), 32000);
@@ -171,6 +177,21 @@ TEST(TaskFailures, SpeculativeCopiesThatLostCostTheWorkThatWaited) {
   // Copies later: the multiplier and quantile raised from the defaults in effect (1.5, 0.75).
   EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "3");
   EXPECT_EQ(suggested(f, "spark.speculation.quantile"), "0.9");
+}
+
+TEST(TaskFailures, SpeculativeCopiesThatLoseAgainAndAgainAreOneFinding) {
+  // Five rounds of those copies in a 250 s application: 3.5 s each, under the 10 s floor alone,
+  // 17.5 s together. Speculation is one setting, so its waste is judged as one.
+  auto result = analyze_scenario(copies_that_lose(true, 5));
+  auto spec = result.of_type("speculationWaste");
+  ASSERT_EQ(spec.size(), 1u);
+  const Finding& f = *spec[0];
+  EXPECT_NEAR(raw_of(f), 5 * 3500, 1e-6);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "stagesWithLosingCopies"), 5);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "killedCopies"), 20);
+  ASSERT_EQ(f.claim.stages.size(), 5u);
+  for (const auto& claim : f.claim.stages) EXPECT_EQ(claim.stage.stage_id % 2, 1) << "the waiting stages";
+  EXPECT_EQ(f.stages.size(), 10u) << "the copying stages and the waiting ones";
 }
 
 TEST(TaskFailures, SpeculativeCopiesOnSlotsNobodyWantedCostNoWallClock) {
