@@ -11,26 +11,51 @@ namespace sf::analysis {
 
 namespace {
 
-// skew's max/median branch and straggler react to the same longest task: say so on both,
-// rather than hide either (their wall-clock figures must not be added together).
-void flag_skew_straggler_overlap(std::vector<Finding>& findings) {
-  std::map<StageRef, std::vector<Finding*>> skew_max, straggler;
-  for (Finding& f : findings) {
-    if (f.stages.size() != 1) continue;
-    if (f.type == "skew" && f.rule == "durationMax") skew_max[f.stages[0]].push_back(&f);
-    if (f.type == "straggler") straggler[f.stages[0]].push_back(&f);
-  }
-  for (auto& [stage, skews] : skew_max) {
-    auto it = straggler.find(stage);
-    if (it == straggler.end()) continue;
-    auto note = [](Finding& f, const char* other) {
+// Two findings on one stage that react to the same outlier: say so on both, rather than hide
+// either (their wall-clock figures must not be added together).
+struct Overlap {
+  const char* type_a;
+  const char* rule_a;  // nullptr: any rule
+  const char* type_b;
+  const char* rule_b;
+  const char* label_a;  // how the note names each finding to the other
+  const char* label_b;
+  const char* why;
+};
+
+constexpr Overlap kOverlaps[] = {
+    // skew's max/median branch and straggler judge the same longest task.
+    {"skew", "durationMax", "straggler", nullptr, "skew", "straggler", "both react to the same longest task"},
+    // partitionSizing's largest partition is what makes skew's longest task, when the data is skewed.
+    {"skew", nullptr, "partitionSizing", "shufflePartitionSkew", "skew", "partition sizing",
+     "both react to the same largest partition"},
+    {"skew", nullptr, "partitionSizing", "maxPartitionTooBig", "skew", "partition sizing",
+     "both react to the same largest partition"},
+};
+
+bool is(const Finding& f, const char* type, const char* rule) {
+  return f.type == type && (rule == nullptr || f.rule == rule);
+}
+
+void flag_overlaps(std::vector<Finding>& findings) {
+  for (const Overlap& overlap : kOverlaps) {
+    std::map<StageRef, std::vector<Finding*>> a, b;
+    for (Finding& f : findings) {
+      if (f.stages.size() != 1) continue;
+      if (is(f, overlap.type_a, overlap.rule_a)) a[f.stages[0]].push_back(&f);
+      if (is(f, overlap.type_b, overlap.rule_b)) b[f.stages[0]].push_back(&f);
+    }
+    auto note = [&overlap](Finding& f, const char* other) {
       if (!f.validation_caveat.empty()) f.validation_caveat += " ";
-      f.validation_caveat += std::string("This overlaps with the ") + other +
-                             " finding on this stage: both react to the same longest task, so do not add their "
-                             "wall-clock figures.";
+      f.validation_caveat += std::string("This overlaps with the ") + other + " finding on this stage: " + overlap.why +
+                             ", so do not add their wall-clock figures.";
     };
-    for (Finding* s : skews) note(*s, "straggler");
-    for (Finding* s : it->second) note(*s, "skew");
+    for (auto& [stage, as] : a) {
+      auto it = b.find(stage);
+      if (it == b.end()) continue;
+      for (Finding* f : as) note(*f, overlap.label_b);
+      for (Finding* f : it->second) note(*f, overlap.label_a);
+    }
   }
 }
 
@@ -102,7 +127,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
       analysis.guard_violations.push_back(std::move(violation));
     }
   }
-  flag_skew_straggler_overlap(analysis.findings);
+  flag_overlaps(analysis.findings);
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
   return analysis;

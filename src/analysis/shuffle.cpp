@@ -26,11 +26,6 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-// Seconds (as ms) to move `bytes` at the modeled shuffle throughput.
-double transfer_ms(const Thresholds& t, double bytes) {
-  return bytes / t.shuffle_throughput_bps * 1000.0;
-}
-
 // A partition count rounded up to whole waves of the cluster's cores, so no wave runs half empty.
 int64_t whole_waves(int64_t partitions, int32_t cores) {
   const int64_t per_wave = std::max(1, cores);
@@ -136,13 +131,6 @@ Finding partition_finding(const StageAttempt& stage, std::string rule) {
   return DetectorContext::stage_finding(stage, "partitionSizing", std::move(rule));
 }
 
-void claim_stage_waste(Finding& f, const StageAttempt& stage, double waste_ms, RawWaste raw) {
-  f.claim.kind = WasteClaim::Kind::kStages;
-  f.claim.method = EstimateMethod::kModeled;
-  f.claim.stages = {{DetectorContext::ref(stage), waste_ms}};
-  f.claim.raw = raw;
-}
-
 // lowShuffleParallelism: the stage's shuffle is cut into too few partitions for its size.
 bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt& stage,
                              std::vector<Finding>& findings) {
@@ -197,7 +185,6 @@ struct PartitionSpread {
   double excess = 0;        // max - median
   double ratio = 0;         // max / median; infinite when the median partition is empty
   bool material = false;    // the excess is worth a whole target partition
-  double waste_ms = 0;      // the excess at the modeled shuffle throughput
   std::string ratio_words;  // "12.5 times", "far above"
 };
 
@@ -215,25 +202,34 @@ std::optional<PartitionSpread> partition_spread(const DetectorContext& context, 
   p.excess = p.max - p.median;
   p.ratio = p.median > 0 ? p.max / p.median : std::numeric_limits<double>::infinity();
   p.material = p.excess >= t.partition_min_skew_excess_bytes;
-  p.waste_ms = transfer_ms(t, p.excess);
   p.ratio_words = std::isfinite(p.ratio) ? fmt::format("{:.1f} times", p.ratio) : "far above";
   return p;
 }
 
-// What maxPartitionTooBig and shufflePartitionSkew share: the evidence and the claim.
-void add_spread_evidence_and_claim(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p,
-                                   Finding& f) {
+// What maxPartitionTooBig and shufflePartitionSkew share: the evidence, and the claim of a fix that
+// cuts the stage's data into `tasks_after` even partitions: the stage's measured task time spread
+// over them on the cores it could have (stage_reshape.h), so the longest task shrinks with the
+// fix. Returns the stage's time saved. A fix that only splits the outlier (skew) is `measured`:
+// the stage keeps its work and task count; one that changes the count is `modeled`.
+double add_spread_evidence_and_claim(const DetectorContext& context, const StageAttempt& stage,
+                                     const PartitionSpread& p, double tasks_after, EstimateMethod method, Finding& f) {
   f.evidence = {{"maxPartitionBytes", p.max, "bytes"},
                 {"medianPartitionBytes", p.median, "bytes"},
                 {"excessBytes", p.excess, "bytes"},
                 {"tasks", static_cast<double>(p.tasks), "count"},
-                {"modeledExcessTransferMs", p.waste_ms, "ms"},
                 {"stageDurationMs", context.occupancy(stage).duration_ms, "ms"}};
   if (std::isfinite(p.ratio)) f.evidence.push_back({"maxToMedianRatio", p.ratio, "ratio"});
   f.validation_caveat =
-      "The time of the excess is modeled at the assumed shuffle throughput "
-      "(impact.shuffleThroughputBytesPerSec), not measured.";
-  claim_stage_waste(f, stage, p.waste_ms, RawWaste{p.excess, WasteUnit::kBytes});
+      "The estimate spreads the stage's measured task time evenly over the partitions after the fix, on the cores "
+      "it could have (stage_reshape.h); time a big partition lost to spill and GC would come back too, and is not "
+      "counted.";
+  return context.claim_reshaped_stage(f, stage, tasks_after, 1.0, method);
+}
+
+// The partitions a skewed stage's data is cut into once the outliers are split: as many as it had,
+// and enough to fill the cores it could have.
+double evened_out(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p) {
+  return std::max(static_cast<double>(p.tasks), context.reshape_cores(stage));
 }
 
 // maxPartitionTooBig: one task's partition past partitionSizing.maxBytes. Even partitions that
@@ -245,44 +241,56 @@ bool max_partition_too_big(const DetectorContext& context, const StageAttempt& s
   Finding f = partition_finding(stage, "maxPartitionTooBig");
   f.title = fmt::format("{}: one task's {} was {}", DetectorContext::stage_label(stage), p.source,
                         format_bytes(as_int(p.max)));
+  const double target = std::max(1.0, t.partition_target_bytes);
+  double saved = 0;
+  std::string fix;  // what the fix cuts the data into, for the explanation
+  if (!p.from_shuffle) {
+    const double splits = std::max(std::ceil(static_cast<double>(stage.metric(TaskMetric::kInputBytes)) / target),
+                                   static_cast<double>(partitions_of(stage)));
+    f.recommendation = fmt::format(
+        "Read the input in smaller splits ({} each). A file that cannot be split (gzip, a single large Parquet row "
+        "group) stays one task whatever the setting: recompress it splittably or repartition after reading.",
+        format_bytes(as_int(t.partition_target_bytes)));
+    f.settings = {context.setting("spark.sql.files.maxPartitionBytes", mib_setting(t.partition_target_bytes))};
+    saved = add_spread_evidence_and_claim(context, stage, p, splits, EstimateMethod::kModeled, f);
+    fix = fmt::format("read in {} splits", format_count(static_cast<int64_t>(splits)));
+  } else if (p.ratio >= t.partition_skew_ratio) {
+    f.recommendation =
+        "The big partition is a skewed key: let adaptive execution split it in joins, or salt the hot key (add a "
+        "random suffix, aggregate twice) for aggregations, which adaptive execution does not split.";
+    f.settings = skew_join_settings(context, as_int(p.max), as_int(p.median));
+    saved = add_spread_evidence_and_claim(context, stage, p, evened_out(context, stage, p), EstimateMethod::kMeasured,
+                                          f);
+    fix = "with the skewed partition split";
+  } else {
+    const auto needed = std::max(static_cast<int64_t>(std::ceil(static_cast<double>(stage.shuffle_read_bytes()) /
+                                                                target)),
+                                 partitions_of(stage));
+    const int64_t partitions = whole_waves(needed, context.total_cores());
+    f.recommendation = "Partitions are big across the board. ";
+    set_partition_count(context, stage, partitions, needed, f);
+    saved = add_spread_evidence_and_claim(context, stage, p, static_cast<double>(partitions),
+                                          EstimateMethod::kModeled, f);
+    fix = fmt::format("cut into {} partitions", format_count(partitions));
+  }
   const std::string consequence =
       p.material ? fmt::format(
                        "A partition that big strains memory, spills, and keeps its task running after the "
-                       "others finish: moving the {} beyond the median takes about {} at an assumed {}.",
-                       format_bytes(as_int(p.excess)), format_duration_ms(as_int(p.waste_ms)),
-                       rate_words(t.shuffle_throughput_bps))
+                       "others finish: {}, the stage's measured task time would run about {} shorter.",
+                       fix, format_duration_ms(as_int(saved)))
                  : fmt::format(
-                       "Partitions are that big across the board rather than one outlier, so no task lags "
-                       "far behind the others (the {} beyond the median is worth about {}); the cost is "
-                       "memory pressure and spill, which this figure does not price.",
-                       format_bytes(as_int(p.excess)), format_duration_ms(as_int(p.waste_ms)));
+                       "Partitions are that big across the board rather than one outlier: {}, its measured task "
+                       "time spread over the cores it had, the stage would run about {} shorter. The memory "
+                       "pressure and spill of big partitions would ease too, which this figure does not price.",
+                       fix, format_duration_ms(as_int(saved)));
   f.explanation = fmt::format(
       "The largest task of the stage read {} of {}, past the {} a partition can hold comfortably; the median task "
       "read {} ({} the median). {} The stage ran {}.",
       format_bytes(as_int(p.max)), p.source, format_bytes(as_int(t.partition_max_bytes)),
       format_bytes(as_int(p.median)), p.ratio_words, consequence,
       format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
-  if (!p.from_shuffle) {
-    f.recommendation = fmt::format(
-        "Read the input in smaller splits ({} each). A file that cannot be split (gzip, a single large Parquet row "
-        "group) stays one task whatever the setting: recompress it splittably or repartition after reading.",
-        format_bytes(as_int(t.partition_target_bytes)));
-    f.settings = {context.setting("spark.sql.files.maxPartitionBytes", mib_setting(t.partition_target_bytes))};
-  } else if (p.ratio >= t.partition_skew_ratio) {
-    f.recommendation =
-        "The big partition is a skewed key: let adaptive execution split it in joins, or salt the hot key (add a "
-        "random suffix, aggregate twice) for aggregations, which adaptive execution does not split.";
-    f.settings = skew_join_settings(context, as_int(p.max), as_int(p.median));
-  } else {
-    const auto needed = std::max(static_cast<int64_t>(std::ceil(static_cast<double>(stage.shuffle_read_bytes()) /
-                                                                std::max(1.0, t.partition_target_bytes))),
-                                 partitions_of(stage));
-    f.recommendation = "Partitions are big across the board. ";
-    set_partition_count(context, stage, whole_waves(needed, context.total_cores()), needed, f);
-  }
   f.thresholds = {"partitionSizing.maxBytes", "partitionSizing.targetBytes", "stage.minDurationMs"};
   f.confidence = context.confidence_above(p.max, t.partition_max_bytes);
-  add_spread_evidence_and_claim(context, stage, p, f);
   findings.push_back(std::move(f));
   return true;
 }
@@ -298,13 +306,14 @@ void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& 
   Finding f = partition_finding(stage, "shufflePartitionSkew");
   f.title = fmt::format("{}: the largest shuffle partition was {} the median", DetectorContext::stage_label(stage),
                         p.ratio_words);
+  const double saved =
+      add_spread_evidence_and_claim(context, stage, p, evened_out(context, stage, p), EstimateMethod::kMeasured, f);
   f.explanation = fmt::format(
       "The largest task of the stage read {} of shuffle data against a median of {} ({} the median, {} more). Its "
-      "task keeps running after the others finish: moving the excess takes about {} at an assumed {}. The stage "
-      "ran {}.",
+      "task keeps running after the others finish: with the skewed partition split, the stage's measured task time "
+      "would run about {} shorter. The stage ran {}.",
       format_bytes(as_int(p.max)), format_bytes(as_int(p.median)), p.ratio_words, format_bytes(as_int(p.excess)),
-      format_duration_ms(as_int(p.waste_ms)), rate_words(t.shuffle_throughput_bps),
-      format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
+      format_duration_ms(as_int(saved)), format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
   f.recommendation =
       "A few keys hold much of the data. In joins, let adaptive execution split the skewed partitions; in "
       "aggregations, salt the hot keys (add a random suffix, aggregate twice) or filter out null and default keys "
@@ -312,7 +321,6 @@ void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& 
   f.settings = skew_join_settings(context, as_int(p.max), as_int(p.median));
   f.thresholds = {"partitionSizing.skewRatio", "partitionSizing.minSkewExcessBytes", "skew.minTasks", "stage.minDurationMs"};
   f.confidence = std::isfinite(p.ratio) ? context.confidence_above(p.ratio, t.partition_skew_ratio) : Confidence::kHigh;
-  add_spread_evidence_and_claim(context, stage, p, f);
   findings.push_back(std::move(f));
 }
 
