@@ -94,12 +94,22 @@ bool DetectorContext::local_master() const {
   return master.starts_with("local") && !master.starts_with("local-cluster");
 }
 
+// Every Databricks cluster's application is "Databricks Shell", a Jobs run's too. A Jobs run says
+// so in its cluster's source tag (JOB, JOB_SERVERLESS) or in its jobs' group
+// ("job-<job id>-run-<run id>-action-<n>"); a notebook's groups are "<session>_<command>_<uuid>".
+bool DetectorContext::databricks_jobs_run() const {
+  if (property("spark.databricks.clusterUsageTags.clusterSource").value_or("").starts_with("JOB")) return true;
+  return std::any_of(model_.jobs.begin(), model_.jobs.end(), [](const model::Job& job) {
+    return job.job_group.starts_with("job-") && job.job_group.find("-run-") != std::string::npos;
+  });
+}
+
 bool DetectorContext::interactive_session() const {
-  static constexpr std::string_view kShellNames[] = {"Spark shell", "PySparkShell", "SparkR", "sparkR",
-                                                     "Databricks Shell"};
+  static constexpr std::string_view kShellNames[] = {"Spark shell", "PySparkShell", "SparkR", "sparkR"};
   for (std::string_view name : kShellNames) {
     if (model_.app.name == name) return true;
   }
+  if (model_.app.name == "Databricks Shell") return !databricks_jobs_run();
   // The REPL publishes its generated classes to executors; notebooks (Zeppelin, Livy, Jupyter
   // kernels) run through a REPL or announce themselves in their properties.
   for (std::string_view key : {"spark.repl.class.uri", "spark.repl.class.outputDir", "zeppelin.spark.useHiveContext",

@@ -51,6 +51,8 @@ class DetectorContext {
   // A spark-shell, pyspark, sparkR or notebook session: gaps between jobs there are a person
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;
+  // A Databricks Jobs run (a scheduled or submitted job), not a notebook on an interactive cluster.
+  bool databricks_jobs_run() const;
   // Local mode (spark.master local, local[N], local[N,F]): the tasks run inside the driver's JVM,
   // so executor settings do not apply. local-cluster mode has real executors and is not.
   bool local_master() const;

@@ -328,6 +328,7 @@ std::string ScenarioLog::text() const {
   for (const auto& job : jobs_) {
     json properties_json = json::object();
     if (job.sql_execution_id) properties_json["spark.sql.execution.id"] = std::to_string(*job.sql_execution_id);
+    if (!job.job_group.empty()) properties_json["spark.jobGroup.id"] = job.job_group;
     json stage_infos = json::array();
     json stage_ids = json::array();
     for (const auto* list : {&job.stages, &job.skipped_stages}) {

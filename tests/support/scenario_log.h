@@ -84,6 +84,7 @@ struct JobSpec {
   bool succeeded = true;
   std::string failure_message = "Job aborted due to stage failure";
   std::optional<int64_t> sql_execution_id;
+  std::string job_group;                 // spark.jobGroup.id; "" for none
   std::vector<StageSpec> stages;         // run in this job
   std::vector<StageSpec> skipped_stages;  // listed by the job but never submitted
 };

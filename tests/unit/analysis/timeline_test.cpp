@@ -113,6 +113,26 @@ TEST(Timeline, ColdStartInAShellIsSomeoneTyping) {
   EXPECT_EQ(analyze_scenario(waiting).of_type("coldStart").size(), 1u);
 }
 
+TEST(Timeline, ADatabricksNotebookIsASessionAndAJobsRunIsNot) {
+  // Every Databricks cluster's application is "Databricks Shell"; the job group says which kind.
+  // A notebook command's group (as in both Databricks logs of the corpus): someone typing.
+  auto notebook = cluster(200000).app_name("Databricks Shell");
+  notebook.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000,
+                .job_group = "6625579578828059606_6540318825399155002_5922f96d0d444be0b53fbdc3b3ad6708",
+                .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
+  EXPECT_TRUE(analyze_scenario(notebook).of_type("coldStart").empty());
+  // A Jobs run's group: a batch application, whose 44 s before the first job is driver-side work.
+  auto run = cluster(200000).app_name("Databricks Shell");
+  run.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .job_group = "job-912-run-3071-action-5520",
+           .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
+  EXPECT_EQ(analyze_scenario(run).of_type("coldStart").size(), 1u);
+  // A job cluster says so in its source tag, whatever the groups.
+  auto tagged = cluster(200000).app_name("Databricks Shell");
+  tagged.property("spark.databricks.clusterUsageTags.clusterSource", "JOB");
+  tagged.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
+  EXPECT_EQ(analyze_scenario(tagged).of_type("coldStart").size(), 1u);
+}
+
 TEST(Timeline, ColdStartNearMisses) {
   // A 29.999 s gap in a 200 s application.
   auto log = cluster(200000);
