@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/text.h"
+
 namespace sf::analysis {
 
 namespace {
@@ -141,20 +143,14 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  return text;
-}
-
 // A number and the unit after it.
 std::optional<std::pair<double, std::string>> number_and_unit(std::string_view text) {
-  text = trimmed(text);
+  text = text::trim(text);
   if (text.empty()) return std::nullopt;
   double number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (ec != std::errc() || !std::isfinite(number)) return std::nullopt;
-  return std::pair{number, lower(trimmed(std::string_view(end, static_cast<size_t>(text.data() + text.size() - end))))};
+  return std::pair{number, lower(text::trim(std::string_view(end, static_cast<size_t>(text.data() + text.size() - end))))};
 }
 
 // `unitless_ms`: what a bare number means, as the setting's timeConf unit says.
@@ -182,11 +178,11 @@ std::optional<double> number_of(const SparkSetting& setting, std::string_view te
     }
     case Type::kBytes: {
       auto bytes = parse_size_bytes(text);
-      if (!bytes && trimmed(text) == "-1") return -1.0;  // a threshold switched off
+      if (!bytes && text::trim(text) == "-1") return -1.0;  // a threshold switched off
       return bytes ? std::optional<double>(static_cast<double>(*bytes)) : std::nullopt;
     }
     case Type::kMemoryMiB: {
-      const std::string_view t = trimmed(text);
+      const std::string_view t = text::trim(text);
       const bool unitless = !t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
       auto bytes = parse_size_bytes(unitless ? std::string(t) + "m" : std::string(t));
       return bytes ? std::optional<double>(static_cast<double>(*bytes)) : std::nullopt;
@@ -273,7 +269,7 @@ std::optional<double> setting_number(const SparkSetting& setting, std::string_vi
 
 std::optional<int> compare_values(const SparkSetting& setting, std::string_view a, std::string_view b) {
   if (setting.type == Type::kBoolean || setting.type == Type::kText) {
-    const bool same = setting.type == Type::kBoolean ? lower(trimmed(a)) == lower(trimmed(b)) : trimmed(a) == trimmed(b);
+    const bool same = setting.type == Type::kBoolean ? lower(text::trim(a)) == lower(text::trim(b)) : text::trim(a) == text::trim(b);
     if (same) return 0;
     return std::nullopt;  // no order
   }

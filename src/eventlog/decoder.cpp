@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "common/text.h"
 #include "eventlog/json_reading.h"
 
 namespace sf::eventlog {
@@ -728,12 +729,6 @@ Decoder::~Decoder() = default;
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\t')) text.remove_suffix(1);
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  return text;
-}
-
 std::string describe(error_code error) {
   switch (error) {
     case simdjson::TAPE_ERROR:
@@ -768,7 +763,7 @@ DecodeResult finish_decode(error_code error) {
 }  // namespace
 
 DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
-  line = trim(line);
+  line = text::trim(line);
   if (line.empty()) return {DecodeOutcome::kBlank, {}};
 
   // Spark writes "Event" first. The task events, nearly every line of a log, are recognized from

@@ -6,18 +6,13 @@
 #include <memory>
 #include <regex>
 
+#include "common/text.h"
+
 namespace sf::fetch {
 
 namespace {
 
-constexpr std::string_view kWhitespace = " \t\r\n\f\v";
-
-std::string_view trim(std::string_view text) {
-  const size_t first = text.find_first_not_of(kWhitespace);
-  if (first == std::string_view::npos) return {};
-  const size_t last = text.find_last_not_of(kWhitespace);
-  return text.substr(first, last - first + 1);
-}
+using text::trim;
 
 bool has_control_or_space(std::string_view text) {
   for (unsigned char c : text) {

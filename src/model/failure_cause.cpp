@@ -5,6 +5,8 @@
 #include <charconv>
 #include <vector>
 
+#include "common/text.h"
+
 namespace sf::model {
 
 namespace {
@@ -20,12 +22,7 @@ constexpr string_view kPythonFrame = "  File \"";
 // hostile text with thousands of nested causes linear.
 constexpr size_t kMaxFramesKept = 256;
 
-string_view trim(string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
+using text::trim;
 
 std::vector<string_view> split_lines(string_view text) {
   std::vector<string_view> lines;

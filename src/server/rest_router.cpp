@@ -7,6 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/text.h"
 #include "server/history_server_json.h"
 #include "server/log_zip.h"
 
@@ -115,9 +116,7 @@ class Params {
     while (start <= value->size()) {
       size_t end = value->find(',', start);
       if (end == std::string::npos) end = value->size();
-      std::string_view item(value->data() + start, end - start);
-      while (!item.empty() && static_cast<unsigned char>(item.front()) <= ' ') item.remove_prefix(1);
-      while (!item.empty() && static_cast<unsigned char>(item.back()) <= ' ') item.remove_suffix(1);
+      const std::string_view item = text::trim(std::string_view(value->data() + start, end - start));
       double q = 0;
       auto [parsed_end, ec] = std::from_chars(item.data(), item.data() + item.size(), q);
       if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !(q >= 0 && q <= 1)) {
