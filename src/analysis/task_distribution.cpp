@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "analysis/finding_text.h"
 #include "analysis/partition_origin.h"
 #include "analysis/skew_join_settings.h"
+#include "common/text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -100,9 +102,18 @@ double speculation_multiplier(double ratio) {
   return std::round(std::clamp(ratio / 2, 1.5, 3.0) * 10) / 10;
 }
 
+// With speculation off, the multiplier to turn it on with. With it on, copies earlier, never later:
+// at a lower multiplier already the copy was not held back by it, and a higher one would only
+// contradict speculationWaste.
 std::vector<SettingChange> speculation_settings(const DetectorContext& context, double ratio) {
+  const std::string multiplier = fmt::format("{:g}", speculation_multiplier(ratio));
+  std::string speculation = context.effective_value("spark.speculation").value_or("false");
+  std::transform(speculation.begin(), speculation.end(), speculation.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool on = text::trim(speculation) == "true";
   return {context.setting("spark.speculation", "true"),
-          context.setting("spark.speculation.multiplier", fmt::format("{:g}", speculation_multiplier(ratio)))};
+          on ? context.lower_setting("spark.speculation.multiplier", multiplier)
+             : context.setting("spark.speculation.multiplier", multiplier)};
 }
 
 // What to do about a stage held up by its longest tasks, by what their cause looks like.

@@ -328,6 +328,24 @@ TEST(Straggler, TimeOutlierWithEvenData) {
 // logs (apache 1536831636016_59384, the rapids dynamic-allocation log, delight's example) and a
 // real Spark 4.3 cluster had their "stragglers" there, each with about a second (once 15 s) of
 // deserialization. The first wave of 8 tasks runs 60 s, the 32 warmed ones 20 s.
+TEST(Straggler, TheMultiplierSuggestedOnlyEverLaunchesCopiesEarlier) {
+  // Speculation on at 3x: a copy at 2x the median is earlier, and suggested.
+  ScenarioLog late = cluster();
+  late.property("spark.speculation", "true").property("spark.speculation.multiplier", "3");
+  const auto late_result = analyze_stage(straggler_stage(0, 1000), false, {}, late);
+  auto stragglers = late_result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  EXPECT_EQ(suggested(*stragglers[0], "spark.speculation.multiplier"), "2");
+  EXPECT_EQ(suggested(*stragglers[0], "spark.speculation"), "<absent>") << "already on";
+  // On at 1.1x: 2x would launch copies later, which is no remedy for a straggler.
+  ScenarioLog early = cluster();
+  early.property("spark.speculation", "true").property("spark.speculation.multiplier", "1.1");
+  const auto early_result = analyze_stage(straggler_stage(0, 1000), false, {}, early);
+  stragglers = early_result.of_type("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  EXPECT_EQ(suggested(*stragglers[0], "spark.speculation.multiplier"), "<absent>");
+}
+
 TEST(Straggler, ExecutorWarmUpIsNotAStraggler) {
   auto result = analyze_stage(stage_of(0, 1000, repeat(8, 60000) + repeat(32, 20000)));
   EXPECT_TRUE(result.of_type("straggler").empty());
