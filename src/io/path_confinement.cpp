@@ -7,6 +7,12 @@ namespace sf::io {
 
 namespace fs = std::filesystem;
 
+Status unresolvable_path(const std::string& shown, const std::error_code& ec) {
+  if (ec == std::errc::too_many_symbolic_link_levels) return Status::InvalidArgument(shown + ": a loop of symbolic links");
+  if (!ec || ec == std::errc::no_such_file_or_directory) return Status::NotFound(shown + ": no such file or directory");
+  return Status::IOError(shown + ": " + ec.message());
+}
+
 Result<PathConfinement> PathConfinement::to(const std::string& directory, const std::string& what) {
   std::error_code ec;
   fs::path real = fs::canonical(directory, ec);
@@ -34,13 +40,10 @@ Result<fs::path> PathConfinement::resolve(const std::string& path) const {
   std::error_code ec;
   fs::path real = fs::canonical(joined, ec);
   if (ec) {
-    if (ec == std::errc::too_many_symbolic_link_levels) {
-      return fail(Status::InvalidArgument(path + ": a loop of symbolic links"));
-    }
-    if (root_) {
+    if (root_ && ec == std::errc::no_such_file_or_directory) {
       return fail(Status::NotFound(path + ": no such file or directory under the log directory " + root_->string()));
     }
-    return fail(Status::NotFound(path + ": " + ec.message()));
+    return fail(unresolvable_path(path, ec));
   }
   if (Status inside = check_inside(real, path); !inside.ok()) return fail(inside);
   return real;

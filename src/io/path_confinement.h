@@ -17,6 +17,10 @@
 
 namespace sf::io {
 
+// Why `shown` could not be resolved, from the error the filesystem gave: a loop of symbolic links,
+// no such file, or what the system says (permission denied, ...).
+Status unresolvable_path(const std::string& shown, const std::error_code& ec);
+
 class PathConfinement {
  public:
   // No confinement.

@@ -75,6 +75,15 @@ TEST_F(PathConfinementTest, ResolvesInsideAndRefusesWhatLandsOutside) {
   EXPECT_EQ(confinement->resolve("-").error().code(), StatusCode::kInvalidArgument);
 }
 
+TEST_F(PathConfinementTest, ALoopOfSymbolicLinksIsSaidToBeOneUnconfinedToo) {
+  // The CLI reads what its user names, unconfined: a loop is not "no such file".
+  const std::string loop = (logs_ / "loop-a").string();
+  auto input = resolve_log_input(loop, PathConfinement());
+  ASSERT_FALSE(input.has_value());
+  EXPECT_EQ(input.error().message(), loop + ": a loop of symbolic links");
+  EXPECT_EQ(resolve_log_input((logs_ / "absent").string(), PathConfinement()).error().code(), StatusCode::kNotFound);
+}
+
 TEST_F(PathConfinementTest, AListingRefusesEntriesAndLogDirectoriesThatLeadOutside) {
   auto confinement = PathConfinement::to(logs_.string());
   ASSERT_TRUE(confinement.has_value());
