@@ -1,7 +1,11 @@
 #include "io/log_source.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -49,6 +53,7 @@ std::string_view base_name(std::string_view path) {
 struct RollingName {
   uint64_t index = 0;
   bool compact = false;
+  bool index_overflows = false;  // digits past 2^64: a part, whose place cannot be known
 };
 
 std::optional<RollingName> parse_rolling_name(std::string_view name) {
@@ -57,6 +62,10 @@ std::optional<RollingName> parse_rolling_name(std::string_view name) {
   name.remove_prefix(kPrefix.size());
   RollingName parsed;
   auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), parsed.index);
+  if (ec == std::errc::result_out_of_range) {
+    parsed.index_overflows = true;
+    return parsed;
+  }
   if (ec != std::errc() || end == name.data() || end == name.data() + name.size() || *end != '_') return std::nullopt;
   parsed.compact = ends_with(name, kCompactSuffix);
   return parsed;
@@ -74,6 +83,9 @@ struct Candidate {
   std::string path;
   std::string zip_entry;
   uint64_t size = 0;
+  // Why a part named as one cannot be read (a directory, a loop of symbolic links, no permission):
+  // it is left out with a warning, as a missing part is, and the parts that can be read are kept.
+  std::string unusable;
 };
 
 LogPart make_part(const Candidate& c) {
@@ -93,7 +105,14 @@ Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector
                                            std::vector<std::string>& missing_parts) {
   std::vector<std::pair<RollingName, Candidate>> parts;
   for (auto& c : candidates) {
-    if (auto parsed = parse_rolling_name(c.name)) parts.emplace_back(*parsed, std::move(c));
+    const auto parsed = parse_rolling_name(c.name);
+    if (!parsed) continue;
+    if (parsed->index_overflows) {
+      missing_parts.push_back(where + ": " + c.name + ": its index does not fit in 64 bits, so its place among the " +
+                              "parts is unknown; it is left out and its events are lost");
+    } else {
+      parts.emplace_back(*parsed, std::move(c));
+    }
   }
   if (parts.empty()) {
     return fail(Status::InvalidArgument(where + ": a rolling event log directory with no events_<n>_<appId> files"));
@@ -117,7 +136,13 @@ Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector
                          std::to_string(index - 1) + " are missing; events in them are lost");
     }
     previous = index;
-    ordered.push_back(make_part(parts[i].second));
+    const Candidate& part = parts[i].second;
+    if (!part.unusable.empty()) {
+      missing_parts.push_back(where + ": rolling part " + std::to_string(index) + " (" + part.name + ") " +
+                              part.unusable + "; it is left out and its events are lost");
+      continue;
+    }
+    ordered.push_back(make_part(part));
   }
   return ordered;
 }
@@ -252,10 +277,26 @@ Result<LogInput> resolve_directory(const std::string& path, const PathConfinemen
   std::error_code ec;
   for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (!it->is_regular_file(type_ec)) continue;
     Candidate c;
     c.name = it->path().filename().string();
     c.path = it->path().string();
+    if (!it->is_regular_file(type_ec)) {
+      // One rule for a part that cannot be read, whatever the reason: left out, with a warning.
+      if (!parse_rolling_name(c.name)) continue;
+      const fs::file_status status = fs::status(it->path(), type_ec);
+      c.unusable = type_ec == std::errc::too_many_symbolic_link_levels ? "is a loop of symbolic links"
+                   : fs::is_directory(status)                           ? "is a directory, not a file"
+                                                                        : "is not a regular file";
+      files.push_back(std::move(c));
+      continue;
+    }
+    if (::access(c.path.c_str(), R_OK) != 0) {
+      if (parse_rolling_name(c.name)) {
+        c.unusable = std::string("cannot be read: ") + std::strerror(errno);
+        files.push_back(std::move(c));
+      }
+      continue;
+    }
     if (confinement.confined()) {
       // Each part on its own: a part that is a symlink out of the directory refuses the log.
       fs::path real = fs::canonical(it->path(), type_ec);
@@ -307,9 +348,7 @@ Result<LogInput> resolve_log_input(const std::string& given, const PathConfineme
   }
   std::error_code ec;
   const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    return fail(Status::NotFound(path + ": no such file or directory"));
-  }
+  if (ec || !fs::exists(status)) return fail(unresolvable_path(path, ec));
   if (fs::is_directory(status)) {
     auto input = resolve_directory(path, confinement);
     if (input) input->path = given;

@@ -436,6 +436,27 @@ TEST_F(LoadTest, RollingDirectoryWithAMissingMiddlePart) {
   EXPECT_EQ(model->stages.at(0).tasks_succeeded, 40 - 7);
 }
 
+TEST_F(LoadTest, RollingPartsThatCannotBeReadAreLeftOutWithAWarningAndTheRestKept) {
+  // One rule for a part named as one that cannot be read, whatever the reason: it is reported as
+  // missing (a warning and an incomplete-run finding) and every part that can be read is kept.
+  auto dir = write_rolling(dir_, small_log_lines(40), 7, io::Codec::kNone, {3, 4});
+  fs::create_directory(dir / "events_3_app-1");
+  fs::create_symlink(dir / "loop-partner", dir / "events_4_app-1");
+  fs::create_symlink(dir / "events_4_app-1", dir / "loop-partner");
+  std::ofstream(dir / "events_99999999999999999999_app-1") << "{\"Event\":\"SparkListenerLogStart\"}\n";
+  auto model = load_event_log(dir.string());
+  ASSERT_TRUE(model) << model.error().message();
+  const auto& missing = model->diagnostics.missing_parts;
+  ASSERT_EQ(missing.size(), 3u);
+  auto says = [&missing](const std::string& what) {
+    return std::any_of(missing.begin(), missing.end(), [&](const std::string& m) { return m.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(says("events_99999999999999999999_app-1: its index does not fit in 64 bits"));
+  EXPECT_TRUE(says("rolling part 3 (events_3_app-1) is a directory, not a file"));
+  EXPECT_TRUE(says("rolling part 4 (events_4_app-1) is a loop of symbolic links"));
+  EXPECT_EQ(model->stages.at(0).tasks_succeeded, 40 - 14);
+}
+
 TEST_F(LoadTest, RollingDirectoryReadsFromTheLastCompactPart) {
   auto lines = small_log_lines(10);
   fs::path dir = dir_ / "eventlog_v2_app-1";
