@@ -1,8 +1,12 @@
 #include "mcp/session.h"
 
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cstdlib>
 
 #include "model/load.h"
@@ -21,7 +25,26 @@ report::JsonOptions one_line_with_plans() {
   return options;
 }
 
+constexpr std::string_view kDownloadDirPrefix = "sparkforensics-mcp-";
+
 }  // namespace
+
+void remove_stale_download_dirs(const fs::path& temp) {
+  std::error_code ec;
+  for (fs::directory_iterator it(temp, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(kDownloadDirPrefix)) continue;
+    const std::string_view rest = std::string_view(name).substr(kDownloadDirPrefix.size());
+    pid_t pid = 0;
+    const auto [after, parse_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+    if (parse_ec != std::errc() || after == rest.data() + rest.size() || *after != '-' || pid <= 0) continue;
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::error_code ignored;
+    fs::remove_all(it->path(), ignored);
+  }
+}
 
 McpSession::McpSession(ServerOptions options) : options_(std::move(options)) {}
 
@@ -89,7 +112,9 @@ Result<std::string> McpSession::local_copy(const Source& source, ToolContext& co
   {
     std::lock_guard lock(mutex_);
     if (!download_dir_) {
-      std::string pattern = (fs::temp_directory_path() / "sparkforensics-mcp-XXXXXX").string();
+      const fs::path temp = fs::temp_directory_path();
+      remove_stale_download_dirs(temp);
+      std::string pattern = (temp / fmt::format("{}{}-XXXXXX", kDownloadDirPrefix, ::getpid())).string();
       if (mkdtemp(pattern.data()) == nullptr) {
         return fail(fetch::history_server_status(fetch::HistoryServerError::kWriteFailed,
                                                  "no folder for the download could be created"));

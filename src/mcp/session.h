@@ -57,6 +57,12 @@ struct ProgressSpan {
   double total = 1;
 };
 
+// History Server downloads go to a folder of the session's, sparkforensics-mcp-<pid>-XXXXXX under
+// the temporary directory, removed when the session ends. A session killed with SIGKILL cannot
+// remove its own: before making one, a session removes every such folder of this user's whose
+// process is gone.
+void remove_stale_download_dirs(const std::filesystem::path& temp);
+
 class McpSession {
  public:
   explicit McpSession(ServerOptions options);

@@ -1,6 +1,7 @@
 // The tools on generated logs: what each answers agrees with the model and analysis the library
 // gives for the same log, paths stay inside --log-dir, and a cancelled long parse stops.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,6 +10,7 @@
 
 #include "analysis/analyzer.h"
 #include "loggen/log_generator.h"
+#include "mcp/session.h"
 #include "mcp_harness.h"
 #include "model/load.h"
 
@@ -315,6 +317,31 @@ TEST_F(McpTools, ACancelledLongParseStopsAndSendsNoAnswer) {
   EXPECT_FALSE(again["isError"].get<bool>()) << again.dump();
   EXPECT_GT(harness.notifications("notifications/progress").size(), progress_before + 1);
   fs::remove_all(big_dir);
+}
+
+TEST(McpDownloads, StaleFoldersOfDeadSessionsAreRemovedAndNoOthers) {
+  const fs::path temp = fs::temp_directory_path() / ("sf-stale-test-" + std::to_string(::getpid()));
+  fs::create_directories(temp);
+  // A process that has exited: its pid names no live process now.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const fs::path dead = temp / ("sparkforensics-mcp-" + std::to_string(child) + "-aB3xYz");
+  const fs::path alive = temp / ("sparkforensics-mcp-" + std::to_string(::getpid()) + "-aB3xYz");
+  const fs::path unnamed = temp / "sparkforensics-mcp-aB3xYz";  // no pid in the name: not ours to judge
+  const fs::path other = temp / "someone-elses-folder";
+  for (const fs::path& dir : {dead, alive, unnamed, other}) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "1-app.zip") << "zip";
+  }
+  remove_stale_download_dirs(temp);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(alive / "1-app.zip"));
+  EXPECT_TRUE(fs::exists(unnamed));
+  EXPECT_TRUE(fs::exists(other));
+  fs::remove_all(temp);
 }
 
 }  // namespace
