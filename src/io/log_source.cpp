@@ -280,21 +280,20 @@ Result<LogInput> resolve_directory(const std::string& path, const PathConfinemen
     Candidate c;
     c.name = it->path().filename().string();
     c.path = it->path().string();
+    // One rule for a rolling part that cannot be read, whatever the reason: left out, with a
+    // warning. Other entries are kept or passed over as before.
+    const bool rolling_part = parse_rolling_name(c.name).has_value();
     if (!it->is_regular_file(type_ec)) {
-      // One rule for a part that cannot be read, whatever the reason: left out, with a warning.
-      if (!parse_rolling_name(c.name)) continue;
+      if (!rolling_part) continue;
       const fs::file_status status = fs::status(it->path(), type_ec);
       c.unusable = type_ec == std::errc::too_many_symbolic_link_levels ? "is a loop of symbolic links"
                    : fs::is_directory(status)                           ? "is a directory, not a file"
                                                                         : "is not a regular file";
-      files.push_back(std::move(c));
-      continue;
+    } else if (rolling_part && ::access(c.path.c_str(), R_OK) != 0) {
+      c.unusable = std::string("cannot be read: ") + std::strerror(errno);
     }
-    if (::access(c.path.c_str(), R_OK) != 0) {
-      if (parse_rolling_name(c.name)) {
-        c.unusable = std::string("cannot be read: ") + std::strerror(errno);
-        files.push_back(std::move(c));
-      }
+    if (!c.unusable.empty()) {
+      files.push_back(std::move(c));
       continue;
     }
     if (confinement.confined()) {
