@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -15,7 +14,6 @@
 #include "analysis/finding_text.h"
 #include "analysis/partition_origin.h"
 #include "analysis/skew_join_settings.h"
-#include "common/text.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -107,10 +105,7 @@ double speculation_multiplier(double ratio) {
 // contradict speculationWaste.
 std::vector<SettingChange> speculation_settings(const DetectorContext& context, double ratio) {
   const std::string multiplier = fmt::format("{:g}", speculation_multiplier(ratio));
-  std::string speculation = context.effective_value("spark.speculation").value_or("false");
-  std::transform(speculation.begin(), speculation.end(), speculation.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const bool on = text::trim(speculation) == "true";
+  const bool on = context.bool_property("spark.speculation").value_or(false);  // off by default in every Spark
   return {context.setting("spark.speculation", "true"),
           on ? context.lower_setting("spark.speculation.multiplier", multiplier)
              : context.setting("spark.speculation.multiplier", multiplier)};
