@@ -281,9 +281,10 @@ void speculation_waste(const DetectorContext& context, std::vector<Finding>& fin
   f.stages = copied;
   for (const auto& [ref, delay] : delay_ms) {
     f.claim.stages.push_back({ref, delay});
-    if (std::find(f.stages.begin(), f.stages.end(), ref) == f.stages.end()) f.stages.push_back(ref);
+    f.stages.push_back(ref);
   }
   std::sort(f.stages.begin(), f.stages.end());
+  f.stages.erase(std::unique(f.stages.begin(), f.stages.end()), f.stages.end());
   f.claim.raw = RawWaste{waste, WasteUnit::kMs};
   findings.push_back(std::move(f));
 }
