@@ -88,7 +88,7 @@ bool reads_data(const PlanNode& node) {
 // stages that ran it when it was the only reading operator in each of them (so the stages'
 // input is its input).
 std::optional<int64_t> scan_bytes(const DetectorContext& context, const SqlExecution& sql, const PlanNode& node) {
-  if (auto bytes = metric_value(node, {"size of files read"})) return bytes;
+  if (auto bytes = metric_value(node, plan_metric::kFileBytesRead)) return bytes;
   if (node.stage_ids.empty()) return std::nullopt;
   const model::AppModel& model = context.model();
   for (int64_t stage_id : node.stage_ids) {

@@ -89,6 +89,18 @@ std::optional<std::pair<int, int>> DetectorContext::spark_version() const {
   return std::pair{major, minor};
 }
 
+std::optional<int> DetectorContext::java_major_version() const {
+  const model::KeyValues& jvm = model_.environment.jvm_information;
+  const auto it = std::find_if(jvm.begin(), jvm.end(), [](const auto& kv) { return kv.first == "Java Version"; });
+  if (it == jvm.end()) return std::nullopt;
+  std::string_view text = it->second;
+  if (text.starts_with("1.")) text.remove_prefix(2);  // Java 8 and before: 1.<major>.0_<update>
+  int major = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), major);
+  if (ec != std::errc() || major <= 0) return std::nullopt;
+  return major;
+}
+
 bool DetectorContext::local_master() const {
   const std::string master = property("spark.master").value_or("");
   return master.starts_with("local") && !master.starts_with("local-cluster");

@@ -48,6 +48,10 @@ class DetectorContext {
   // The Spark major.minor version, if the log says (3.3 -> {3, 3}).
   std::optional<std::pair<int, int>> spark_version() const;
 
+  // The driver JVM's Java major version ("1.8.0_382 (Azul Systems, Inc.)" -> 8, "17.0.15" -> 17),
+  // if the log says; the executors run the same Java on every cluster manager Spark supports.
+  std::optional<int> java_major_version() const;
+
   // A spark-shell, pyspark, sparkR or notebook session: gaps between jobs there are a person
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;

@@ -162,14 +162,16 @@ double memory_overhead_bytes(const DetectorContext& context, double heap_bytes) 
 
 // Memory outside the heap and the overhead that the container is sized for too: Spark's
 // off-heap region when enabled, and the Python workers' spark.executor.pyspark.memory.
+// Spark's own off-heap pool (spark.memory.offHeap.*), where Photon keeps its data.
+double spark_off_heap_bytes(const DetectorContext& context) {
+  if (!context.bool_property("spark.memory.offHeap.enabled").value_or(false)) return 0;
+  // Unlike the heap settings, a unitless off-heap size is bytes.
+  const auto size = context.property("spark.memory.offHeap.size");
+  return static_cast<double>(size ? parse_size_bytes(*size).value_or(0) : 0);
+}
+
 double off_heap_bytes(const DetectorContext& context) {
-  double bytes = 0;
-  if (context.property("spark.memory.offHeap.enabled").value_or("false") == "true") {
-    // Unlike the heap settings, a unitless off-heap size is bytes.
-    const auto size = context.property("spark.memory.offHeap.size");
-    bytes += static_cast<double>(size ? parse_size_bytes(*size).value_or(0) : 0);
-  }
-  return bytes + context_memory_bytes(context, "spark.executor.pyspark.memory").value_or(0);
+  return spark_off_heap_bytes(context) + context_memory_bytes(context, "spark.executor.pyspark.memory").value_or(0);
 }
 
 // The settings that give each task more memory: a bigger heap, or fewer tasks sharing it; the
@@ -233,17 +235,22 @@ bool spark_supplied_java_option(std::string_view option) {
 
 // G1 with an earlier concurrent cycle, as Spark's tuning guide suggests for GC-bound jobs, kept
 // with whatever other JVM options the application passes. Another collector's flag is dropped:
-// the JVM refuses to start with two.
+// the JVM refuses to start with two. From Java 9, G1 is the JVM's default and sizes its
+// concurrent cycle itself (adaptive IHOP, which a fixed InitiatingHeapOccupancyPercent only
+// seeds): there the only change worth making is dropping another collector the options chose.
+// nullopt when nothing would change.
 std::optional<SettingChange> g1_options(const DetectorContext& context) {
   const std::string current = context.property("spark.executor.extraJavaOptions").value_or("");
   const auto version = context.version();
   const bool spark_supplements = version && *version >= SparkVersion{3, 3};
+  const bool g1_by_default = context.java_major_version().value_or(8) >= 9;
   constexpr std::string_view kOtherCollectors[] = {"-XX:+UseConcMarkSweepGC", "-XX:+UseParallelGC",
                                                    "-XX:+UseParallelOldGC", "-XX:+UseSerialGC"};
   std::string suggested;
   std::string written;  // the application's own options, without those Spark supplies
   bool has_g1 = false;
   bool has_occupancy = false;
+  bool other_collector = false;
   size_t position = 0;
   while (position < current.size()) {
     const size_t start = current.find_first_not_of(' ', position);
@@ -255,6 +262,7 @@ std::optional<SettingChange> g1_options(const DetectorContext& context) {
     if (!written.empty()) written += ' ';
     written += option;
     if (std::find(std::begin(kOtherCollectors), std::end(kOtherCollectors), option) != std::end(kOtherCollectors)) {
+      other_collector = true;
       continue;
     }
     has_g1 = has_g1 || option == "-XX:+UseG1GC";
@@ -262,10 +270,25 @@ std::optional<SettingChange> g1_options(const DetectorContext& context) {
     if (!suggested.empty()) suggested += ' ';
     suggested += option;
   }
+  if (g1_by_default && !other_collector) return std::nullopt;
   if (!has_g1) suggested += suggested.empty() ? "-XX:+UseG1GC" : " -XX:+UseG1GC";
-  if (!has_occupancy) suggested += " -XX:InitiatingHeapOccupancyPercent=35";
+  if (!has_occupancy && !g1_by_default) suggested += " -XX:InitiatingHeapOccupancyPercent=35";
   if (suggested == written) return std::nullopt;
   return context.setting("spark.executor.extraJavaOptions", suggested);
+}
+
+// The recommendation's words for the collector change g1_options suggests, or for why there is none.
+std::string collector_words(const DetectorContext& context, const std::optional<SettingChange>& g1) {
+  if (!g1) {
+    return context.java_major_version().value_or(8) >= 9
+               ? " The JVM (Java 9 or later) already collects with G1 and starts its concurrent cycle when it needs "
+                 "to; no collector flag will help."
+               : "";
+  }
+  return context.java_major_version().value_or(8) >= 9
+             ? " Drop the collector the JVM options choose: G1, the default from Java 9, collects a heap under this "
+               "load with shorter pauses."
+             : " Use G1 with an earlier concurrent cycle.";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,21 +330,25 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
         format_duration_ms(as_int(gc_time)), format_duration_ms(as_int(run_time)), format_percent(ratio),
         format_percent(t.gc_warn_ratio), run_time / duration, format_duration_ms(as_int(duration)),
         format_duration_ms(as_int(waste)), heap_words);
+    const std::optional<SettingChange> g1 = g1_options(context);
     if (heap_never_filled) {
       f.recommendation =
-          "The heap never came close to full, so a bigger heap will not help: the collector is busy with short-lived "
-          "objects. Use G1 with an earlier concurrent cycle, serialize with Kryo, and look for per-row object "
-          "churn (UDFs, collect_list over wide groups, Java/Scala closures building objects per record).";
-      if (auto g1 = g1_options(context)) f.settings.push_back(*g1);
+          "The heap never came close to full, so a bigger heap will not help: the collector is busy with objects "
+          "the tasks make and drop." +
+          collector_words(context, g1) +
+          " Serialize with Kryo, and look for per-row object churn (UDFs, collect_list over wide groups, "
+          "Java/Scala closures building objects per record).";
+      if (g1) f.settings.push_back(*g1);
       if (!context.property("spark.serializer")) {
         f.settings.push_back(context.setting("spark.serializer", "org.apache.spark.serializer.KryoSerializer"));
       }
     } else {
       f.recommendation =
           "Give each task more memory: a bigger executor heap (spark.executor.memory) or fewer tasks sharing one "
-          "(spark.executor.cores); either doubles what a task gets. Use G1 with an earlier concurrent cycle.";
+          "(spark.executor.cores); either doubles what a task gets." +
+          collector_words(context, g1);
       more_memory_per_task(context, f);
-      if (auto g1 = g1_options(context)) f.settings.push_back(*g1);
+      if (g1) f.settings.push_back(*g1);
       if (app_caches_data(context.model())) {
         const double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
         if (fraction > 0.3) {
@@ -519,6 +546,10 @@ bool memory_band(const DetectorContext& context, const MemoryPicture& picture, s
       picture.heap.source, format_count(picture.executors_with_peaks),
       format_count(static_cast<int64_t>(picture.executors.size())));
   if (ratio <= t.memory_over_provisioned_ratio) {
+    // Beside an off-heap pool at least as large (Photon's, or spark.memory.offHeap.* set by hand)
+    // the heap holds little of the data by design: what it left unused says nothing about what
+    // the executors needed, and shrinking it frees nothing the platform would give to more work.
+    if (spark_off_heap_bytes(context) >= heap) return true;
     Finding f = memory_finding("heapOverProvisioned");
     // Every executor held at least (heap - the largest peak) it never used, the whole run long.
     const double unused_mb = (heap - peak) / kMiB;

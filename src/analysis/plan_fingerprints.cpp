@@ -43,7 +43,8 @@ bool is_wrapper(const PlanNode& node) {
   const std::string_view name = node.node_name;
   return node.children.size() == 1 &&
          (name.starts_with("WholeStageCodegen") || name == "InputAdapter" || name == "AdaptiveSparkPlan" ||
-          name.ends_with("QueryStage") || name == "ColumnarToRow" || name == "RowToColumnar");
+          name.ends_with("QueryStage") || name == "ColumnarToRow" || name == "RowToColumnar" ||
+          is_photon_stage(node));
 }
 
 PlanFingerprints::PlanFingerprints(const PlanTree& tree, PlanShapes& shapes) : tree_(tree) {

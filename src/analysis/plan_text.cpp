@@ -28,20 +28,43 @@ std::string shortened_plan_text(std::string_view text, size_t limit) {
   return out;
 }
 
+namespace {
+
+// Photon's operators are Spark's with a prefix ("PhotonScan parquet ", "PhotonShuffledHashJoin");
+// a shuffle is two nodes, the writing sink and the reading source.
+constexpr std::string_view kPhoton = "Photon";
+constexpr std::string_view kPhotonShuffleSink = "ShuffleExchangeSink";
+constexpr std::string_view kPhotonShuffleSource = "ShuffleExchangeSource";
+
+bool is_photon_shuffle_side(std::string_view name) {
+  return name.starts_with(kPhoton) && (name.ends_with(kPhotonShuffleSink) || name.ends_with(kPhotonShuffleSource));
+}
+
+}  // namespace
+
 bool is_source_scan(const model::PlanNode& node) {
-  const std::string_view name = node.node_name;
+  std::string_view name = node.node_name;
+  if (name.starts_with("Gpu")) name.remove_prefix(3);
+  if (name.starts_with(kPhoton)) name.remove_prefix(kPhoton.size());
   if (name.starts_with("Scan ExistingRDD") || name.starts_with("Scan OneRowRelation")) return false;
-  return name.starts_with("Scan ") || name.starts_with("GpuScan ") || name.starts_with("BatchScan");
+  return name.starts_with("Scan ") || name.starts_with("BatchScan");
+}
+
+bool is_photon_stage(const model::PlanNode& node) {
+  const std::string_view name = node.node_name;
+  return name.starts_with(kPhoton) && (name.ends_with("MapStage") || name.ends_with("ResultStage"));
 }
 
 bool is_shuffle_exchange(const model::PlanNode& node) {
   const std::string_view name = node.node_name;
+  if (name.starts_with(kPhoton) && name.ends_with(kPhotonShuffleSink)) return true;
   return name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused");
 }
 
 bool is_shuffled_join(const model::PlanNode& node) {
   const std::string_view name = node.node_name;
-  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin");
+  return name.ends_with("SortMergeJoin") || name.ends_with("ShuffledHashJoin") ||
+         name == "PhotonShuffleHashJoin";
 }
 
 bool is_adaptive(const model::PlanTree& plan) {
@@ -57,10 +80,19 @@ bool is_streaming_batch(const model::SqlExecution& sql) {
   });
 }
 
-std::optional<int64_t> metric_value(const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+std::optional<int64_t> metric_value(const model::PlanNode& node, MetricNames names) {
   for (std::string_view name : names) {
     for (const model::PlanMetric& metric : node.metrics) {
       if (metric.name == name && metric.value) return metric.value;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> metric_accumulator(const model::PlanNode& node, MetricNames names) {
+  for (std::string_view name : names) {
+    for (const model::PlanMetric& metric : node.metrics) {
+      if (metric.name == name) return metric.accumulator_id;
     }
   }
   return std::nullopt;
@@ -91,7 +123,7 @@ std::vector<bool> nodes_below_reuse(const model::PlanTree& tree) {
 bool is_pipeline_boundary(const model::PlanNode& node) {
   const std::string_view name = node.node_name;
   return name.ends_with("Exchange") || name.ends_with("QueryStage") || name.starts_with("Subquery") ||
-         name.starts_with("ReusedSubquery");
+         name.starts_with("ReusedSubquery") || is_photon_shuffle_side(name);
 }
 
 std::vector<int64_t> pipeline_stage_ids(const model::PlanTree& tree, int32_t node_id) {
@@ -128,7 +160,7 @@ std::vector<int64_t> pipeline_stage_ids(const model::PlanTree& tree, int32_t nod
 namespace {
 
 // The first of `names` the node has a metric for (whether or not anything reported it).
-const model::PlanMetric* first_metric(const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+const model::PlanMetric* first_metric(const model::PlanNode& node, MetricNames names) {
   for (std::string_view name : names) {
     for (const model::PlanMetric& m : node.metrics) {
       if (m.name == name) return &m;
@@ -145,7 +177,7 @@ double unit_of(const model::PlanMetric& metric) {
 }  // namespace
 
 std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
-                                                   std::initializer_list<std::string_view> names) {
+                                                   MetricNames names) {
   const model::PlanMetric* metric = first_metric(node, names);
   if (metric == nullptr) return {};
   struct Logged {
@@ -179,7 +211,7 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
 }
 
 std::optional<int64_t> metric_as_ran(const model::AppModel& model, const model::SqlExecution& sql,
-                                     const model::PlanNode& node, std::initializer_list<std::string_view> names) {
+                                     const model::PlanNode& node, MetricNames names) {
   const model::PlanMetric* metric = first_metric(node, names);
   if (metric == nullptr) return std::nullopt;
   std::optional<double> total;

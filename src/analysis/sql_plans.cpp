@@ -47,15 +47,6 @@ constexpr int64_t kDefaultBroadcastThresholdBytes = 10 * 1024 * 1024;  // spark.
 // ---------------------------------------------------------------------------------------------
 // Reading plans
 
-std::optional<int64_t> metric_accumulator(const PlanNode& node, std::initializer_list<std::string_view> names) {
-  for (std::string_view name : names) {
-    for (const PlanMetric& metric : node.metrics) {
-      if (metric.name == name) return metric.accumulator_id;
-    }
-  }
-  return std::nullopt;
-}
-
 // "Scan parquet db.sales", "Scan parquet at InMemoryFileIndex[s3://bucket/t]", "SortMergeJoin".
 std::string node_label(const PlanNode& node) {
   std::string label = shortened_plan_text(node.node_name, 80);
@@ -275,7 +266,7 @@ struct ScanWork {
 ScanWork scan_work(const DetectorContext& context, const PlanNode& scan,
                    const std::vector<const StageAttempt*>& attempts) {
   ScanWork work;
-  const std::vector<StageMetricPart> scan_time = metric_parts_by_stage(context.model(), scan, {"scan time"});
+  const std::vector<StageMetricPart> scan_time = metric_parts_by_stage(context.model(), scan, plan_metric::kScanTime);
   work.measure = scan_time.empty() ? "the run time of its stages" : "its scan time";
   for (const StageAttempt* stage : attempts) {
     const double ms = scan_time.empty() ? static_cast<double>(stage->metric(model::TaskMetric::kExecutorRunTimeMs))
@@ -291,8 +282,8 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
                  std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
-    const auto files = metric_as_ran(context.model(), sql, node, {"number of files read", "number of files"});
-    const auto bytes = metric_as_ran(context.model(), sql, node, {"size of files read"});
+    const auto files = metric_as_ran(context.model(), sql, node, plan_metric::kFilesRead);
+    const auto bytes = metric_as_ran(context.model(), sql, node, plan_metric::kFileBytesRead);
     if (!files || !bytes || *files <= 0) continue;
     const double file_count = static_cast<double>(*files);
     const double average = static_cast<double>(*bytes) / file_count;
@@ -300,9 +291,9 @@ void small_files(const DetectorContext& context, const SqlExecution& sql, Report
     const double ideal_files = std::max(1.0, std::ceil(static_cast<double>(*bytes) / t.small_files_target_bytes));
     const double excess = file_count - ideal_files;
     if (excess <= 0) continue;
-    if (!reported.first_time(metric_accumulator(node, {"number of files read", "number of files"}))) continue;
+    if (!reported.first_time(metric_accumulator(node, plan_metric::kFilesRead))) continue;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
-    const auto metadata_ms = metric_as_ran(context.model(), sql, node, {"metadata time", "metadata time (ms)"});
+    const auto metadata_ms = metric_as_ran(context.model(), sql, node, plan_metric::kMetadataTime);
     // The opens are task time: spread over the scan's stages in proportion to what the scan
     // measured there, and never more than that (the files cannot have cost more than reading them).
     const double modeled_task_ms = excess * t.file_open_overhead_ms;
@@ -408,9 +399,9 @@ void over_broadcast(const DetectorContext& context, const SqlExecution& sql, Rep
   const Thresholds& t = context.thresholds();
   for (const PlanNode& node : sql.plan.nodes) {
     if (!is_broadcast_exchange(node)) continue;
-    const auto bytes = metric_as_ran(context.model(), sql, node, {"data size", "data size (bytes)"});
+    const auto bytes = metric_as_ran(context.model(), sql, node, plan_metric::kExchangeBytes);
     if (!bytes || static_cast<double>(*bytes) < t.broadcast_over_max_bytes) continue;
-    if (!reported.first_time(metric_accumulator(node, {"data size", "data size (bytes)"}))) continue;
+    if (!reported.first_time(metric_accumulator(node, plan_metric::kExchangeBytes))) continue;
     const StageAttribution attribution = attribute_stages(context, sql, stage_ids_of(node));
     const BroadcastThreshold threshold = broadcast_threshold(context, sql);
     const auto collect_ms = metric_as_ran(context.model(), sql, node, {"time to collect", "time to collect (ms)"});
@@ -529,13 +520,13 @@ JoinInput join_input(const model::AppModel& model, const SqlExecution& sql, int3
     const std::string_view name = node->node_name;
     if (name.starts_with("Reused")) reused = true;  // lists the exchange it reuses as its child
     if (input.sort == nullptr && name.ends_with("Sort")) input.sort = node;
-    if (name.ends_with("Exchange") && !name.ends_with("BroadcastExchange") && !name.starts_with("Reused")) {
-      input.bytes = metric_as_ran(model, sql, *node, {"data size", "data size (bytes)"});
+    if (is_shuffle_exchange(*node)) {
+      input.bytes = metric_as_ran(model, sql, *node, plan_metric::kExchangeBytes);
       if (!reused) input.exchange = node;
       return input;
     }
     if (is_source_scan(*node)) {
-      input.bytes = metric_as_ran(model, sql, *node, {"size of files read"});
+      input.bytes = metric_as_ran(model, sql, *node, plan_metric::kFileBytesRead);
       return input;
     }
     if (node->children.size() != 1) return input;
@@ -578,7 +569,7 @@ JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, cons
   const Thresholds& t = context.thresholds();
   JoinWork work;
   if (larger.exchange != nullptr) {
-    for (const StageMetricPart& p : metric_parts_by_stage(model, *larger.exchange, {"shuffle write time"})) {
+    for (const StageMetricPart& p : metric_parts_by_stage(model, *larger.exchange, plan_metric::kShuffleWriteTime)) {
       work.removed.push_back({p.stage, p.value});
       work.map_write_ms += p.value;
     }
@@ -593,9 +584,9 @@ JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, cons
     if (is_shuffled_join(node)) {
       for (int64_t id : node.stage_ids) ++joins_per_stage[id];
     }
-    const auto accumulator = metric_accumulator(node, {"shuffle write time"});
+    const auto accumulator = metric_accumulator(node, plan_metric::kShuffleWriteTime);
     if (accumulator && seen.insert(*accumulator).second) {
-      writes.push_back(metric_parts_by_stage(model, node, {"shuffle write time"}));
+      writes.push_back(metric_parts_by_stage(model, node, plan_metric::kShuffleWriteTime));
     }
   }
   const auto fetch_wait = larger.exchange != nullptr

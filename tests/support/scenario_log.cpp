@@ -202,6 +202,11 @@ ScenarioLog& ScenarioLog::spark_version(std::string version) {
   return *this;
 }
 
+ScenarioLog& ScenarioLog::java_version(std::string version) {
+  java_version_ = std::move(version);
+  return *this;
+}
+
 ScenarioLog& ScenarioLog::app_name(std::string name) {
   app_name_ = std::move(name);
   return *this;
@@ -269,7 +274,7 @@ std::string ScenarioLog::text() const {
   add(start_ms_, kAppStart, {{"Event", "SparkListenerLogStart"}, {"Spark Version", spark_version_}});
   add(start_ms_, kAppStart,
       {{"Event", "SparkListenerEnvironmentUpdate"},
-       {"JVM Information", {{"Java Version", "17.0.9"}}},
+       {"JVM Information", {{"Java Version", java_version_}}},
        {"Spark Properties", properties},
        {"Hadoop Properties", json::object()},
        {"System Properties", json::object()},

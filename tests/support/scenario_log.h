@@ -120,6 +120,7 @@ class ScenarioLog {
   explicit ScenarioLog(std::string app_id = "app-scenario");
 
   ScenarioLog& spark_version(std::string version);
+  ScenarioLog& java_version(std::string version);  // JVM Information's "Java Version"; default "17.0.9"
   ScenarioLog& app_name(std::string name);  // default "scenario"
   ScenarioLog& property(std::string key, std::string value);
   // Application start; finished() adds the ApplicationEnd.
@@ -151,6 +152,7 @@ class ScenarioLog {
   };
   std::string app_id_;
   std::string spark_version_ = "3.5.1";
+  std::string java_version_ = "17.0.9";
   std::string app_name_ = "scenario";
   std::vector<std::pair<std::string, std::string>> properties_;
   int64_t start_ms_ = 0;

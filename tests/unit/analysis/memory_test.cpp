@@ -112,7 +112,9 @@ TEST(Memory, GcPastTheWarningRatio) {
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
   EXPECT_EQ(current(f, "spark.executor.memory"), "8g");
   EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
-  EXPECT_EQ(suggested(f, "spark.executor.extraJavaOptions"), "-XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+  // Java 17 collects with G1 and sizes its concurrent cycle itself: no collector flag to suggest.
+  EXPECT_EQ(find_setting(f, "spark.executor.extraJavaOptions"), nullptr);
+  EXPECT_NE(f.recommendation.find("already collects with G1"), std::string::npos) << f.recommendation;
   EXPECT_TRUE(names_threshold(f, "gc.warnRatio"));
   EXPECT_TRUE(names_threshold(f, "gc.minRunTimeMs"));
   EXPECT_EQ(f.confidence, Confidence::kMedium) << "25% is 2.5x the 10% warning level";
@@ -144,20 +146,51 @@ TEST(Memory, GcWithAHeapThatNeverFilledPointsAtChurnNotHeapSize) {
   EXPECT_DOUBLE_EQ(evidence_of(f, "peakJvmHeapBytes"), 2.0 * kGiB);
   EXPECT_EQ(find_setting(f, "spark.executor.memory"), nullptr) << "a bigger heap would not help";
   EXPECT_EQ(suggested(f, "spark.serializer"), "org.apache.spark.serializer.KryoSerializer");
-  EXPECT_NE(find_setting(f, "spark.executor.extraJavaOptions"), nullptr);
+  EXPECT_EQ(find_setting(f, "spark.executor.extraJavaOptions"), nullptr) << "Java 17 collects with G1 already";
 }
 
 TEST(Memory, GcReplacesAnotherCollectorWithG1) {
-  // The JVM refuses two collectors: CMS goes, the application's other options stay.
+  // The JVM refuses two collectors: CMS goes, the application's other options stay. On Java 8,
+  // whose default collector is Parallel, G1 comes with an earlier concurrent cycle.
   StageSpec stage = eighty_second_stage();
   for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
   ScenarioLog log = short_app();
-  log.property("spark.executor.extraJavaOptions", "-Dapp.mode=batch -XX:+UseConcMarkSweepGC");
-  const auto result = run_stage(log, stage);
+  log.java_version("1.8.0_382 (Azul Systems, Inc.)")
+      .property("spark.executor.extraJavaOptions", "-Dapp.mode=batch -XX:+UseConcMarkSweepGC");
+  auto result = run_stage(log, stage);
   auto gc = result.of_type("gc");
   ASSERT_EQ(gc.size(), 1u);
   EXPECT_EQ(suggested(*gc[0], "spark.executor.extraJavaOptions"),
             "-Dapp.mode=batch -XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+  EXPECT_NE(gc[0]->recommendation.find("Use G1 with an earlier concurrent cycle"), std::string::npos);
+
+  // From Java 9, G1 is the default and sizes its cycle itself (adaptive IHOP): only the other
+  // collector's flag is worth changing.
+  log.java_version("11.0.21");
+  result = run_stage(log, stage);
+  gc = result.of_type("gc");
+  ASSERT_EQ(gc.size(), 1u);
+  EXPECT_EQ(suggested(*gc[0], "spark.executor.extraJavaOptions"), "-Dapp.mode=batch -XX:+UseG1GC");
+  EXPECT_NE(gc[0]->recommendation.find("Drop the collector"), std::string::npos) << gc[0]->recommendation;
+}
+
+// Issue 14, defect 5: a suggestion must not be a default already in effect. Java 8 runs the
+// Parallel collector unless told otherwise, so G1 is a change there; on Java 17 it is the default.
+TEST(Memory, GcSuggestsG1OnlyWhereItIsNotTheDefault) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  ScenarioLog java8 = short_app();
+  java8.java_version("1.8.0_292");
+  auto result = run_stage(java8, stage);
+  ASSERT_EQ(result.of_type("gc").size(), 1u);
+  EXPECT_EQ(suggested(*result.of_type("gc")[0], "spark.executor.extraJavaOptions"),
+            "-XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+
+  ScenarioLog java17 = short_app();
+  java17.java_version("17.0.15 (Eclipse Adoptium)").property("spark.executor.extraJavaOptions", "-XX:+UseG1GC");
+  result = run_stage(java17, stage);
+  ASSERT_EQ(result.of_type("gc").size(), 1u);
+  EXPECT_EQ(find_setting(*result.of_type("gc")[0], "spark.executor.extraJavaOptions"), nullptr);
 }
 
 // Spark 4.3 writes the JDK module options it adds itself into the log's extraJavaOptions: the
@@ -172,14 +205,16 @@ TEST(Memory, GcJavaOptionsLeaveOutWhatSparkAddsItself) {
   StageSpec stage = eighty_second_stage();
   for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
   ScenarioLog log = short_app();
-  log.spark_version("4.0.1").property("spark.executor.extraJavaOptions", spark_own + " -XX:TieredStopAtLevel=1");
+  log.spark_version("4.0.1").property("spark.executor.extraJavaOptions",
+                                      spark_own + " -XX:TieredStopAtLevel=1 -XX:+UseParallelGC");
   auto result = run_stage(log, stage);
   ASSERT_EQ(result.of_type("gc").size(), 1u);
   EXPECT_EQ(suggested(*result.of_type("gc")[0], "spark.executor.extraJavaOptions"),
-            "-XX:TieredStopAtLevel=1 -XX:+UseG1GC -XX:InitiatingHeapOccupancyPercent=35");
+            "-XX:TieredStopAtLevel=1 -XX:+UseG1GC");
 
   ScenarioLog old = short_app();
-  old.spark_version("3.2.4").property("spark.executor.extraJavaOptions", "--add-opens=java.base/java.nio=ALL-UNNAMED");
+  old.spark_version("3.2.4").java_version("1.8.0_292").property("spark.executor.extraJavaOptions",
+                                                                "--add-opens=java.base/java.nio=ALL-UNNAMED");
   result = run_stage(old, stage);
   ASSERT_EQ(result.of_type("gc").size(), 1u);
   EXPECT_EQ(suggested(*result.of_type("gc")[0], "spark.executor.extraJavaOptions"),
@@ -374,6 +409,22 @@ TEST(Memory, HeapOverProvisioned) {
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "4g");
   EXPECT_EQ(current(f, "spark.executor.memory"), "8g");
   EXPECT_TRUE(names_threshold(f, "memoryUtilization.overProvisionedRatio"));
+}
+
+// Issue 14, defect 7: Photon keeps its data off the heap (Databricks gives a Photon executor an
+// off-heap pool larger than its heap, here 16 GiB beside 8 GiB), so a heap that stayed a third
+// full is no sign of waste; an off-heap pool smaller than the heap does not change the verdict.
+TEST(Memory, AHeapBesideALargerOffHeapPoolIsNotOverProvisioned) {
+  ScenarioLog photon = long_app();
+  photon.property("spark.memory.offHeap.enabled", "true").property("spark.memory.offHeap.size", "17179869184");
+  EXPECT_TRUE(analyze_scenario(busy_app(photon, 2 * kGiB, 3 * kGiB)).of_type("memoryUtilization").empty());
+
+  ScenarioLog small_pool = long_app();
+  small_pool.property("spark.memory.offHeap.enabled", "true").property("spark.memory.offHeap.size", "1g");
+  EXPECT_EQ(analyze_scenario(busy_app(small_pool, 2 * kGiB, 3 * kGiB))
+                .of_type("memoryUtilization", "heapOverProvisioned")
+                .size(),
+            1u);
 }
 
 TEST(Memory, HeapSizeFromTheBlockManagerWhenTheSettingIsUnset) {

@@ -426,6 +426,34 @@ TEST(SqlPlans, SmallFilesCannotCostMoreThanTheScanTook) {
   EXPECT_NE(found[0]->explanation.find("held to the 8.0s the scan took (its scan time)"), std::string::npos);
 }
 
+// Databricks Photon scans name their metrics their own way: "files read", and their scan time
+// as "cumulative time" in nanoseconds, reported by the tasks. The same 2,000 files of 1 MiB and
+// 8 s of scan time (8e9 ns) as above give the same finding, held to the same 8 s.
+TEST(SqlPlans, SmallFilesOnAPhotonScan) {
+  auto log = cluster();
+  PlanNodeSpec plan{.name = "PhotonAgg",
+                    .simple_string = "PhotonAgg(keys=[], functions=[partial_count(1)])",
+                    .children = {{.name = "PhotonScan parquet ",
+                                  .simple_string = "PhotonScan parquet [k#1] DataFilters: [], Format: parquet",
+                                  .metrics = {{"files read", 201},
+                                              {"size of files read", 202, "size"},
+                                              {"number of output rows", 204},
+                                              {"cumulative time", 205, "nsTiming"}},
+                                  .metadata = {{"Location", "PreparedDeltaFileIndex(1 paths)[s3://bucket/events]"}}}}};
+  log.sql({.execution_id = 1, .start_ms = 500, .end_ms = 60000, .plan = plan});
+  StageSpec scan = stage(0, 1000, 40000, {204});
+  scan.accumulables = {{201, 2000}, {202, 2000 * kMiB}, {204, 8}, {205, int64_t{8000} * 1000 * 1000}};
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 51000, .sql_execution_id = 1, .stages = {scan}});
+  auto result = analyze_scenario(log);
+  auto found = result.of_type("smallFiles");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0]->title.find("2,000 files of 1.00 MiB on average"), std::string::npos) << found[0]->title;
+  EXPECT_EQ(found[0]->stage_ids(), std::vector<int64_t>{0});
+  EXPECT_DOUBLE_EQ(raw_of(*found[0]), 8000);
+  EXPECT_DOUBLE_EQ(high_of(*found[0]), 1000);
+  EXPECT_NE(found[0]->explanation.find("its scan time"), std::string::npos) << found[0]->explanation;
+}
+
 TEST(SqlPlans, SmallFilesNearMisses) {
   // 99 files: below smallFiles.minFiles.
   EXPECT_TRUE(analyze_scenario(scan_of(99, 99 * kMiB)).of_type("smallFiles").empty());
@@ -764,6 +792,28 @@ TEST(SqlPlans, UnderBroadcastWithBroadcastsTurnedOff) {
 
 // ---------------------------------------------------------------------------------------------
 // The plan readers the detectors share
+
+// Photon's operators play Spark's roles under names of their own: a shuffle is a sink (map side)
+// and a source (reduce side), both ending a stage's pipeline; a stage's Photon part is wrapped as
+// WholeStageCodegen wraps Spark's.
+TEST(PlanText, PhotonOperatorsPlaySparksRoles) {
+  const auto node = [](std::string name) { return model::PlanNode{.node_name = std::move(name)}; };
+  EXPECT_TRUE(is_source_scan(node("PhotonScan parquet ")));
+  EXPECT_TRUE(is_source_scan(node("Scan parquet db.t")));
+  EXPECT_TRUE(is_source_scan(node("GpuScan parquet db.t")));
+  EXPECT_FALSE(is_source_scan(node("Scan ExistingRDD")));
+  EXPECT_TRUE(is_shuffle_exchange(node("PhotonShuffleExchangeSink")));
+  EXPECT_FALSE(is_shuffle_exchange(node("PhotonShuffleExchangeSource")));
+  EXPECT_FALSE(is_shuffle_exchange(node("PhotonBroadcastExchange")));
+  EXPECT_TRUE(is_pipeline_boundary(node("PhotonShuffleExchangeSink")));
+  EXPECT_TRUE(is_pipeline_boundary(node("PhotonShuffleExchangeSource")));
+  EXPECT_TRUE(is_shuffled_join(node("PhotonShuffledHashJoin")));
+  EXPECT_TRUE(is_shuffled_join(node("PhotonShuffleHashJoin")));
+  EXPECT_FALSE(is_shuffled_join(node("PhotonBroadcastHashJoin")));
+  EXPECT_TRUE(is_photon_stage(node("PhotonShuffleMapStage")));
+  EXPECT_TRUE(is_photon_stage(node("PhotonResultStage")));
+  EXPECT_FALSE(is_photon_stage(node("PhotonProject")));
+}
 
 TEST(PlanText, MetricPartsByStageUndoSparksRunningTotals) {
   // Spark logs a stage's accumulable as the accumulator's running total: 100 after stage 0, 250
