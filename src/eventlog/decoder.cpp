@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <span>
 
 #include "common/text.h"
 #include "eventlog/json_reading.h"
@@ -114,6 +115,165 @@ EventKind classify(std::string_view event_name) {
   }
   return EventKind::kUnknown;
 }
+
+// ------------------------------------------------------------------------------------------
+// Required fields: what each modeled event, and each object inside one, must carry. In its place
+// a default (job 0, stage 0, task 0, accumulator 0) would put the line's figures on another
+// job's, stage's or metric's, so a line without one is malformed and names what it lacks. The
+// lists follow the fields Spark's JsonProtocol reads without a fallback, where the model uses
+// them; required_fields() (decoder.h) spells every path out for the tests.
+
+using RequiredList = std::span<const std::string_view>;
+
+constexpr std::string_view kLogStartRequired[] = {"Spark Version"};
+constexpr std::string_view kApplicationStartRequired[] = {"App Name", "Timestamp"};
+constexpr std::string_view kApplicationEndRequired[] = {"Timestamp"};
+constexpr std::string_view kEnvironmentUpdateRequired[] = {"Spark Properties"};
+constexpr std::string_view kResourceProfileAddedRequired[] = {"Resource Profile Id"};
+constexpr std::string_view kExecutorAddedRequired[] = {"Executor ID", "Executor Info"};
+constexpr std::string_view kExecutorInfoRequired[] = {"Host", "Total Cores"};
+constexpr std::string_view kExecutorRemovedRequired[] = {"Executor ID"};
+constexpr std::string_view kBlockManagerAddedRequired[] = {"Block Manager ID", "Maximum Memory"};
+constexpr std::string_view kBlockManagerRemovedRequired[] = {"Block Manager ID"};
+constexpr std::string_view kBlockManagerIdRequired[] = {"Executor ID"};
+constexpr std::string_view kJobStartRequired[] = {"Job ID"};
+constexpr std::string_view kJobEndRequired[] = {"Job ID", "Job Result"};
+constexpr std::string_view kJobResultRequired[] = {"Result"};
+constexpr std::string_view kStageEventRequired[] = {"Stage Info"};
+constexpr std::string_view kStageInfoRequired[] = {"Stage ID", "Number of Tasks"};
+constexpr std::string_view kStageExecutorMetricsRequired[] = {"Executor ID", "Stage ID", "Stage Attempt ID",
+                                                              "Executor Metrics"};
+constexpr std::string_view kTaskStartRequired[] = {"Stage ID", "Task Info"};
+constexpr std::string_view kTaskEndRequired[] = {"Stage ID", "Task End Reason", "Task Info"};
+constexpr std::string_view kTaskInfoRequired[] = {"Task ID", "Index", "Launch Time", "Executor ID", "Host"};
+constexpr std::string_view kTaskEndReasonRequired[] = {"Reason"};
+constexpr std::string_view kUnpersistRddRequired[] = {"RDD ID"};
+constexpr std::string_view kExecutorExclusionRequired[] = {"executorId"};
+constexpr std::string_view kNodeExclusionRequired[] = {"hostId"};
+constexpr std::string_view kMiscellaneousProcessRequired[] = {"processId"};
+constexpr std::string_view kSqlExecutionStartRequired[] = {"executionId", "time"};
+constexpr std::string_view kSqlExecutionEndRequired[] = {"executionId", "time"};
+constexpr std::string_view kSqlAdaptiveExecutionUpdateRequired[] = {"executionId", "sparkPlanInfo"};
+constexpr std::string_view kSqlAdaptiveMetricUpdatesRequired[] = {"executionId", "sqlPlanMetrics"};
+constexpr std::string_view kDriverAccumUpdatesRequired[] = {"executionId", "accumUpdates"};
+constexpr std::string_view kPlanNodeRequired[] = {"nodeName"};
+constexpr std::string_view kPlanMetricRequired[] = {"name", "accumulatorId"};
+
+// Where each list applies: the event (its simple class name) and the object's path in it ("" for
+// the event's own object, "[]" for every element of an array).
+struct RequiredObject {
+  std::string_view event;
+  std::string_view at;
+  RequiredList keys;
+};
+
+constexpr RequiredObject kRequiredObjects[] = {
+    {"SparkListenerLogStart", "", kLogStartRequired},
+    {"SparkListenerApplicationStart", "", kApplicationStartRequired},
+    {"SparkListenerApplicationEnd", "", kApplicationEndRequired},
+    {"SparkListenerEnvironmentUpdate", "", kEnvironmentUpdateRequired},
+    {"SparkListenerResourceProfileAdded", "", kResourceProfileAddedRequired},
+    {"SparkListenerExecutorAdded", "", kExecutorAddedRequired},
+    {"SparkListenerExecutorAdded", "Executor Info", kExecutorInfoRequired},
+    {"SparkListenerExecutorRemoved", "", kExecutorRemovedRequired},
+    {"SparkListenerBlockManagerAdded", "", kBlockManagerAddedRequired},
+    {"SparkListenerBlockManagerAdded", "Block Manager ID", kBlockManagerIdRequired},
+    {"SparkListenerBlockManagerRemoved", "", kBlockManagerRemovedRequired},
+    {"SparkListenerBlockManagerRemoved", "Block Manager ID", kBlockManagerIdRequired},
+    {"SparkListenerJobStart", "", kJobStartRequired},
+    {"SparkListenerJobStart", "Stage Infos/[]", kStageInfoRequired},
+    {"SparkListenerJobEnd", "", kJobEndRequired},
+    {"SparkListenerJobEnd", "Job Result", kJobResultRequired},
+    {"SparkListenerStageSubmitted", "", kStageEventRequired},
+    {"SparkListenerStageSubmitted", "Stage Info", kStageInfoRequired},
+    {"SparkListenerStageCompleted", "", kStageEventRequired},
+    {"SparkListenerStageCompleted", "Stage Info", kStageInfoRequired},
+    {"SparkListenerStageExecutorMetrics", "", kStageExecutorMetricsRequired},
+    {"SparkListenerTaskStart", "", kTaskStartRequired},
+    {"SparkListenerTaskStart", "Task Info", kTaskInfoRequired},
+    {"SparkListenerTaskEnd", "", kTaskEndRequired},
+    {"SparkListenerTaskEnd", "Task Info", kTaskInfoRequired},
+    {"SparkListenerTaskEnd", "Task End Reason", kTaskEndReasonRequired},
+    {"SparkListenerUnpersistRDD", "", kUnpersistRddRequired},
+    {"SparkListenerExecutorExcluded", "", kExecutorExclusionRequired},
+    {"SparkListenerExecutorExcludedForStage", "", kExecutorExclusionRequired},
+    {"SparkListenerExecutorUnexcluded", "", kExecutorExclusionRequired},
+    {"SparkListenerNodeExcluded", "", kNodeExclusionRequired},
+    {"SparkListenerNodeExcludedForStage", "", kNodeExclusionRequired},
+    {"SparkListenerNodeUnexcluded", "", kNodeExclusionRequired},
+    {"SparkListenerMiscellaneousProcessAdded", "", kMiscellaneousProcessRequired},
+    {"SparkListenerSQLExecutionStart", "", kSqlExecutionStartRequired},
+    {"SparkListenerSQLExecutionStart", "sparkPlanInfo", kPlanNodeRequired},
+    {"SparkListenerSQLExecutionStart", "sparkPlanInfo/metrics/[]", kPlanMetricRequired},
+    {"SparkListenerSQLExecutionEnd", "", kSqlExecutionEndRequired},
+    {"SparkListenerSQLAdaptiveExecutionUpdate", "", kSqlAdaptiveExecutionUpdateRequired},
+    {"SparkListenerSQLAdaptiveExecutionUpdate", "sparkPlanInfo", kPlanNodeRequired},
+    {"SparkListenerSQLAdaptiveSQLMetricUpdates", "", kSqlAdaptiveMetricUpdatesRequired},
+    {"SparkListenerSQLAdaptiveSQLMetricUpdates", "sqlPlanMetrics/[]", kPlanMetricRequired},
+    {"SparkListenerDriverAccumUpdates", "", kDriverAccumUpdatesRequired},
+};
+
+// Which of an object's required keys its reader saw, key by key.
+class RequiredKeys {
+ public:
+  explicit RequiredKeys(RequiredList names) : names_(names) {}
+  void note(std::string_view key) {
+    for (size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == key) seen_ |= uint32_t{1} << i;
+    }
+  }
+  // The first required key the object lacked, or "" when it had them all.
+  std::string_view missing() const {
+    for (size_t i = 0; i < names_.size(); ++i) {
+      if ((seen_ & (uint32_t{1} << i)) == 0) return names_[i];
+    }
+    return {};
+  }
+
+ private:
+  RequiredList names_;
+  uint32_t seen_ = 0;
+};
+
+// The bits of a key table's indices that a required list names, for the task events' readers,
+// which see fields by index (a bit per index, set as each field is read).
+template <size_t N>
+constexpr uint32_t required_mask(const json::KeyTable<N>& table, RequiredList names) {
+  uint32_t mask = 0;
+  for (std::string_view name : names) {
+    for (size_t i = 0; i < N; ++i) {
+      if (table.keys[i] == name) mask |= uint32_t{1} << i;
+    }
+  }
+  return mask;
+}
+
+// The first required key whose bit is not in `seen`.
+template <size_t N>
+std::string_view first_unseen(const json::KeyTable<N>& table, RequiredList names, uint32_t seen) {
+  for (std::string_view name : names) {
+    for (size_t i = 0; i < N; ++i) {
+      if (table.keys[i] == name && (seen & (uint32_t{1} << i)) == 0) return name;
+    }
+  }
+  return {};
+}
+
+// The required field a reader did not find, as its path from the event's object: the reader of
+// the innermost object names the key, and each reader above it puts its own key in front.
+struct MissingField {
+  std::string path;
+
+  error_code report(std::string_view key) {
+    path.assign(key);
+    return simdjson::NO_SUCH_FIELD;
+  }
+  // Passes on `error` from the reader of the object at `key`, naming where it was.
+  error_code within(std::string_view key, error_code error) {
+    if (error == simdjson::NO_SUCH_FIELD && !path.empty()) path.insert(0, std::string(key) + "/");
+    return error;
+  }
+};
 
 // ------------------------------------------------------------------------------------------
 // Key tables: JSON keys -> task metric slots, for the flat metric objects of a task.
@@ -369,8 +529,10 @@ error_code read_rdd_info(od::value& value, model::RddInfo& rdd) {
   return SUCCESS;
 }
 
-error_code read_stage_info(od::value& value, StageInfo& info) {
+error_code read_stage_info(od::value& value, StageInfo& info, MissingField& missing) {
+  RequiredKeys required(kStageInfoRequired);
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    required.note(key);
     if (key == "Stage ID") return read_int(v, info.stage_id);
     if (key == "Stage Attempt ID") return read_int(v, info.attempt_id);
     if (key == "Stage Name") return read_string(v, info.name);
@@ -395,6 +557,7 @@ error_code read_stage_info(od::value& value, StageInfo& info) {
     return SUCCESS;
   });
   if (error) return error;
+  if (auto key = required.missing(); !key.empty()) return missing.report(key);
   std::sort(info.parent_ids.begin(), info.parent_ids.end());
   return SUCCESS;
 }
@@ -421,11 +584,15 @@ constexpr json::KeyTable<14> kTaskInfoKeys{{"Task ID", "Index", "Attempt", "Part
                                              "Host", "Locality", "Speculative", "Getting Result Time", "Finish Time",
                                              "Failed", "Killed", "Accumulables"}};
 
+constexpr uint32_t kTaskInfoRequiredMask = required_mask(kTaskInfoKeys, kTaskInfoRequired);
+
 // Task Info; its accumulables go to `accumulables` in full when given, else their ids to
 // `accumulator_ids` when given, else nowhere.
-error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>* accumulator_ids,
-                          std::vector<TaskAccumulable>* accumulables = nullptr) {
-  return for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
+error_code read_task_info(od::value& value, TaskInfo& info, MissingField& missing,
+                          std::vector<int64_t>* accumulator_ids, std::vector<TaskAccumulable>* accumulables = nullptr) {
+  uint32_t seen = 0;
+  auto error = for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
+    seen |= uint32_t{1} << index;
     switch (index) {
       case 0: return read_int(v, info.task_id);
       case 1: return read_int(v, info.index);
@@ -451,6 +618,11 @@ error_code read_task_info(od::value& value, TaskInfo& info, std::vector<int64_t>
       default: return SUCCESS;
     }
   });
+  if (error) return error;
+  if ((seen & kTaskInfoRequiredMask) != kTaskInfoRequiredMask) {
+    return missing.report(first_unseen(kTaskInfoKeys, kTaskInfoRequired, seen));
+  }
+  return SUCCESS;
 }
 
 
@@ -470,10 +642,12 @@ constexpr json::KeyTable<11> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill R
                                                  "Accumulator Updates", "Job ID", "Partition ID", "Attempt Number",
                                                  "Description", "Full Stack Trace", "Message"}};
 
-error_code read_task_end_reason(od::value& value, TaskEnd& event) {
-  return for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
+error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& missing) {
+  bool has_reason = false;
+  auto error = for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
     switch (index) {
       case 0:
+        has_reason = true;
         if (auto e = read_string_view(v, event.reason_text)) return e;
         event.reason = parse_reason(event.reason_text);
         return SUCCESS;
@@ -490,56 +664,65 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event) {
       default: return SUCCESS;
     }
   });
+  if (error) return error;
+  return has_reason ? SUCCESS : missing.report(kTaskEndReasonRequired[0]);
 }
 
 // A sparkPlanInfo tree, flattened in preorder. Depth is bounded so a hostile line cannot
 // exhaust the stack (simdjson bounds JSON depth too; this keeps the two consistent).
 constexpr int kMaxPlanDepth = 1000;
 
-error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& metrics) {
+error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& metrics, MissingField& missing) {
   return for_each_element(value, [&](od::value& element) -> error_code {
     model::PlanMetric metric;
+    RequiredKeys required(kPlanMetricRequired);
     auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
+      required.note(key);
       if (key == "name") return read_string(v, metric.name);
       if (key == "accumulatorId") return read_int(v, metric.accumulator_id);
       if (key == "metricType") return read_string(v, metric.metric_type);
       return SUCCESS;
     });
     if (error) return error;
+    if (auto key = required.missing(); !key.empty()) return missing.within("[]", missing.report(key));
     metrics.push_back(std::move(metric));
     return SUCCESS;
   });
 }
 
-error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth) {
+error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth, MissingField& missing) {
   if (depth > kMaxPlanDepth) return simdjson::DEPTH_ERROR;
   const auto node_id = static_cast<int32_t>(tree.nodes.size());
   tree.nodes.emplace_back();
   tree.nodes[node_id].node_id = node_id;
+  RequiredKeys required(kPlanNodeRequired);
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    required.note(key);
     if (key == "nodeName") return read_string(v, tree.nodes[node_id].node_name);
     if (key == "simpleString") return read_string(v, tree.nodes[node_id].simple_string);
     if (key == "metadata") return json::read_key_values(v, tree.nodes[node_id].metadata);
-    if (key == "metrics") return read_plan_metrics(v, tree.nodes[node_id].metrics);
+    if (key == "metrics") return missing.within(key, read_plan_metrics(v, tree.nodes[node_id].metrics, missing));
     if (key == "children") {
       return for_each_element(v, [&](od::value& child) -> error_code {
         const auto child_id = static_cast<int32_t>(tree.nodes.size());
-        if (auto e = read_plan_node(child, tree, depth + 1)) return e;
+        if (auto e = read_plan_node(child, tree, depth + 1, missing)) return missing.within("children/[]", e);
         tree.nodes[node_id].children.push_back(child_id);
         return SUCCESS;
       });
     }
     return SUCCESS;
   });
-  return error;
+  if (error) return error;
+  if (auto key = required.missing(); !key.empty()) return missing.report(key);
+  return SUCCESS;
 }
 
-error_code read_plan(od::value& value, model::PlanTree& tree) {
+error_code read_plan(od::value& value, model::PlanTree& tree, MissingField& missing) {
   tree.nodes.clear();
   bool is_null = false;
   if (auto error = value.is_null().get(is_null)) return error;
   if (is_null) return SUCCESS;
-  return read_plan_node(value, tree, 0);
+  return read_plan_node(value, tree, 0, missing);
 }
 
 error_code read_resource_requests(od::value& value, std::vector<model::ResourceRequest>& out) {
@@ -599,15 +782,17 @@ constexpr json::KeyTable<8> kTaskEndKeys{{
     "Event", "Stage ID", "Stage Attempt ID", "Task Type", "Task End Reason", "Task Info", "Task Executor Metrics",
     "Task Metrics"}};
 
-error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has_stage, bool task_accumulables) {
+constexpr uint32_t kTaskEndRequiredMask = required_mask(kTaskEndKeys, kTaskEndRequired);
+
+error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, MissingField& missing, bool task_accumulables) {
   switch (index) {
-    case 1:
-      has_stage = true;
-      return read_int(v, e.stage_id);
+    case 1: return read_int(v, e.stage_id);
     case 2: return read_int(v, e.stage_attempt_id);
     case 3: return read_string_view(v, e.task_type);
-    case 4: return read_task_end_reason(v, e);
-    case 5: return read_task_info(v, e.info, &e.accumulator_ids, task_accumulables ? &e.accumulables : nullptr);
+    case 4: return missing.within("Task End Reason", read_task_end_reason(v, e, missing));
+    case 5:
+      return missing.within("Task Info", read_task_info(v, e.info, missing, &e.accumulator_ids,
+                                                        task_accumulables ? &e.accumulables : nullptr));
     case 6: return read_executor_metrics(v, e.executor_metrics);
     case 7: return read_task_metrics(v, e.metrics, e.has_metrics);
     default: return SUCCESS;  // "Event", read already
@@ -615,14 +800,13 @@ error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, bool& has
 }
 
 constexpr json::KeyTable<4> kTaskStartKeys{{"Event", "Stage ID", "Stage Attempt ID", "Task Info"}};
+constexpr uint32_t kTaskStartRequiredMask = required_mask(kTaskStartKeys, kTaskStartRequired);
 
-error_code read_task_start_field(size_t index, od::value& v, TaskStart& e, bool& has_stage) {
+error_code read_task_start_field(size_t index, od::value& v, TaskStart& e, MissingField& missing) {
   switch (index) {
-    case 1:
-      has_stage = true;
-      return read_int(v, e.stage_id);
+    case 1: return read_int(v, e.stage_id);
     case 2: return read_int(v, e.stage_attempt_id);
-    case 3: return read_task_info(v, e.info, nullptr);
+    case 3: return missing.within("Task Info", read_task_info(v, e.info, missing, nullptr));
     default: return SUCCESS;
   }
 }
@@ -644,6 +828,8 @@ struct Decoder::Impl {
 
   const DecoderOptions options;
   od::parser parser;
+  // The required field the line being decoded lacks, for its malformed-line message.
+  MissingField missing;
   // Reused across lines so the hot events allocate nothing once warmed up.
   TaskEnd task_end;
   TaskStart task_start;
@@ -701,28 +887,57 @@ struct Decoder::Impl {
   }
 
   template <class Event, class F>
-  error_code decode_fields(od::document& doc, Event& event, F&& on_field) {
+  error_code decode_fields(od::document& doc, Event& event, RequiredList required_keys, F&& on_field) {
     od::object object;
     if (auto error = doc.get_object().get(object)) return error;
+    RequiredKeys required(required_keys);
     for (auto field_result : object) {
       od::field field;
       if (auto error = std::move(field_result).get(field)) return error;
       const std::string_view key = json::key_view(field);
       if (key == "Event") continue;
+      required.note(key);
       if (auto error = on_field(key, field.value(), event)) return error;
     }
     if (!at_end(doc)) return simdjson::TRAILING_CONTENT;
+    if (auto key = required.missing(); !key.empty()) return missing.report(key);
+    return SUCCESS;
+  }
+
+  // A nested object at `key`: its fields to on_field(key, value), then its required keys checked.
+  template <class F>
+  error_code read_object(std::string_view key, od::value& value, RequiredList required_keys, F&& on_field) {
+    RequiredKeys required(required_keys);
+    auto error = for_each_field(value, [&](std::string_view k, od::value& v) -> error_code {
+      required.note(k);
+      return on_field(k, v);
+    });
+    if (error) return error;
+    if (auto k = required.missing(); !k.empty()) return missing.within(key, missing.report(k));
     return SUCCESS;
   }
 
   template <class Event, class F>
-  error_code decode_and_emit(od::document& doc, EventHandler& handler, F&& on_field) {
+  error_code decode_and_emit(od::document& doc, EventHandler& handler, RequiredList required, F&& on_field) {
     Event event;
-    if (auto error = decode_fields(doc, event, on_field)) return error;
+    if (auto error = decode_fields(doc, event, required, on_field)) return error;
     handler.on(event);
     return SUCCESS;
   }
 };
+
+std::vector<RequiredField> required_fields() {
+  std::vector<RequiredField> fields;
+  for (const RequiredObject& object : kRequiredObjects) {
+    for (std::string_view key : object.keys) {
+      std::string path(object.at);
+      if (!path.empty()) path += '/';
+      path += key;
+      fields.push_back({object.event, std::move(path)});
+    }
+  }
+  return fields;
+}
 
 Decoder::Decoder(const DecoderOptions& options) : impl_(std::make_unique<Impl>(options)) {}
 Decoder::~Decoder() = default;
@@ -755,7 +970,15 @@ std::string describe(error_code error) {
 constexpr std::string_view kTaskEndPrefix = R"({"Event":"SparkListenerTaskEnd")";
 constexpr std::string_view kTaskStartPrefix = R"({"Event":"SparkListenerTaskStart")";
 
-DecodeResult finish_decode(error_code error) {
+// The outcome of decoding a modeled event; a required field it lacked is named with its event.
+DecodeResult finish_decode(error_code error, std::string_view event_name, const MissingField& missing) {
+  if (error == simdjson::NO_SUCH_FIELD && !missing.path.empty()) {
+    std::string message(event_name);
+    message += " has no \"";
+    message += missing.path;
+    message += "\" (a required field)";
+    return {DecodeOutcome::kMalformed, std::move(message)};
+  }
   if (error) return {DecodeOutcome::kMalformed, describe(error)};
   return {DecodeOutcome::kEvent, {}};
 }
@@ -777,8 +1000,11 @@ DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
   if (auto error = impl_->parser.iterate(line.data(), line.size(), line.size() + kLinePadding).get(doc)) {
     return {DecodeOutcome::kMalformed, describe(error)};
   }
-  if (task_end) return finish_decode(impl_->decode_task_end(doc, handler));
-  if (task_start) return finish_decode(impl_->decode_task_start(doc, handler));
+  impl_->missing.path.clear();
+  if (task_end) return finish_decode(impl_->decode_task_end(doc, handler), "SparkListenerTaskEnd", impl_->missing);
+  if (task_start) {
+    return finish_decode(impl_->decode_task_start(doc, handler), "SparkListenerTaskStart", impl_->missing);
+  }
 
   std::string_view event_name;
   if (auto error = doc.find_field_unordered("Event").get_string().get(event_name)) {
@@ -797,19 +1023,23 @@ DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
     handler.on_unknown_event(name);
     return {DecodeOutcome::kUnknownEvent, {}};
   }
+  const std::string name(event_name.substr(event_name.rfind('.') + 1));  // rewinding invalidates the view
   doc.rewind();
-  return finish_decode(impl_->decode_event(kind, doc, handler));
+  return finish_decode(impl_->decode_event(kind, doc, handler), name, impl_->missing);
 }
 
 error_code Decoder::Impl::decode_task_end(od::document& doc, EventHandler& handler) {
   TaskEnd& e = task_end;
   reset(e);
-  bool has_stage = false;
+  uint32_t seen = 0;
   auto error = decode_known_fields(doc, kTaskEndKeys, [&](size_t index, od::value& v) -> error_code {
-    return read_task_end_field(index, v, e, has_stage, options.task_accumulables);
+    seen |= uint32_t{1} << index;
+    return read_task_end_field(index, v, e, missing, options.task_accumulables);
   });
   if (error) return error;
-  if (!has_stage) return simdjson::NO_SUCH_FIELD;
+  if ((seen & kTaskEndRequiredMask) != kTaskEndRequiredMask) {
+    return missing.report(first_unseen(kTaskEndKeys, kTaskEndRequired, seen));
+  }
   emit(e, handler);
   return SUCCESS;
 }
@@ -817,12 +1047,15 @@ error_code Decoder::Impl::decode_task_end(od::document& doc, EventHandler& handl
 error_code Decoder::Impl::decode_task_start(od::document& doc, EventHandler& handler) {
   TaskStart& e = task_start;
   e = TaskStart{};
-  bool has_stage = false;
+  uint32_t seen = 0;
   auto error = decode_known_fields(doc, kTaskStartKeys, [&](size_t index, od::value& v) -> error_code {
-    return read_task_start_field(index, v, e, has_stage);
+    seen |= uint32_t{1} << index;
+    return read_task_start_field(index, v, e, missing);
   });
   if (error) return error;
-  if (!has_stage) return simdjson::NO_SUCH_FIELD;
+  if ((seen & kTaskStartRequiredMask) != kTaskStartRequiredMask) {
+    return missing.report(first_unseen(kTaskStartKeys, kTaskStartRequired, seen));
+  }
   handler.on(e);
   return SUCCESS;
 }
@@ -835,20 +1068,18 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
     case EventKind::kTaskStart:
       return decode_task_start(doc, handler);
     case EventKind::kLogStart:
-      return decode_and_emit<LogStart>(doc, handler, [](std::string_view key, V& v, LogStart& e) -> error_code {
+      return decode_and_emit<LogStart>(doc, handler, RequiredList(kLogStartRequired), [](std::string_view key, V& v, LogStart& e) -> error_code {
         if (key == "Spark Version") return read_string(v, e.spark_version);
         return SUCCESS;
       });
     case EventKind::kDatabricksMetadata:
-      return decode_and_emit<DatabricksMetadata>(
-          doc, handler, [](std::string_view key, V& v, DatabricksMetadata& e) -> error_code {
+      return decode_and_emit<DatabricksMetadata>(doc, handler, RequiredList({}), [](std::string_view key, V& v, DatabricksMetadata& e) -> error_code {
             if (key == "Spark Version") return read_string(v, e.spark_version);
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
             return SUCCESS;
           });
     case EventKind::kApplicationStart:
-      return decode_and_emit<ApplicationStart>(
-          doc, handler, [](std::string_view key, V& v, ApplicationStart& e) -> error_code {
+      return decode_and_emit<ApplicationStart>(doc, handler, RequiredList(kApplicationStartRequired), [](std::string_view key, V& v, ApplicationStart& e) -> error_code {
             if (key == "App Name") return read_string(v, e.app_name);
             if (key == "App ID") return read_string(v, e.app_id);
             if (key == "App Attempt ID") return json::read_optional_string(v, e.attempt_id);
@@ -859,15 +1090,13 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kApplicationEnd:
-      return decode_and_emit<ApplicationEnd>(doc, handler,
-                                             [](std::string_view key, V& v, ApplicationEnd& e) -> error_code {
+      return decode_and_emit<ApplicationEnd>(doc, handler, RequiredList(kApplicationEndRequired), [](std::string_view key, V& v, ApplicationEnd& e) -> error_code {
                                                if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
                                                if (key == "ExitCode") return read_optional_int(v, e.exit_code);
                                                return SUCCESS;
                                              });
     case EventKind::kEnvironmentUpdate:
-      return decode_and_emit<EnvironmentUpdate>(
-          doc, handler, [](std::string_view key, V& v, EnvironmentUpdate& e) -> error_code {
+      return decode_and_emit<EnvironmentUpdate>(doc, handler, RequiredList(kEnvironmentUpdateRequired), [](std::string_view key, V& v, EnvironmentUpdate& e) -> error_code {
             if (key == "JVM Information") return json::read_key_values(v, e.jvm_information);
             if (key == "Spark Properties") return json::read_key_values(v, e.spark_properties);
             if (key == "System Properties") return json::read_key_values(v, e.system_properties);
@@ -877,19 +1106,18 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kResourceProfileAdded:
-      return decode_and_emit<ResourceProfileAdded>(
-          doc, handler, [](std::string_view key, V& v, ResourceProfileAdded& e) -> error_code {
+      return decode_and_emit<ResourceProfileAdded>(doc, handler, RequiredList(kResourceProfileAddedRequired), [](std::string_view key, V& v, ResourceProfileAdded& e) -> error_code {
             if (key == "Resource Profile Id") return read_int(v, e.profile.id);
             if (key == "Executor Resource Requests") return read_resource_requests(v, e.profile.executor_resources);
             if (key == "Task Resource Requests") return read_resource_requests(v, e.profile.task_resources);
             return SUCCESS;
           });
     case EventKind::kExecutorAdded:
-      return decode_and_emit<ExecutorAdded>(doc, handler, [](std::string_view key, V& v, ExecutorAdded& e) -> error_code {
+      return decode_and_emit<ExecutorAdded>(doc, handler, RequiredList(kExecutorAddedRequired), [this](std::string_view key, V& v, ExecutorAdded& e) -> error_code {
         if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
         if (key == "Executor ID") return read_string(v, e.executor_id);
         if (key == "Executor Info") {
-          return for_each_field(v, [&](std::string_view k, V& iv) -> error_code {
+          return read_object(key, v, kExecutorInfoRequired, [&](std::string_view k, V& iv) -> error_code {
             if (k == "Host") return read_string(iv, e.host);
             if (k == "Total Cores") {
               e.has_total_cores = true;
@@ -905,22 +1133,20 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
         return SUCCESS;
       });
     case EventKind::kExecutorRemoved:
-      return decode_and_emit<ExecutorRemoved>(doc, handler,
-                                              [](std::string_view key, V& v, ExecutorRemoved& e) -> error_code {
+      return decode_and_emit<ExecutorRemoved>(doc, handler, RequiredList(kExecutorRemovedRequired), [](std::string_view key, V& v, ExecutorRemoved& e) -> error_code {
                                                 if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
                                                 if (key == "Executor ID") return read_string(v, e.executor_id);
                                                 if (key == "Removed Reason") return read_string(v, e.reason);
                                                 return SUCCESS;
                                               });
     case EventKind::kBlockManagerAdded:
-      return decode_and_emit<BlockManagerAdded>(
-          doc, handler, [](std::string_view key, V& v, BlockManagerAdded& e) -> error_code {
+      return decode_and_emit<BlockManagerAdded>(doc, handler, RequiredList(kBlockManagerAddedRequired), [this](std::string_view key, V& v, BlockManagerAdded& e) -> error_code {
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
             if (key == "Maximum Memory") return read_int(v, e.max_memory_bytes);
             if (key == "Maximum Onheap Memory") return read_optional_int(v, e.max_onheap_memory_bytes);
             if (key == "Maximum Offheap Memory") return read_optional_int(v, e.max_offheap_memory_bytes);
             if (key == "Block Manager ID") {
-              return for_each_field(v, [&](std::string_view k, V& bv) -> error_code {
+              return read_object(key, v, kBlockManagerIdRequired, [&](std::string_view k, V& bv) -> error_code {
                 if (k == "Executor ID") return read_string(bv, e.executor_id);
                 if (k == "Host") return read_string(bv, e.host);
                 if (k == "Port") return read_optional_int(bv, e.port);
@@ -930,11 +1156,10 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kBlockManagerRemoved:
-      return decode_and_emit<BlockManagerRemoved>(
-          doc, handler, [](std::string_view key, V& v, BlockManagerRemoved& e) -> error_code {
+      return decode_and_emit<BlockManagerRemoved>(doc, handler, RequiredList(kBlockManagerRemovedRequired), [this](std::string_view key, V& v, BlockManagerRemoved& e) -> error_code {
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
             if (key == "Block Manager ID") {
-              return for_each_field(v, [&](std::string_view k, V& bv) -> error_code {
+              return read_object(key, v, kBlockManagerIdRequired, [&](std::string_view k, V& bv) -> error_code {
                 if (k == "Executor ID") return read_string(bv, e.executor_id);
                 return SUCCESS;
               });
@@ -942,14 +1167,14 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kJobStart:
-      return decode_and_emit<JobStart>(doc, handler, [](std::string_view key, V& v, JobStart& e) -> error_code {
+      return decode_and_emit<JobStart>(doc, handler, RequiredList(kJobStartRequired), [this](std::string_view key, V& v, JobStart& e) -> error_code {
         if (key == "Job ID") return read_int(v, e.job_id);
         if (key == "Submission Time") return read_optional_int(v, e.submission_time_ms);
         if (key == "Stage IDs") return json::read_int_array(v, e.stage_ids);
         if (key == "Stage Infos") {
           return for_each_element(v, [&](V& element) -> error_code {
             StageInfo info;
-            if (auto se = read_stage_info(element, info)) return se;
+            if (auto se = read_stage_info(element, info, missing)) return missing.within("Stage Infos/[]", se);
             e.stage_infos.push_back(std::move(info));
             return SUCCESS;
           });
@@ -958,11 +1183,11 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
         return SUCCESS;
       });
     case EventKind::kJobEnd:
-      return decode_and_emit<JobEnd>(doc, handler, [](std::string_view key, V& v, JobEnd& e) -> error_code {
+      return decode_and_emit<JobEnd>(doc, handler, RequiredList(kJobEndRequired), [this](std::string_view key, V& v, JobEnd& e) -> error_code {
         if (key == "Job ID") return read_int(v, e.job_id);
         if (key == "Completion Time") return read_optional_int(v, e.completion_time_ms);
         if (key == "Job Result") {
-          return for_each_field(v, [&](std::string_view k, V& rv) -> error_code {
+          return read_object(key, v, kJobResultRequired, [&](std::string_view k, V& rv) -> error_code {
             if (k == "Result") {
               std::string_view result;
               if (auto re = read_string_view(rv, result)) return re;
@@ -981,21 +1206,18 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
         return SUCCESS;
       });
     case EventKind::kStageSubmitted:
-      return decode_and_emit<StageSubmitted>(doc, handler,
-                                             [](std::string_view key, V& v, StageSubmitted& e) -> error_code {
-                                               if (key == "Stage Info") return read_stage_info(v, e.info);
+      return decode_and_emit<StageSubmitted>(doc, handler, RequiredList(kStageEventRequired), [this](std::string_view key, V& v, StageSubmitted& e) -> error_code {
+                                               if (key == "Stage Info") return missing.within(key, read_stage_info(v, e.info, missing));
                                                if (key == "Properties") return read_properties(v, e.properties);
                                                return SUCCESS;
                                              });
     case EventKind::kStageCompleted:
-      return decode_and_emit<StageCompleted>(doc, handler,
-                                             [](std::string_view key, V& v, StageCompleted& e) -> error_code {
-                                               if (key == "Stage Info") return read_stage_info(v, e.info);
+      return decode_and_emit<StageCompleted>(doc, handler, RequiredList(kStageEventRequired), [this](std::string_view key, V& v, StageCompleted& e) -> error_code {
+                                               if (key == "Stage Info") return missing.within(key, read_stage_info(v, e.info, missing));
                                                return SUCCESS;
                                              });
     case EventKind::kStageExecutorMetrics:
-      return decode_and_emit<StageExecutorMetrics>(
-          doc, handler, [](std::string_view key, V& v, StageExecutorMetrics& e) -> error_code {
+      return decode_and_emit<StageExecutorMetrics>(doc, handler, RequiredList(kStageExecutorMetricsRequired), [](std::string_view key, V& v, StageExecutorMetrics& e) -> error_code {
             if (key == "Executor ID") return read_string(v, e.executor_id);
             if (key == "Stage ID") return read_int(v, e.stage_id);
             if (key == "Stage Attempt ID") return read_int(v, e.stage_attempt_id);
@@ -1003,8 +1225,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kMiscellaneousProcessAdded:
-      return decode_and_emit<MiscellaneousProcessAdded>(
-          doc, handler, [](std::string_view key, V& v, MiscellaneousProcessAdded& e) -> error_code {
+      return decode_and_emit<MiscellaneousProcessAdded>(doc, handler, RequiredList(kMiscellaneousProcessRequired), [](std::string_view key, V& v, MiscellaneousProcessAdded& e) -> error_code {
             if (key == "time") return read_optional_int(v, e.timestamp_ms);
             if (key == "processId") return read_string(v, e.process_id);
             if (key == "info") {
@@ -1018,7 +1239,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             return SUCCESS;
           });
     case EventKind::kUnpersistRdd:
-      return decode_and_emit<UnpersistRdd>(doc, handler, [](std::string_view key, V& v, UnpersistRdd& e) -> error_code {
+      return decode_and_emit<UnpersistRdd>(doc, handler, RequiredList(kUnpersistRddRequired), [](std::string_view key, V& v, UnpersistRdd& e) -> error_code {
         if (key == "RDD ID") return read_int(v, e.rdd_id);
         return SUCCESS;
       });
@@ -1033,7 +1254,8 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
                         kind == EventKind::kNodeUnexcluded;
       change.target = node ? ExclusionChange::Target::kNode : ExclusionChange::Target::kExecutor;
       change.excluded = kind != EventKind::kExecutorUnexcluded && kind != EventKind::kNodeUnexcluded;
-      auto error = decode_fields(doc, change, [](std::string_view key, V& v, ExclusionChange& e) -> error_code {
+      const RequiredList required(node ? kNodeExclusionRequired : kExecutorExclusionRequired);
+      auto error = decode_fields(doc, change, required, [](std::string_view key, V& v, ExclusionChange& e) -> error_code {
         if (key == "executorId" || key == "hostId") return read_string(v, e.id);
         if (key == "stageId") return read_optional_int(v, e.stage_id);
         if (key == "stageAttemptId") return read_optional_int(v, e.stage_attempt_id);
@@ -1045,44 +1267,39 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
       return SUCCESS;
     }
     case EventKind::kSqlExecutionStart:
-      return decode_and_emit<SqlExecutionStart>(
-          doc, handler, [](std::string_view key, V& v, SqlExecutionStart& e) -> error_code {
+      return decode_and_emit<SqlExecutionStart>(doc, handler, RequiredList(kSqlExecutionStartRequired), [this](std::string_view key, V& v, SqlExecutionStart& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
             if (key == "rootExecutionId") return read_optional_int(v, e.root_execution_id);
             if (key == "description") return read_string(v, e.description);
             if (key == "details") return read_string(v, e.details);
             if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
-            if (key == "sparkPlanInfo") return read_plan(v, e.plan);
+            if (key == "sparkPlanInfo") return missing.within(key, read_plan(v, e.plan, missing));
             if (key == "time") return read_optional_int(v, e.time_ms);
             if (key == "modifiedConfigs") return json::read_key_values(v, e.modified_configs);
             return SUCCESS;
           });
     case EventKind::kSqlExecutionEnd:
-      return decode_and_emit<SqlExecutionEnd>(doc, handler,
-                                              [](std::string_view key, V& v, SqlExecutionEnd& e) -> error_code {
+      return decode_and_emit<SqlExecutionEnd>(doc, handler, RequiredList(kSqlExecutionEndRequired), [](std::string_view key, V& v, SqlExecutionEnd& e) -> error_code {
                                                 if (key == "executionId") return read_int(v, e.execution_id);
                                                 if (key == "time") return read_optional_int(v, e.time_ms);
                                                 if (key == "errorMessage") return json::read_optional_string(v, e.error_message);
                                                 return SUCCESS;
                                               });
     case EventKind::kSqlAdaptiveExecutionUpdate:
-      return decode_and_emit<SqlAdaptiveExecutionUpdate>(
-          doc, handler, [](std::string_view key, V& v, SqlAdaptiveExecutionUpdate& e) -> error_code {
+      return decode_and_emit<SqlAdaptiveExecutionUpdate>(doc, handler, RequiredList(kSqlAdaptiveExecutionUpdateRequired), [this](std::string_view key, V& v, SqlAdaptiveExecutionUpdate& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
             if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
-            if (key == "sparkPlanInfo") return read_plan(v, e.plan);
+            if (key == "sparkPlanInfo") return missing.within(key, read_plan(v, e.plan, missing));
             return SUCCESS;
           });
     case EventKind::kSqlAdaptiveMetricUpdates:
-      return decode_and_emit<SqlAdaptiveMetricUpdates>(
-          doc, handler, [](std::string_view key, V& v, SqlAdaptiveMetricUpdates& e) -> error_code {
+      return decode_and_emit<SqlAdaptiveMetricUpdates>(doc, handler, RequiredList(kSqlAdaptiveMetricUpdatesRequired), [this](std::string_view key, V& v, SqlAdaptiveMetricUpdates& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
-            if (key == "sqlPlanMetrics") return read_plan_metrics(v, e.metrics);
+            if (key == "sqlPlanMetrics") return missing.within(key, read_plan_metrics(v, e.metrics, missing));
             return SUCCESS;
           });
     case EventKind::kDriverAccumUpdates:
-      return decode_and_emit<DriverAccumUpdates>(
-          doc, handler, [](std::string_view key, V& v, DriverAccumUpdates& e) -> error_code {
+      return decode_and_emit<DriverAccumUpdates>(doc, handler, RequiredList(kDriverAccumUpdatesRequired), [](std::string_view key, V& v, DriverAccumUpdates& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
             if (key == "accumUpdates") {
               return for_each_element(v, [&](V& pair) -> error_code {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eventlog/events.h"
 
@@ -43,6 +44,19 @@ struct DecoderOptions {
   // the History Server's task list shows. Off for the analysis, which needs only their ids.
   bool task_accumulables = false;
 };
+
+// A field a modeled event must carry, or the line is malformed ("SparkListenerJobStart has no
+// \"Job ID\" (a required field)"): a default in its place (job 0, stage 0, accumulator 0) would
+// put the line's figures on another job's. `path` runs from the event's object, nested objects
+// separated by '/', every element of an array as "[]" ("Stage Infos/[]/Stage ID"). Fields not
+// listed may be absent.
+struct RequiredField {
+  std::string_view event;  // the event's class name without its package
+  std::string path;
+};
+
+// Every required field of every modeled event, the decoder's own table.
+std::vector<RequiredField> required_fields();
 
 class Decoder {
  public:
