@@ -10,7 +10,7 @@ namespace sf::server {
 LogDirectory::LogDirectory(LogDirectoryOptions options)
     : options_(std::move(options)), models_(options_.max_loaded), tasks_(options_.max_task_stages) {}
 
-uint64_t LogDirectory::version_of(const AttemptListing& attempt) {
+uint64_t LogDirectory::version_of(const catalog::AttemptListing& attempt) {
   // Changes whenever the log's files change size or modification time.
   return static_cast<uint64_t>(attempt.last_updated_ms) * 1'000'003u ^ attempt.stored_bytes;
 }
@@ -32,8 +32,8 @@ Result<RescanReport> LogDirectory::rescan() {
   report.logs = paths.size();
   report.unreadable = listing->refused;
 
-  std::map<std::string, AttemptListing> known;
-  std::map<std::string, AttemptListing> known_unreadable;
+  std::map<std::string, catalog::AttemptListing> known;
+  std::map<std::string, catalog::AttemptListing> known_unreadable;
   {
     std::lock_guard lock(mutex_);
     known = listings_;
@@ -42,10 +42,10 @@ Result<RescanReport> LogDirectory::rescan() {
   // Read outside the lock: requests keep being served from the previous listing meanwhile.
   // Files that are not logs are remembered with their metadata, so they are neither read nor
   // reported again until they change.
-  std::map<std::string, AttemptListing> fresh;
-  std::map<std::string, AttemptListing> unreadable;
+  std::map<std::string, catalog::AttemptListing> fresh;
+  std::map<std::string, catalog::AttemptListing> unreadable;
   for (const std::string& path : paths) {
-    auto metadata = read_attempt_file_metadata(path, *confinement);
+    auto metadata = catalog::read_attempt_file_metadata(path, *confinement);
     if (!metadata) {
       report.unreadable.push_back(metadata.error().message());
       continue;
@@ -60,7 +60,7 @@ Result<RescanReport> LogDirectory::rescan() {
       unreadable.emplace(path, bad->second);
       continue;
     }
-    auto attempt = read_attempt_listing(path, *confinement);
+    auto attempt = catalog::read_attempt_listing(path, *confinement);
     ++report.read;
     if (!attempt) {
       report.unreadable.push_back(attempt.error().message());
@@ -77,38 +77,39 @@ Result<RescanReport> LogDirectory::rescan() {
   return report;
 }
 
-std::vector<ApplicationListing> LogDirectory::applications() const {
-  std::map<std::string, ApplicationListing> by_id;
+std::vector<catalog::ApplicationListing> LogDirectory::applications() const {
+  std::map<std::string, catalog::ApplicationListing> by_id;
   {
     std::lock_guard lock(mutex_);
     for (const auto& [path, listing] : listings_) {
-      ApplicationListing& app = by_id[listing.app_id];
+      catalog::ApplicationListing& app = by_id[listing.app_id];
       app.id = listing.app_id;
       app.attempts.push_back(listing);
     }
   }
-  std::vector<ApplicationListing> apps;
+  std::vector<catalog::ApplicationListing> apps;
   for (auto& [id, app] : by_id) {
-    std::sort(app.attempts.begin(), app.attempts.end(), [](const AttemptListing& a, const AttemptListing& b) {
+    std::sort(app.attempts.begin(), app.attempts.end(),
+              [](const catalog::AttemptListing& a, const catalog::AttemptListing& b) {
       return a.start_time_ms.value_or(-1) > b.start_time_ms.value_or(-1);
     });
     app.name = app.attempts.front().app_name;
     apps.push_back(std::move(app));
   }
-  auto end_of = [](const ApplicationListing& app) {
-    const AttemptListing& a = app.attempts.front();
+  auto end_of = [](const catalog::ApplicationListing& app) {
+    const catalog::AttemptListing& a = app.attempts.front();
     return a.completed ? a.end_time_ms.value_or(-1) : -1;
   };
-  std::sort(apps.begin(), apps.end(), [&](const ApplicationListing& a, const ApplicationListing& b) {
+  std::sort(apps.begin(), apps.end(), [&](const catalog::ApplicationListing& a, const catalog::ApplicationListing& b) {
     if (end_of(a) != end_of(b)) return end_of(a) > end_of(b);
     return a.id > b.id;
   });
   return apps;
 }
 
-Result<AttemptListing> LogDirectory::find(const std::string& app_id,
+Result<catalog::AttemptListing> LogDirectory::find(const std::string& app_id,
                                           const std::optional<std::string>& attempt_id) const {
-  std::vector<AttemptListing> attempts;
+  std::vector<catalog::AttemptListing> attempts;
   {
     std::lock_guard lock(mutex_);
     for (const auto& [path, listing] : listings_) {
@@ -117,17 +118,17 @@ Result<AttemptListing> LogDirectory::find(const std::string& app_id,
   }
   if (attempts.empty()) return fail(Status::NotFound("no such app: " + app_id));
   if (attempt_id) {
-    for (const AttemptListing& a : attempts) {
+    for (const catalog::AttemptListing& a : attempts) {
       if (a.attempt_id == attempt_id) return a;
     }
     return fail(Status::NotFound("unknown app: " + app_id + ", attempt: " + *attempt_id));
   }
   if (attempts.size() == 1) return attempts.front();
-  for (const AttemptListing& a : attempts) {
+  for (const catalog::AttemptListing& a : attempts) {
     if (!a.attempt_id) return a;
   }
   std::string ids;
-  for (const AttemptListing& a : attempts) {
+  for (const catalog::AttemptListing& a : attempts) {
     if (!ids.empty()) ids += ", ";
     ids += a.attempt_id.value_or("");
   }
@@ -135,7 +136,7 @@ Result<AttemptListing> LogDirectory::find(const std::string& app_id,
                                app_id + "/<attempt>/..."));
 }
 
-Result<std::shared_ptr<const model::AppModel>> LogDirectory::model(const AttemptListing& attempt) {
+Result<std::shared_ptr<const model::AppModel>> LogDirectory::model(const catalog::AttemptListing& attempt) {
   return models_.get(attempt.log_path, version_of(attempt), [&]() {
     model::LoadOptions load_options;
     load_options.threads = options_.load_threads;
@@ -144,7 +145,8 @@ Result<std::shared_ptr<const model::AppModel>> LogDirectory::model(const Attempt
   });
 }
 
-Result<std::shared_ptr<const StageTasks>> LogDirectory::stage_tasks(const AttemptListing& attempt, int64_t stage_id,
+Result<std::shared_ptr<const StageTasks>> LogDirectory::stage_tasks(const catalog::AttemptListing& attempt,
+                                                                    int64_t stage_id,
                                                                     int32_t stage_attempt_id) {
   return tasks_.get({attempt.log_path, stage_id, stage_attempt_id}, version_of(attempt), [&]() {
     return load_stage_tasks(attempt.log_path, stage_id, stage_attempt_id, options_.task_limits, nullptr,

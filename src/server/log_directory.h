@@ -4,7 +4,7 @@
 // rescan() lists the directory again: a new log is read for its listing, a log whose size or
 // modification time changed is read again (and its cached model dropped on next use), a log
 // that disappeared is forgotten. Models are cached up to `max_loaded` (least recently used
-// evicted), stage task tables up to `max_task_stages`; see LruLoadingCache for what a slow load
+// evicted), stage task tables up to `max_task_stages`; see catalog::LruLoadingCache for what a slow load
 // blocks (only requests for that same log).
 //
 // Confinement: a log (or a part of one) that resolves outside the directory, through a symlink,
@@ -25,8 +25,8 @@
 #include "common/status.h"
 #include "model/app_model.h"
 #include "model/load.h"
-#include "server/app_listing.h"
-#include "server/lru_loading_cache.h"
+#include "catalog/app_listing.h"
+#include "catalog/lru_loading_cache.h"
 #include "server/stage_tasks.h"
 
 namespace sf::server {
@@ -58,17 +58,17 @@ class LogDirectory {
 
   // Every application, as the History Server orders them: by its newest attempt's end time,
   // latest first (ties by id, descending); attempts newest start first.
-  std::vector<ApplicationListing> applications() const;
+  std::vector<catalog::ApplicationListing> applications() const;
 
   // The attempt an /applications/<id>[/<attempt>] path names. Without an attempt id the
   // application's only attempt, or its attempt without an id. NotFound names what is missing.
-  Result<AttemptListing> find(const std::string& app_id, const std::optional<std::string>& attempt_id) const;
+  Result<catalog::AttemptListing> find(const std::string& app_id, const std::optional<std::string>& attempt_id) const;
 
   // The attempt's model, loaded if it is not cached (or its log changed since).
-  Result<std::shared_ptr<const model::AppModel>> model(const AttemptListing& attempt);
+  Result<std::shared_ptr<const model::AppModel>> model(const catalog::AttemptListing& attempt);
 
   // The tasks of one stage attempt of the attempt's log, read if not cached.
-  Result<std::shared_ptr<const StageTasks>> stage_tasks(const AttemptListing& attempt, int64_t stage_id,
+  Result<std::shared_ptr<const StageTasks>> stage_tasks(const catalog::AttemptListing& attempt, int64_t stage_id,
                                                         int32_t stage_attempt_id);
 
   size_t loaded_models() const { return models_.size(); }
@@ -78,15 +78,15 @@ class LogDirectory {
   io::PathConfinement confinement() const;
 
  private:
-  static uint64_t version_of(const AttemptListing& attempt);
+  static uint64_t version_of(const catalog::AttemptListing& attempt);
 
   LogDirectoryOptions options_;
   mutable std::mutex mutex_;
   io::PathConfinement confinement_;
-  std::map<std::string, AttemptListing> listings_;    // by log path
-  std::map<std::string, AttemptListing> unreadable_;  // files that are not logs: their metadata only
-  LruLoadingCache<std::string, model::AppModel> models_;
-  LruLoadingCache<std::tuple<std::string, int64_t, int32_t>, StageTasks> tasks_;
+  std::map<std::string, catalog::AttemptListing> listings_;    // by log path
+  std::map<std::string, catalog::AttemptListing> unreadable_;  // files that are not logs: their metadata only
+  catalog::LruLoadingCache<std::string, model::AppModel> models_;
+  catalog::LruLoadingCache<std::tuple<std::string, int64_t, int32_t>, StageTasks> tasks_;
 };
 
 }  // namespace sf::server

@@ -219,13 +219,14 @@ class Request {
     const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
     const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
     json out = json::array();
-    for (const ApplicationListing& app : logs_.applications()) {
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (static_cast<int64_t>(out.size()) >= limit) break;
       const bool running = app.attempts.empty() || !app.attempts.front().completed;
       if (running ? !include_running : !include_completed) continue;
       // An app is kept when any attempt falls in the window (ApplicationListResource.isAttemptInRange);
       // a running attempt's end counts as "now", inside any window ending in the future.
-      const bool in_range = std::any_of(app.attempts.begin(), app.attempts.end(), [&](const AttemptListing& a) {
+      const auto& attempts = app.attempts;
+      const bool in_range = std::any_of(attempts.begin(), attempts.end(), [&](const catalog::AttemptListing& a) {
         const int64_t start = a.start_time_ms.value_or(-1);
         const bool start_ok = start >= min_date && start <= max_date;
         const int64_t end = a.end_time_ms.value_or(-1);
@@ -244,7 +245,7 @@ class Request {
 
   // applications/<id>, or applications/<id>/<attempt> (one attempt's info).
   json application() const {
-    for (const ApplicationListing& app : logs_.applications()) {
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
       json out = application_json(app);
       if (!path_.attempt_id) return out;
@@ -437,7 +438,7 @@ class Request {
   LogDirectory& logs_;
   const RestPath& path_;
   Params params_;
-  AttemptListing attempt_;
+  catalog::AttemptListing attempt_;
   std::shared_ptr<const model::AppModel> model_;
 };
 

@@ -1,6 +1,6 @@
 // The loading cache: one build per key at a time, other keys never wait for it, a bound on what
 // is kept, failures not cached.
-#include "server/lru_loading_cache.h"
+#include "catalog/lru_loading_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace sf::server {
+namespace sf::catalog {
 namespace {
 
 using namespace std::chrono_literals;
@@ -85,4 +85,4 @@ TEST(LruLoadingCache, AChangedVersionRebuildsAndAFailureIsNotCached) {
 }
 
 }  // namespace
-}  // namespace sf::server
+}  // namespace sf::catalog

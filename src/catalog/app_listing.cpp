@@ -1,4 +1,4 @@
-#include "server/app_listing.h"
+#include "catalog/app_listing.h"
 
 #include <sys/stat.h>
 
@@ -8,7 +8,7 @@
 #include "eventlog/decoder.h"
 #include "io/log_scan.h"
 
-namespace sf::server {
+namespace sf::catalog {
 
 namespace {
 
@@ -145,4 +145,4 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
   return out;
 }
 
-}  // namespace sf::server
+}  // namespace sf::catalog

@@ -20,7 +20,7 @@
 
 #include "common/status.h"
 
-namespace sf::server {
+namespace sf::catalog {
 
 template <class Key, class Value>
 class LruLoadingCache {
@@ -111,4 +111,4 @@ class LruLoadingCache {
   uint64_t clock_ = 0;
 };
 
-}  // namespace sf::server
+}  // namespace sf::catalog

@@ -14,7 +14,7 @@
 #include "common/status.h"
 #include "io/path_confinement.h"
 
-namespace sf::server {
+namespace sf::catalog {
 
 struct AttemptListing {
   std::string log_path;  // the log as list_event_logs named it
@@ -51,4 +51,4 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
 Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path,
                                                   const io::PathConfinement& confinement = {});
 
-}  // namespace sf::server
+}  // namespace sf::catalog
