@@ -17,7 +17,7 @@ const sf::mcp::ServerOptions& server_options() {
     sf::mcp::ServerOptions o;
     auto confined = sf::io::PathConfinement::to(sf::fuzz::small_log_directory().string());
     if (!confined) __builtin_trap();
-    o.log_root = std::move(*confined);
+    o.catalog = sf::mcp::make_log_catalog(std::move(*confined));  // shared by every input, as by sessions
     return o;
   }();
   return options;

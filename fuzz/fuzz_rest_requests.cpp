@@ -9,21 +9,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/log_catalog.h"
 #include "fuzz_support.h"
-#include "server/log_directory.h"
 #include "server/rest_router.h"
 
 namespace {
 
-sf::server::LogDirectory& log_directory() {
-  static sf::server::LogDirectory* logs = [] {
-    sf::server::LogDirectoryOptions options;
-    options.directory = sf::fuzz::small_log_directory().string();
-    auto* directory = new sf::server::LogDirectory(options);  // lives as long as the process
-    if (!directory->rescan()) __builtin_trap();
-    return directory;
+const sf::server::RestRouter& router() {
+  static const sf::server::RestRouter* router = [] {
+    auto root = sf::io::PathConfinement::to(sf::fuzz::small_log_directory().string());
+    if (!root) __builtin_trap();
+    sf::catalog::CatalogOptions options;
+    options.root = std::move(*root);
+    auto* logs = new sf::catalog::LogCatalog(options);  // lives as long as the process
+    if (!logs->rescan()) __builtin_trap();
+    return new sf::server::RestRouter(*logs);
   }();
-  return *logs;
+  return *router;
 }
 
 void check(const sf::server::RestResponse& response) {
@@ -38,11 +40,10 @@ void check(const sf::server::RestResponse& response) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view target(reinterpret_cast<const char*>(data), size);
-  const sf::server::RestRouter router(log_directory());
-  check(router.handle("GET", target));
+  check(router().handle("GET", target));
   if (size > 0) {
     static constexpr std::string_view kMethods[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"};
-    check(router.handle(kMethods[data[0] % std::size(kMethods)], target.substr(1)));
+    check(router().handle(kMethods[data[0] % std::size(kMethods)], target.substr(1)));
   }
   return 0;
 }

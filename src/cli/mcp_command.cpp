@@ -18,15 +18,17 @@ struct McpCliOptions {
 };
 
 int run_mcp(const McpCliOptions& options) {
-  mcp::ServerOptions server_options;
+  io::PathConfinement log_root;
   if (!options.log_dir.empty()) {
     auto confined = io::PathConfinement::to(options.log_dir);
     if (!confined) {
       print_error(confined.error().message());
       return kExitUsage;
     }
-    server_options.log_root = std::move(*confined);
+    log_root = std::move(*confined);
   }
+  mcp::ServerOptions server_options;
+  server_options.catalog = mcp::make_log_catalog(std::move(log_root));
   server_options.store_location = options.store;
   return mcp::run_stdio_server(std::move(server_options));
 }

@@ -10,9 +10,9 @@
 #include <mutex>
 #include <string>
 
+#include "catalog/log_catalog.h"
 #include "cli/commands.h"
 #include "server/http_server.h"
-#include "server/log_directory.h"
 #include "server/rest_router.h"
 
 namespace sf::cli {
@@ -65,11 +65,16 @@ int run_serve(const ServeOptions& options) {
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 
-  server::LogDirectoryOptions directory_options;
-  directory_options.directory = options.log_dir;
-  directory_options.max_loaded = options.max_loaded;
-  directory_options.max_task_stages = options.max_task_stages;
-  server::LogDirectory logs(directory_options);
+  auto root = io::PathConfinement::to(options.log_dir);
+  if (!root) {
+    print_error(root.error().message());
+    return kExitError;
+  }
+  catalog::CatalogOptions catalog_options;
+  catalog_options.root = std::move(*root);
+  catalog_options.max_loaded_logs = options.max_loaded;
+  catalog_options.load_threads = 1;  // requests already run in parallel
+  catalog::LogCatalog logs(std::move(catalog_options));
   auto scan = logs.rescan();
   if (!scan) {
     print_error(scan.error().message());
@@ -79,7 +84,9 @@ int run_serve(const ServeOptions& options) {
   log_line(std::to_string(logs.applications().size()) + " application(s) in " + std::to_string(scan->logs) +
            " log(s) in " + options.log_dir);
 
-  server::RestRouter router(logs);
+  server::StageTaskCacheOptions task_options;
+  task_options.max_stages = options.max_task_stages;
+  server::RestRouter router(logs, task_options);
   server::HttpServerOptions http_options;
   http_options.host = options.host;
   http_options.port = options.port;

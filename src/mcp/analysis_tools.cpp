@@ -80,8 +80,8 @@ Tool analyze_event_log_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
-    const Json& doc = log.document;
+    const NamedLog& log = *loaded;
+    const Json& doc = log.document();
     ToolResult result;
     Json& out = result.structured;
     out["analysisId"] = log.analysis_id;
@@ -102,7 +102,7 @@ Tool analyze_event_log_tool() {
                      {"sqlExecutions", doc["sql"].size()},
                      {"findings", doc["findings"].size()}};
     Json bands = {{"critical", 0}, {"high", 0}, {"medium", 0}, {"low", 0}, {"info", 0}};
-    for (const auto& finding : log.analysis.findings) {
+    for (const auto& finding : log.analysis().findings) {
       const std::string band(analysis::to_string(finding.band));
       bands[band] = bands[band].get<int64_t>() + 1;
     }
@@ -120,7 +120,7 @@ Tool analyze_event_log_tool() {
     }
     out["topFindings"] = std::move(top);
     result.summary =
-        report::analysis_summary_line(log.source, log.model, log.analysis) +
+        report::analysis_summary_line(log.source, log.model(), log.analysis()) +
         fmt::format("\nanalysisId {}: get_findings lists the findings, explain_finding explains one.", log.analysis_id);
     return result;
   };
@@ -149,13 +149,13 @@ Tool get_findings_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
+    const NamedLog& log = *loaded;
     analysis::FindingFilter filter;
     for (const auto& band : arguments.string_list("impactBand"))
       filter.bands.insert(*analysis::parse_impact_band(band));
     for (const auto& type : arguments.string_list("type")) filter.types.insert(type);
     if (auto stage = arguments.optional_integer("stage")) filter.stage_ids.insert(*stage);
-    const std::vector<size_t> passing = analysis::filter_findings(log.analysis.findings, filter);
+    const std::vector<size_t> passing = analysis::filter_findings(log.analysis().findings, filter);
     const PageWindow window = page_window(passing.size(), arguments, 20);
     ToolResult result;
     result.structured["analysisId"] = log.analysis_id;
@@ -164,8 +164,8 @@ Tool get_findings_tool() {
     result.summary = fmt::format("{} finding{} match", passing.size(), passing.size() == 1 ? "" : "s");
     if (window.end > window.begin) result.summary += fmt::format("; {} to {}:", window.begin + 1, window.end);
     for (size_t i = window.begin; i < window.end; ++i) {
-      const analysis::Finding& finding = log.analysis.findings[passing[i]];
-      findings.push_back(log.document["findings"][passing[i]]);
+      const analysis::Finding& finding = log.analysis().findings[passing[i]];
+      findings.push_back(log.document()["findings"][passing[i]]);
       const std::string impact = report::impact_phrase(finding);
       result.summary += fmt::format("\n- [{}] {}: {}{}", analysis::to_string(finding.band), finding.id, finding.title,
                                     impact.empty() ? "" : " (" + impact + ")");
@@ -197,9 +197,9 @@ Tool explain_finding_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
+    const NamedLog& log = *loaded;
     const std::string id = arguments.string("findingId");
-    const auto& findings = log.analysis.findings;
+    const auto& findings = log.analysis().findings;
     size_t index = 0;
     while (index < findings.size() && findings[index].id != id) ++index;
     if (index == findings.size()) {
@@ -207,7 +207,7 @@ Tool explain_finding_tool() {
                                            log.analysis_id, findings.size()));
     }
     const analysis::Finding& finding = findings[index];
-    const Json& doc = log.document["findings"][index];
+    const Json& doc = log.document()["findings"][index];
     ToolResult result;
     Json& out = result.structured;
     out["analysisId"] = log.analysis_id;

@@ -1,14 +1,13 @@
 // list_applications: the event logs under --log-dir, each with its application's name, id,
-// duration and whether it finished, one page at a time.
+// duration and whether it finished, one page at a time, from the catalogue's listing (what
+// serve's application list shows).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "common/units.h"
-#include "io/log_source.h"
 #include "mcp/paging.h"
 #include "mcp/session.h"
 #include "mcp/tools.h"
-#include "model/load.h"
 
 namespace sf::mcp {
 
@@ -21,8 +20,8 @@ Tool list_applications_tool() {
   tool.description =
       "The Spark event logs in the log directory the server was started with (--log-dir), or in a directory inside "
       "it, sorted by name: each with its path (to pass to analyze_event_log), application id and name, duration and "
-      "status (finished, incomplete, or unreadable with the reason). Each log on the page is read, so pages are "
-      "small.";
+      "status (finished, incomplete, or unreadable with the reason). Each log on the page is read for its first and "
+      "last events (once until it changes), not analyzed.";
   tool.parameters = {text_parameter("directory", "A directory inside the log directory (default: the log directory)")};
   for (auto& p : paging_parameters(20, 100)) tool.parameters.push_back(std::move(p));
   Json schema = Json::parse(R"({"type": "object", "required": ["directory", "page", "applications"],
@@ -36,15 +35,16 @@ Tool list_applications_tool() {
   schema["properties"]["page"] = page_schema();
   tool.output_schema = std::move(schema);
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    const io::PathConfinement& log_root = context.session.options().log_root;
+    catalog::LogCatalog& catalog = context.session.catalog();
+    const io::PathConfinement& log_root = catalog.confinement();
     const auto directory_argument = arguments.optional_string("directory");
     if (!log_root.root() && !directory_argument) {
       return ToolResult::error(
           "the server was started without --log-dir; give \"directory\", or restart it with --log-dir DIR");
     }
-    auto directory = log_root.resolve(directory_argument.value_or(log_root.root()->string()));
+    auto directory = catalog.resolve(directory_argument.value_or(log_root.root()->string()));
     if (!directory) return ToolResult::error(directory.error().message());
-    auto listing = io::list_event_logs(directory->string(), log_root);
+    auto listing = catalog.list_logs(directory->string());
     if (!listing) return ToolResult::error(listing.error().message());
     const std::vector<std::string>& logs = listing->logs;
     const PageWindow window = page_window(logs.size(), arguments, 20);
@@ -57,37 +57,36 @@ Tool list_applications_tool() {
       if (context.cancelled()) return ToolResult::error("cancelled");
       const std::string& path = logs[i];
       const std::string shown = fs::relative(path, shown_from).string();
-      model::LoadOptions options;
-      options.cancel = context.cancel;
-      options.threads = 1;
-      options.confinement = log_root;
-      auto model = model::load_event_log(path, options);
+      auto app = catalog.listing(path);
       context.report_progress(static_cast<double>(i - window.begin + 1), static_cast<double>(window.end - window.begin),
                               "read " + shown);
       Json entry = {{"path", shown}};
-      if (!model) {
+      if (!app) {
         entry.update({{"status", "unreadable"},
                       {"appId", nullptr},
                       {"appName", nullptr},
                       {"attemptId", nullptr},
                       {"sparkVersion", nullptr},
                       {"durationMs", nullptr},
-                      {"error", model.error().message()}});
-        result.summary += fmt::format("\n- {}: unreadable: {}", shown, model.error().message());
+                      {"error", app.error().message()}});
+        result.summary += fmt::format("\n- {}: unreadable: {}", shown, app.error().message());
       } else {
-        const auto& app = model->app;
-        const auto duration = app.duration_ms();
-        finished += app.finished ? 1 : 0;
-        entry.update({{"status", app.finished ? "finished" : "incomplete"},
-                      {"appId", app.id},
-                      {"appName", app.name},
-                      {"attemptId", app.attempt_id ? Json(*app.attempt_id) : Json(nullptr)},
-                      {"sparkVersion", app.spark_version},
+        // As the History Server's list: a duration once the application has ended.
+        std::optional<int64_t> duration;
+        if (app->completed && app->start_time_ms && app->end_time_ms) {
+          duration = *app->end_time_ms - *app->start_time_ms;
+        }
+        finished += app->completed ? 1 : 0;
+        entry.update({{"status", app->completed ? "finished" : "incomplete"},
+                      {"appId", app->app_id},
+                      {"appName", app->app_name},
+                      {"attemptId", app->attempt_id ? Json(*app->attempt_id) : Json(nullptr)},
+                      {"sparkVersion", app->spark_version},
                       {"durationMs", duration ? Json(*duration) : Json(nullptr)},
                       {"error", nullptr}});
-        result.summary +=
-            fmt::format("\n- {}: {} \"{}\" {} {}", shown, app.id, app.name, units::format_optional_duration(duration),
-                        app.finished ? "finished" : "incomplete");
+        result.summary += fmt::format("\n- {}: {} \"{}\" {} {}", shown, app->app_id, app->app_name,
+                                      units::format_optional_duration(duration),
+                                      app->completed ? "finished" : "incomplete");
       }
       applications.push_back(std::move(entry));
     }

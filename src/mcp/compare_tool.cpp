@@ -64,9 +64,9 @@ Tool compare_runs_tool() {
 
     compare::CompareOptions options;
     options.alignment.normalizer = std::move(*normalizer);
-    compare::Comparison comparison = compare::compare_runs((*base)->model, (*cand)->model, options);
-    comparison.baseline.path = (*base)->source;
-    comparison.candidate.path = (*cand)->source;
+    compare::Comparison comparison = compare::compare_runs(base->model(), cand->model(), options);
+    comparison.baseline.path = base->source;
+    comparison.candidate.path = cand->source;
     comparison.budgets = compare::evaluate_budgets(budgets, comparison.metric_deltas);
 
     Json doc = Json::parse(report::comparison_json(comparison, -1));
@@ -78,8 +78,8 @@ Tool compare_runs_tool() {
       if (doc[list].size() > limit) doc[list].get_ref<Json::array_t&>().resize(limit);
     }
     ToolResult result;
-    result.structured = {{"baselineAnalysisId", (*base)->analysis_id},
-                         {"candidateAnalysisId", (*cand)->analysis_id},
+    result.structured = {{"baselineAnalysisId", base->analysis_id},
+                         {"candidateAnalysisId", cand->analysis_id},
                          {"comparison", std::move(doc)},
                          {"listTotals", std::move(totals)},
                          {"budgetExceeded", compare::any_exceeded(comparison.budgets)}};

@@ -39,8 +39,7 @@ Result<LogReference> log_reference_from(const ToolArguments& arguments) {
   return reference;
 }
 
-Result<std::shared_ptr<const LoadedLog>> load_named_log(const ToolArguments& arguments, ToolContext& context,
-                                                        ProgressSpan span) {
+Result<NamedLog> load_named_log(const ToolArguments& arguments, ToolContext& context, ProgressSpan span) {
   auto reference = log_reference_from(arguments);
   if (!reference) return fail(reference.error());
   return context.session.load(*reference, context, span);

@@ -19,8 +19,7 @@ Parameter log_reference_object(std::string name, std::string description);
 // Reads them; a History Server request is validated here (its errors carry the stable code).
 Result<LogReference> log_reference_from(const ToolArguments& arguments);
 
-// The log the arguments name, loaded through the session (from memory when it is there).
-Result<std::shared_ptr<const LoadedLog>> load_named_log(const ToolArguments& arguments, ToolContext& context,
-                                                        ProgressSpan span = {});
+// The log the arguments name, loaded through the session (from memory when it is unchanged).
+Result<NamedLog> load_named_log(const ToolArguments& arguments, ToolContext& context, ProgressSpan span = {});
 
 }  // namespace sf::mcp

@@ -33,9 +33,9 @@ const Json kBriefStageSchema = Json::parse(R"({"type": "object",
                  "numTasks": {"type": "integer"}, "sqlExecutionId": {"type": ["integer", "null"]}}})");
 
 // Ids of the findings about a stage, in the analysis' order.
-Json findings_about_stage(const LoadedLog& log, int64_t stage_id) {
+Json findings_about_stage(const NamedLog& log, int64_t stage_id) {
   Json ids = Json::array();
-  for (const auto& finding : log.analysis.findings) {
+  for (const auto& finding : log.analysis().findings) {
     for (const auto& stage : finding.stages) {
       if (stage.stage_id != stage_id) continue;
       ids.push_back(finding.id);
@@ -74,12 +74,12 @@ Tool get_stage_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
+    const NamedLog& log = *loaded;
     const int64_t stage_id = arguments.integer("stageId", 0);
     const auto attempt = arguments.optional_integer("attemptId");
     const Json* chosen = nullptr;
     Json attempts = Json::array();
-    for (const auto& stage : log.document["stages"]) {
+    for (const auto& stage : log.document()["stages"]) {
       if (stage["stageId"] != stage_id) continue;
       attempts.push_back(stage["attemptId"]);
       if (!attempt || stage["attemptId"] == *attempt) chosen = &stage;  // stages are sorted: the last attempt wins
@@ -136,22 +136,22 @@ Tool get_sql_execution_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
+    const NamedLog& log = *loaded;
     const int64_t id = arguments.integer("executionId", 0);
     const Json* found = nullptr;
-    for (const auto& execution : log.document["sql"]) {
+    for (const auto& execution : log.document()["sql"]) {
       if (execution["executionId"] == id) found = &execution;
     }
     if (found == nullptr) {
       return ToolResult::error(
           fmt::format("no SQL execution {} in {} ({} executions); get_slowest with kind \"sql\" "
                       "lists them",
-                      id, log.analysis_id, log.document["sql"].size()));
+                      id, log.analysis_id, log.document()["sql"].size()));
     }
     Json execution = *found;
     if (!arguments.boolean("includePhysicalPlan", false)) execution.erase("physicalPlanDescription");
     Json stages = Json::array();
-    for (const auto& stage : log.document["stages"]) {
+    for (const auto& stage : log.document()["stages"]) {
       if (stage["sqlExecutionId"] == id) stages.push_back(brief_stage(stage));
     }
     ToolResult result;
@@ -188,14 +188,14 @@ Tool get_slowest_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    const LoadedLog& log = **loaded;
+    const NamedLog& log = *loaded;
     const std::string kind = arguments.string("kind");
     const size_t limit = static_cast<size_t>(arguments.integer("limit", 10));
-    const model::AppModel& model = log.model;
+    const model::AppModel& model = log.model();
     Json items = Json::array();
     if (kind == "stages") {
       for (const auto* stage : model::slowest_stages(model, limit)) {
-        const Json& doc = log.document["stages"][static_cast<size_t>(stage - model.stages.data())];
+        const Json& doc = log.document()["stages"][static_cast<size_t>(stage - model.stages.data())];
         items.push_back({{"id", fmt::format("{}.{}", stage->stage_id, stage->attempt_id)},
                          {"name", stage->name},
                          {"durationMs", *stage->duration_ms()},
@@ -205,7 +205,7 @@ Tool get_slowest_tool() {
       }
     } else if (kind == "jobs") {
       for (const auto* job : model::slowest_jobs(model, limit)) {
-        const Json& doc = log.document["jobs"][static_cast<size_t>(job - model.jobs.data())];
+        const Json& doc = log.document()["jobs"][static_cast<size_t>(job - model.jobs.data())];
         items.push_back({{"id", std::to_string(job->job_id)},
                          {"name", job->description.empty() ? job->name : job->description},
                          {"durationMs", *job->duration_ms()},
@@ -215,7 +215,7 @@ Tool get_slowest_tool() {
       }
     } else {
       for (const auto* execution : model::slowest_sql_executions(model, limit)) {
-        const Json& doc = log.document["sql"][static_cast<size_t>(execution - model.sql.data())];
+        const Json& doc = log.document()["sql"][static_cast<size_t>(execution - model.sql.data())];
         items.push_back({{"id", std::to_string(execution->execution_id)},
                          {"name", execution->description},
                          {"durationMs", *execution->duration_ms()},

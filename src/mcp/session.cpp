@@ -5,12 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
-
-#include "model/load.h"
-#include "report/model_json.h"
 
 namespace sf::mcp {
 
@@ -18,16 +16,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-report::JsonOptions one_line_with_plans() {
-  report::JsonOptions options;
-  options.indent = -1;
-  options.include_plans = true;
-  return options;
-}
-
 constexpr std::string_view kDownloadDirPrefix = "sparkforensics-mcp-";
 
 }  // namespace
+
+std::shared_ptr<catalog::LogCatalog> make_log_catalog(io::PathConfinement root) {
+  catalog::CatalogOptions options;
+  options.root = std::move(root);
+  options.max_loaded_logs = 4;
+  options.load_threads = 0;  // one call analyzes one log: decode on the default threads
+  return std::make_shared<catalog::LogCatalog>(std::move(options));
+}
 
 void remove_stale_download_dirs(const fs::path& temp) {
   std::error_code ec;
@@ -46,7 +45,9 @@ void remove_stale_download_dirs(const fs::path& temp) {
   }
 }
 
-McpSession::McpSession(ServerOptions options) : options_(std::move(options)) {}
+McpSession::McpSession(ServerOptions options) : options_(std::move(options)) {
+  if (options_.catalog == nullptr) options_.catalog = make_log_catalog();
+}
 
 McpSession::~McpSession() {
   if (download_dir_) {
@@ -76,7 +77,7 @@ Result<McpSession::Source> McpSession::source_of(const LogReference& reference) 
   if (reference.path == "-") {
     return fail(Status::InvalidArgument("\"-\" (standard input) cannot be read: it carries the protocol"));
   }
-  auto real = options_.log_root.resolve(reference.path);
+  auto real = catalog().resolve(reference.path);
   if (!real) return fail(real.error());
   return Source{real->string(), std::nullopt};
 }
@@ -88,29 +89,16 @@ std::string McpSession::analysis_id_for(const std::string& key) {
   return it->second;
 }
 
-std::shared_ptr<const LoadedLog> McpSession::cached(const std::string& key) {
-  std::lock_guard lock(mutex_);
-  for (auto it = recent_.begin(); it != recent_.end(); ++it) {
-    if ((*it)->source != key) continue;
-    recent_.splice(recent_.begin(), recent_, it);
-    return recent_.front();
-  }
-  return nullptr;
-}
-
-void McpSession::remember(std::shared_ptr<const LoadedLog> log) {
-  std::lock_guard lock(mutex_);
-  recent_.push_front(std::move(log));
-  while (recent_.size() > std::max<size_t>(1, options_.cached_logs)) recent_.pop_back();
-}
-
-// The path load_event_log reads: the log itself, or the History Server zip downloaded to the
-// session's folder.
+// The path the catalogue reads: the log itself, or the History Server zip downloaded to the
+// session's folder (once: a later call reads the same copy).
 Result<std::string> McpSession::local_copy(const Source& source, ToolContext& context, ProgressSpan span) {
   if (!source.history_server) return source.key;
   fs::path destination;
   {
     std::lock_guard lock(mutex_);
+    auto known = download_by_url_.find(source.key);
+    std::error_code ec;
+    if (known != download_by_url_.end() && fs::is_regular_file(known->second, ec)) return known->second.string();
     if (!download_dir_) {
       const fs::path temp = fs::temp_directory_path();
       remove_stale_download_dirs(temp);
@@ -136,53 +124,49 @@ Result<std::string> McpSession::local_copy(const Source& source, ToolContext& co
   context.log(LogLevel::kInfo, "downloading " + source.key);
   auto fetched = fetch::fetch_history_server_logs(*source.history_server, destination, fetch_options);
   if (!fetched) return fail(fetched.error());
+  std::lock_guard lock(mutex_);
+  download_by_url_[source.key] = fetched->path;
   return fetched->path.string();
 }
 
-Result<std::shared_ptr<const LoadedLog>> McpSession::load(const LogReference& reference, ToolContext& context,
-                                                          ProgressSpan span) {
+Result<NamedLog> McpSession::load(const LogReference& reference, ToolContext& context, ProgressSpan span) {
   auto source = source_of(reference);
   if (!source) return fail(source.error());
-  if (auto hit = cached(source->key)) return hit;
-
   auto path = local_copy(*source, context, span);
   if (!path) return fail(path.error());
+
   // A download took the first half of this load's progress.
   const double start = source->history_server ? 0.5 : 0.0;
-  model::LoadOptions load_options;
-  load_options.cancel = context.cancel;
-  // A local log's parts stay inside --log-dir too; a download is our own copy.
-  if (!source->history_server) load_options.confinement = options_.log_root;
-  load_options.progress_interval_bytes = 4 << 20;
-  load_options.on_progress = [&](const model::LoadProgress& p) {
+  bool read_here = false;
+  catalog::LoadRequest request;
+  request.cancel = context.cancel;
+  request.progress_interval_bytes = 4 << 20;
+  request.on_progress = [&](const model::LoadProgress& p) {
     if (p.source_bytes_total == 0) return;
     const double fraction = static_cast<double>(p.source_bytes_done) / static_cast<double>(p.source_bytes_total);
     context.report_progress(span.offset + start + (1 - start) * std::min(1.0, fraction), span.total,
                             fmt::format("reading {}: {} of {} bytes, {} lines", source->key, p.source_bytes_done,
                                         p.source_bytes_total, p.lines));
   };
-  context.log(LogLevel::kInfo, "reading " + source->key);
-  auto model = model::load_event_log(*path, load_options);
-  if (!model) return fail(model.error());
-  if (model->diagnostics.read_error) {
-    context.log(LogLevel::kWarning, fmt::format("partial load of {}: {}", source->key, *model->diagnostics.read_error));
+  request.on_read = [&] {
+    read_here = true;
+    context.log(LogLevel::kInfo, "reading " + source->key);
+  };
+  // A local log is read inside --log-dir, every part of it; a download is our own copy.
+  auto loaded = source->history_server ? catalog().load_own_file(*path, request) : catalog().load(*path, request);
+  if (!loaded) return fail(loaded.error());
+  const auto& read_error = (*loaded)->model().diagnostics.read_error;
+  if (read_here && read_error) {
+    context.log(LogLevel::kWarning, fmt::format("partial load of {}: {}", source->key, *read_error));
   }
 
-  auto log = std::make_shared<LoadedLog>();
-  log->analysis_id = analysis_id_for(source->key);
-  log->source = source->key;
-  log->model = std::move(*model);
-  log->analysis = analysis::analyze(log->model);
-  // The tools answer from the analysis document itself, so they say what `analyze -f json` says.
-  log->document = Json::parse(report::analysis_json(log->model, &log->analysis, one_line_with_plans()));
+  NamedLog named{analysis_id_for(source->key), source->key, std::move(*loaded)};
   {
     std::lock_guard lock(mutex_);
-    source_by_id_[log->analysis_id] = *source;
+    source_by_id_[named.analysis_id] = *source;
   }
-  context.report_progress(span.offset + 1, span.total, "analyzed " + source->key);
-  std::shared_ptr<const LoadedLog> shared = std::move(log);
-  remember(shared);
-  return shared;
+  context.report_progress(span.offset + 1, span.total, "loaded " + source->key);
+  return named;
 }
 
 }  // namespace sf::mcp

@@ -1,15 +1,14 @@
-// The state of one MCP connection: the server's options, the logs loaded so far (each under an
-// analysisId the client can name again instead of re-reading the log), and the folder where
-// History Server downloads are kept until the server exits.
+// The state of one MCP connection: the server's options, the analysisIds it gave the logs it
+// loaded (so the client can name a log again instead of its path), and the folder where
+// History Server downloads are kept until the session ends. The logs themselves, and what is
+// derived from them, are the catalogue's (catalog::LogCatalog), which may be shared with other
+// front ends in the process: a log is loaded once for all of them and read again when it changes.
 //
-// Thread-safe: tool calls run on their own threads and share the session. Loaded logs are
-// immutable and shared; at most `cached_logs` stay in memory (least recently used goes first;
-// its analysisId still works and reads the log again).
+// Thread-safe: tool calls run on their own threads and share the session.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,30 +16,39 @@
 #include <string>
 
 #include "analysis/analyzer.h"
+#include "catalog/log_catalog.h"
 #include "common/status.h"
 #include "fetch/history_server_fetch.h"
-#include "mcp/json_rpc.h"
 #include "io/path_confinement.h"
+#include "mcp/json_rpc.h"
 #include "mcp/tool.h"
 #include "model/app_model.h"
 
 namespace sf::mcp {
 
+// A catalogue as MCP uses it: confined to `root` (--log-dir; unconfined without one), the four
+// most recently used logs kept loaded, each read with the default decoding threads.
+std::shared_ptr<catalog::LogCatalog> make_log_catalog(io::PathConfinement root = {});
+
 struct ServerOptions {
-  io::PathConfinement log_root;  // --log-dir: where tools may read
+  // Where tools read logs from (--log-dir), and the logs loaded; null: make_log_catalog().
+  std::shared_ptr<catalog::LogCatalog> catalog;
   std::string store_location;  // --store: an SQLite path or a postgresql:// URL
-  size_t cached_logs = 4;
-  fetch::FetchOptions fetch;  // limits of History Server downloads
+  fetch::FetchOptions fetch;   // limits of History Server downloads
 };
 
-// One log, loaded and analyzed: the model, its analysis, and the analysis document
-// (report::analysis_json) the tools take their structured content from.
-struct LoadedLog {
+// One log as the tools see it: the catalogue's loaded log under the analysisId this session gave
+// it. Cheap to copy; the log stays alive as long as a copy does.
+struct NamedLog {
   std::string analysis_id;
   std::string source;  // the real path, or the History Server URL it came from
-  model::AppModel model;
-  analysis::Analysis analysis;
-  Json document;
+  std::shared_ptr<const catalog::LoadedLog> log;
+
+  const model::AppModel& model() const { return log->model(); }
+  const analysis::Analysis& analysis() const { return log->analysis(); }
+  // The analysis document (report::analysis_json, with plans) the tools take their structured
+  // content from, so they say what `analyze -f json` says.
+  const Json& document() const { return log->analysis_document(); }
 };
 
 // Where a tool's log comes from: exactly one of the three.
@@ -71,11 +79,12 @@ class McpSession {
   McpSession& operator=(const McpSession&) = delete;
 
   const ServerOptions& options() const { return options_; }
+  catalog::LogCatalog& catalog() const { return *options_.catalog; }
 
-  // The loaded log, from memory when it is there. Errors say what to do (a path outside the
-  // log directory, an unknown analysisId, a History Server failure with its stable code).
-  Result<std::shared_ptr<const LoadedLog>> load(const LogReference& reference, ToolContext& context,
-                                                ProgressSpan span = {});
+  // The log, loaded through the catalogue (from memory when its files are unchanged). Errors say
+  // what to do (a path outside the log directory, an unknown analysisId, a History Server
+  // failure with its stable code).
+  Result<NamedLog> load(const LogReference& reference, ToolContext& context, ProgressSpan span = {});
 
  private:
   struct Source {
@@ -85,15 +94,13 @@ class McpSession {
   Result<Source> source_of(const LogReference& reference);
   Result<std::string> local_copy(const Source& source, ToolContext& context, ProgressSpan span);
   std::string analysis_id_for(const std::string& key);
-  std::shared_ptr<const LoadedLog> cached(const std::string& key);
-  void remember(std::shared_ptr<const LoadedLog> log);
 
-  const ServerOptions options_;
+  ServerOptions options_;
   std::mutex mutex_;
   std::map<std::string, std::string> id_by_key_;
   std::map<std::string, Source> source_by_id_;
-  std::list<std::shared_ptr<const LoadedLog>> recent_;  // most recently used first
   std::optional<std::filesystem::path> download_dir_;
+  std::map<std::string, std::filesystem::path> download_by_url_;  // each History Server log is fetched once
   uint64_t downloads_ = 0;
 };
 

@@ -86,8 +86,8 @@ Tool store_ingest_tool() {
     if (!store) return ToolResult::error(store.error().message());
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    c->origin = history::event_log_origin((*loaded)->source, (*loaded)->model.app.id);
-    const history::ResultDocument document = history::result_from_app_model((*loaded)->model, *c);
+    c->origin = history::event_log_origin(loaded->source, loaded->model().app.id);
+    const history::ResultDocument document = history::result_from_app_model(loaded->model(), *c);
     auto outcome = (*store)->ingest(document);
     if (!outcome) return ToolResult::error(outcome.error().message());
     ToolResult result;
@@ -96,10 +96,10 @@ Tool store_ingest_tool() {
                          {"alreadyPresent", outcome->already_present},
                          {"quantities", document.quantities.size()},
                          {"subject", document.subject},
-                         {"analysisId", (*loaded)->analysis_id}};
+                         {"analysisId", loaded->analysis_id}};
     result.summary = fmt::format("{} {} ({} quantities, subject \"{}\") from {}",
                                  outcome->already_present ? "already present" : "ingested", outcome->id,
-                                 document.quantities.size(), document.subject, (*loaded)->source);
+                                 document.quantities.size(), document.subject, loaded->source);
     return result;
   };
   return tool;

@@ -239,9 +239,9 @@ json speculation_summary_json(const StageTasks& tasks) {
 
 // -----------------------------------------------------------------------------------------------
 
-json application_json(const ApplicationListing& app) {
+json application_json(const catalog::ApplicationListing& app) {
   json attempts = json::array();
-  for (const AttemptListing& a : app.attempts) {
+  for (const catalog::AttemptListing& a : app.attempts) {
     json attempt = json::object();
     if (a.attempt_id) attempt["attemptId"] = *a.attempt_id;
     const int64_t start = a.start_time_ms.value_or(-1);

@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "model/app_model.h"
-#include "server/app_listing.h"
+#include "catalog/app_listing.h"
 #include "server/stage_tasks.h"
 
 namespace sf::server {
 
 // One application of the list: its id, name and attempts (newest first).
-nlohmann::json application_json(const ApplicationListing& app);
+nlohmann::json application_json(const catalog::ApplicationListing& app);
 
 // The metric sums a stage document shows, by their REST names, and the model metric each one is
 // (shuffleReadBytes, local + remote, is written besides these).

@@ -28,7 +28,7 @@ QueryParams query_of(const httplib::Request& request) {
 
 }  // namespace
 
-Status run_http_server(LogDirectory& logs, const RestRouter& router, const HttpServerOptions& options,
+Status run_http_server(catalog::LogCatalog& logs, const RestRouter& router, const HttpServerOptions& options,
                        const std::atomic<bool>& stop_requested) {
   auto log_line = [&](const std::string& line) {
     if (options.log_line) options.log_line(line);

@@ -3,7 +3,7 @@
 //
 // run_http_server blocks until stop_requested is set (the serve command sets it from SIGINT or
 // SIGTERM), then stops accepting, lets requests in flight finish, and returns. Requests are
-// handled by a pool of threads; the router and the log directory are thread-safe, and a model
+// handled by a pool of threads; the router and the catalogue are thread-safe, and a model
 // being loaded blocks only the requests for that log.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "server/log_directory.h"
+#include "catalog/log_catalog.h"
 #include "server/rest_router.h"
 
 namespace sf::server {
@@ -30,7 +30,7 @@ struct HttpServerOptions {
 };
 
 // Serves until `stop_requested` becomes true. An error when the address cannot be bound.
-Status run_http_server(LogDirectory& logs, const RestRouter& router, const HttpServerOptions& options,
+Status run_http_server(catalog::LogCatalog& logs, const RestRouter& router, const HttpServerOptions& options,
                        const std::atomic<bool>& stop_requested);
 
 }  // namespace sf::server

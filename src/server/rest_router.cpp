@@ -166,8 +166,8 @@ bool contains(const std::vector<std::string>& values, const std::string& v) {
 
 class Request {
  public:
-  Request(LogDirectory& logs, const RestPath& path, const QueryParams& query)
-      : logs_(logs), path_(path), params_(query) {}
+  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, const RestPath& path, const QueryParams& query)
+      : logs_(logs), tasks_(tasks), path_(path), params_(query) {}
 
   RestResponse answer() {
     const auto& seg = path_.segments;
@@ -179,8 +179,8 @@ class Request {
 
     attempt_ = take(logs_.find(path_.app_id, path_.attempt_id));
     if (r[0] == "logs" && r.size() == 1) return logs_zip();
-    model_ = take(logs_.model(attempt_));
-    const model::AppModel& m = *model_;
+    log_ = take(logs_.load(attempt_.log_path));
+    const model::AppModel& m = log_->model();
     if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
     if (r[0] == "jobs" && r.size() == 2) return json_response(one_job(m, r[1]));
     if (r[0] == "stages") return json_response(stages(m, r));
@@ -219,13 +219,14 @@ class Request {
     const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
     const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
     json out = json::array();
-    for (const ApplicationListing& app : logs_.applications()) {
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (static_cast<int64_t>(out.size()) >= limit) break;
       const bool running = app.attempts.empty() || !app.attempts.front().completed;
       if (running ? !include_running : !include_completed) continue;
       // An app is kept when any attempt falls in the window (ApplicationListResource.isAttemptInRange);
       // a running attempt's end counts as "now", inside any window ending in the future.
-      const bool in_range = std::any_of(app.attempts.begin(), app.attempts.end(), [&](const AttemptListing& a) {
+      const auto& attempts = app.attempts;
+      const bool in_range = std::any_of(attempts.begin(), attempts.end(), [&](const catalog::AttemptListing& a) {
         const int64_t start = a.start_time_ms.value_or(-1);
         const bool start_ok = start >= min_date && start <= max_date;
         const int64_t end = a.end_time_ms.value_or(-1);
@@ -244,7 +245,7 @@ class Request {
 
   // applications/<id>, or applications/<id>/<attempt> (one attempt's info).
   json application() const {
-    for (const ApplicationListing& app : logs_.applications()) {
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
       json out = application_json(app);
       if (!path_.attempt_id) return out;
@@ -274,7 +275,7 @@ class Request {
   }
 
   std::shared_ptr<const StageTasks> tasks_of(const model::StageAttempt& s) {
-    return take(logs_.stage_tasks(attempt_, s.stage_id, s.attempt_id));
+    return take(tasks_.get(*log_, s.stage_id, s.attempt_id, logs_.confinement()));
   }
 
   // The stage detail the request asks for; `details_default` differs between the list and one stage.
@@ -434,11 +435,12 @@ class Request {
     return out;
   }
 
-  LogDirectory& logs_;
+  catalog::LogCatalog& logs_;
+  StageTaskCache& tasks_;
   const RestPath& path_;
   Params params_;
-  AttemptListing attempt_;
-  std::shared_ptr<const model::AppModel> model_;
+  catalog::AttemptListing attempt_;
+  std::shared_ptr<const catalog::LoadedLog> log_;
 };
 
 }  // namespace
@@ -450,7 +452,7 @@ RestResponse RestRouter::handle(std::string_view method, std::string_view path, 
   RestPath parsed = parse_rest_path(path);
   parsed.query = query;
   try {
-    Request request(logs_, parsed, parsed.query);
+    Request request(logs_, tasks_, parsed, parsed.query);
     return request.answer();
   } catch (const RequestError& error) {
     return error_response(error);

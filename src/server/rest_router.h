@@ -6,14 +6,19 @@
 // answer 404 with the History Server's message, bad parameters 400 naming the parameter, other
 // methods than GET 405; a log that cannot be read answers 500 naming the file and the problem.
 //
-// Thread-safe (the LogDirectory is); handle() may be called from many threads at once.
+// The applications are the catalogue's (its last rescan), the models its loaded logs; the task
+// tables of the task-level endpoints are the router's own (StageTaskCache).
+//
+// Thread-safe (the catalogue and the task cache are); handle() may be called from many threads
+// at once. The catalogue must outlive the router.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "server/log_directory.h"
+#include "catalog/log_catalog.h"
 #include "server/rest_path.h"
+#include "server/stage_tasks.h"
 
 namespace sf::server {
 
@@ -26,7 +31,7 @@ struct RestResponse {
 
 class RestRouter {
  public:
-  explicit RestRouter(LogDirectory& logs) : logs_(logs) {}
+  explicit RestRouter(catalog::LogCatalog& logs, StageTaskCacheOptions tasks = {}) : logs_(logs), tasks_(tasks) {}
 
   // `path` is the request path ("/api/v1/applications/...", or "applications/..." relative to
   // /api/v1); `query` its parsed query string.
@@ -36,7 +41,8 @@ class RestRouter {
   RestResponse handle(std::string_view method, std::string_view target) const;
 
  private:
-  LogDirectory& logs_;
+  catalog::LogCatalog& logs_;
+  mutable StageTaskCache tasks_;
 };
 
 }  // namespace sf::server

@@ -9,18 +9,23 @@
 // a stage with more than StageTaskLimits::max_tasks attempts is refused with LimitExceeded
 // rather than held.
 //
-// Pure function of the log's bytes; safe to call from several threads at once.
+// Pure function of the log's bytes; safe to call from several threads at once. StageTaskCache
+// keeps the tables serve reads, and is thread-safe.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "catalog/loaded_log.h"
+#include "catalog/lru_loading_cache.h"
 #include "common/status.h"
-#include "io/path_confinement.h"
 #include "eventlog/events.h"
+#include "io/path_confinement.h"
 #include "model/task_metrics.h"
 
 namespace sf::server {
@@ -61,5 +66,30 @@ struct StageTasks {
 Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_id, int32_t attempt_id,
                                     const StageTaskLimits& limits = {}, const std::atomic<bool>* cancel = nullptr,
                                     const io::PathConfinement& confinement = {});
+
+struct StageTaskCacheOptions {
+  size_t max_stages = 4;  // stage attempts whose tables are kept (least recently used evicted)
+  StageTaskLimits limits;
+};
+
+// The task tables of the stage attempts requests asked for, each read once per version of its
+// log's files (the version the log's model was loaded from), once however many requests ask
+// at once.
+class StageTaskCache {
+ public:
+  explicit StageTaskCache(StageTaskCacheOptions options) : options_(options), tables_(options.max_stages) {}
+
+  // The tasks of stage `stage_id` attempt `attempt_id` of `log`, its parts inside `confinement`.
+  Result<std::shared_ptr<const StageTasks>> get(const catalog::LoadedLog& log, int64_t stage_id, int32_t attempt_id,
+                                                const io::PathConfinement& confinement) {
+    return tables_.get({log.path(), stage_id, attempt_id}, log.files(), [&] {
+      return load_stage_tasks(log.path(), stage_id, attempt_id, options_.limits, nullptr, confinement);
+    });
+  }
+
+ private:
+  const StageTaskCacheOptions options_;
+  catalog::LruLoadingCache<std::tuple<std::string, int64_t, int32_t>, StageTasks, catalog::LogFileIdentity> tables_;
+};
 
 }  // namespace sf::server

@@ -14,9 +14,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "catalog/log_catalog.h"
 #include "corpus/expectation_map.h"
 #include "corpus/json_structural_diff.h"
-#include "server/log_directory.h"
 #include "server/rest_router.h"
 #include "support/corpus.h"
 
@@ -37,9 +37,11 @@ TEST(RestApiFidelity, EveryHistoryServerExpectation) {
   const auto entries = read_expectation_map(map_path);
   ASSERT_FALSE(entries.empty()) << map_path << " lists no expectations";
 
-  server::LogDirectoryOptions options;
-  options.directory = spark_events.string();
-  server::LogDirectory logs(options);
+  catalog::CatalogOptions options;
+  auto root = io::PathConfinement::to(spark_events.string());
+  ASSERT_TRUE(root.has_value()) << root.error().message();
+  options.root = std::move(*root);
+  catalog::LogCatalog logs(options);
   auto scan = logs.rescan();
   ASSERT_TRUE(scan.has_value()) << scan.error().message();
   for (const auto& problem : scan->unreadable) ADD_FAILURE() << "log not listed: " << problem;

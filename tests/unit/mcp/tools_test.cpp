@@ -53,7 +53,7 @@ class McpTools : public ::testing::Test {
 
   static ServerOptions confined_options() {
     ServerOptions options;
-    options.log_root = *io::PathConfinement::to((*root_ / "logs").string());
+    options.catalog = make_log_catalog(*io::PathConfinement::to((*root_ / "logs").string()));
     options.store_location = (*root_ / ("store-" + std::to_string(++stores_) + ".db")).string();
     return options;
   }
@@ -262,9 +262,12 @@ TEST_F(McpTools, ProgressIsReportedAndLogMessagesFollowTheLevel) {
 }
 
 // A client that sends many calls before reading any answer gets every answer: past
-// kMaxRunningCalls the calls wait their turn instead of being refused.
-TEST_F(McpTools, ManyCallsAtOnceAreAllAnswered) {
-  McpHarness harness(confined_options());
+// kMaxRunningCalls the calls wait their turn instead of being refused. The log they all name is
+// read once, however many of them ask for it at the same time.
+TEST_F(McpTools, ManyCallsAtOnceAreAllAnsweredFromOneRead) {
+  ServerOptions options = confined_options();
+  const std::shared_ptr<catalog::LogCatalog> logs = options.catalog;
+  McpHarness harness(options);
   harness.initialize();
   std::vector<int64_t> ids;
   for (int i = 0; i < 12; ++i) {
@@ -278,6 +281,42 @@ TEST_F(McpTools, ManyCallsAtOnceAreAllAnswered) {
     EXPECT_FALSE((*answer)["result"]["isError"].get<bool>()) << answer->dump();
     EXPECT_EQ((*answer)["result"]["structuredContent"]["items"].size(), i + 1);
   }
+  EXPECT_EQ(logs->logs_read(), 1u);
+}
+
+// A log rewritten after it was analyzed is read again by the next call that names it, by path
+// or by its analysisId, and list_applications lists what it is now.
+TEST_F(McpTools, AChangedLogIsReadAgain) {
+  const fs::path dir = *root_ / "logs" / "changing";
+  fs::create_directories(dir);
+  auto config = loggen::GeneratorConfig::small();
+  config.app_id = "app-20240101000000-0101";
+  const fs::path log = loggen::write_event_log(config, {}, dir, nullptr).path;
+  const std::string relative = fs::relative(log, *root_ / "logs").string();
+  McpHarness harness(confined_options());
+  harness.initialize();
+  const Json before = harness.call_tool("analyze_event_log", {{"path", relative}});
+  ASSERT_FALSE(before["isError"].get<bool>()) << before.dump();
+  EXPECT_EQ(before["structuredContent"]["app"]["id"], "app-20240101000000-0101");
+  const Json listed = harness.call_tool("list_applications", {{"directory", dir.string()}});
+  EXPECT_EQ(listed["structuredContent"]["applications"][0]["appId"], "app-20240101000000-0101") << listed.dump();
+
+  // Another application written over it (renamed into place, as a copy of a new log would be).
+  config.app_id = "app-20240101000000-0102";
+  config.actions = 4;
+  const fs::path other = loggen::write_event_log(config, {}, *root_ / "outside", nullptr).path;
+  fs::rename(other, log);
+  fs::last_write_time(log, fs::last_write_time(log) + std::chrono::seconds(2));
+  const Json after = harness.call_tool("analyze_event_log", {{"path", relative}});
+  ASSERT_FALSE(after["isError"].get<bool>()) << after.dump();
+  EXPECT_EQ(after["structuredContent"]["app"]["id"], "app-20240101000000-0102");
+  EXPECT_EQ(after["structuredContent"]["analysisId"], before["structuredContent"]["analysisId"]);
+  const Json by_id = harness.call_tool(
+      "get_slowest", {{"analysisId", before["structuredContent"]["analysisId"]}, {"kind", "jobs"}, {"limit", 100}});
+  EXPECT_EQ(by_id["structuredContent"]["items"].size(), after["structuredContent"]["counts"]["jobs"]) << by_id.dump();
+  const Json relisted = harness.call_tool("list_applications", {{"directory", dir.string()}});
+  EXPECT_EQ(relisted["structuredContent"]["applications"][0]["appId"], "app-20240101000000-0102");
+  fs::remove_all(dir);
 }
 
 // A log big enough that its load reports progress several times before it ends.

@@ -46,14 +46,18 @@ class RestRouterTest : public ::testing::Test {
   }
 
   void SetUp() override {
-    LogDirectoryOptions options;
-    options.directory = dir_->string();
-    options.max_loaded = 1;  // every switch between the two logs reloads: exercises eviction
-    logs_ = std::make_unique<LogDirectory>(options);
+    logs_ = catalog_of(*dir_, 1);  // every switch between the two logs reloads: exercises eviction
     auto scan = logs_->rescan();
     ASSERT_TRUE(scan.has_value()) << scan.error().message();
     ASSERT_TRUE(scan->unreadable.empty()) << scan->unreadable.front();
     router_ = std::make_unique<RestRouter>(*logs_);
+  }
+
+  static std::unique_ptr<catalog::LogCatalog> catalog_of(const fs::path& dir, size_t max_loaded_logs = 8) {
+    catalog::CatalogOptions options;
+    options.root = *io::PathConfinement::to(dir.string());
+    options.max_loaded_logs = max_loaded_logs;
+    return std::make_unique<catalog::LogCatalog>(options);
   }
 
   json get_json(const std::string& target) {
@@ -66,7 +70,7 @@ class RestRouterTest : public ::testing::Test {
   static fs::path* dir_;
   static loggen::GroundTruth* first_;
   static loggen::GroundTruth* second_;
-  std::unique_ptr<LogDirectory> logs_;
+  std::unique_ptr<catalog::LogCatalog> logs_;
   std::unique_ptr<RestRouter> router_;
 };
 
@@ -270,13 +274,11 @@ TEST_F(RestRouterTest, TheLogsDownloadReadsBackAsTheSameApplication) {
     ASSERT_EQ(zip.status, 200) << zip.body;
     std::ofstream(downloads / (truth->app.id + ".zip"), std::ios::binary) << zip.body;
   }
-  LogDirectoryOptions options;
-  options.directory = downloads.string();
-  LogDirectory downloaded(options);
-  auto scan = downloaded.rescan();
+  auto downloaded = catalog_of(downloads);
+  auto scan = downloaded->rescan();
   ASSERT_TRUE(scan.has_value());
   ASSERT_TRUE(scan->unreadable.empty()) << scan->unreadable.front();
-  RestRouter router(downloaded);
+  RestRouter router(*downloaded);
   for (const loggen::GroundTruth* truth : {first_, second_}) {
     const std::string app = "/api/v1/applications/" + truth->app.id;
     for (const std::string endpoint : {"/jobs", "/stages?details=true", "/executors", "/environment", "/sql"}) {

@@ -1,4 +1,4 @@
-#include "server/app_listing.h"
+#include "catalog/app_listing.h"
 
 #include <sys/stat.h>
 
@@ -8,7 +8,7 @@
 #include "eventlog/decoder.h"
 #include "io/log_scan.h"
 
-namespace sf::server {
+namespace sf::catalog {
 
 namespace {
 
@@ -53,8 +53,8 @@ bool names_application_end(std::string_view line) {
   return line.find("SparkListenerApplicationEnd") != std::string_view::npos;
 }
 
-int64_t modification_time_ms(const struct stat& st) {
-  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1'000'000;
+int64_t modification_time_ns(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
 }  // namespace
@@ -64,16 +64,22 @@ Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path, c
   if (!input) return fail(input.error());
   AttemptListing out;
   out.log_path = log_path;
+  int64_t newest_part_ns = 0;
   for (const io::LogPart& part : input->parts) {
     out.stored_bytes += part.stored_bytes;
     struct stat st {};
-    if (!part.path.empty() && ::stat(part.path.c_str(), &st) == 0) {
-      out.last_updated_ms = std::max(out.last_updated_ms, modification_time_ms(st));
-    }
+    const bool stated = !part.path.empty() && ::stat(part.path.c_str(), &st) == 0;
+    if (stated) newest_part_ns = std::max(newest_part_ns, modification_time_ns(st));
+    out.files.files.push_back(
+        {part.path.empty() ? part.zip_entry : part.path, part.stored_bytes, stated ? modification_time_ns(st) : 0});
   }
-  // A zip, or a directory whose parts say nothing: the path's own time.
   struct stat st {};
-  if (out.last_updated_ms == 0 && ::stat(log_path.c_str(), &st) == 0) out.last_updated_ms = modification_time_ms(st);
+  if (::stat(log_path.c_str(), &st) == 0) {
+    out.files.files.push_back({log_path, static_cast<uint64_t>(st.st_size), modification_time_ns(st)});
+    // A zip, or a directory whose parts say nothing: the path's own time.
+    if (newest_part_ns == 0) newest_part_ns = modification_time_ns(st);
+  }
+  out.last_updated_ms = newest_part_ns / 1'000'000;
   return out;
 }
 
@@ -145,4 +151,4 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
   return out;
 }
 
-}  // namespace sf::server
+}  // namespace sf::catalog

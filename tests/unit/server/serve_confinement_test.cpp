@@ -1,4 +1,4 @@
-// serve's log directory through symlinks: an entry or a part of a rolling log that resolves
+// serve's log catalogue through symlinks: an entry or a part of a rolling log that resolves
 // outside --log-dir is never listed, loaded, read for its tasks or downloaded, even when the
 // symlink appears after the directory was listed.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "catalog/log_catalog.h"
 #include "loggen/log_generator.h"
-#include "server/log_directory.h"
 #include "server/rest_router.h"
 
 namespace sf::server {
@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class LogDirectoryConfinement : public ::testing::Test {
+class ServeConfinement : public ::testing::Test {
  protected:
   void SetUp() override {
     base_ = fs::temp_directory_path() / ("sf-serve-confinement-" + std::to_string(::getpid()));
@@ -40,17 +40,17 @@ class LogDirectoryConfinement : public ::testing::Test {
     std::ofstream(leaky / "appstatus_app-20240101000000-0667").flush();
     fs::create_symlink(outside_, leaky / "events_1_app-20240101000000-0667");
 
-    LogDirectoryOptions options;
-    options.directory = logs_.string();
-    directory_ = std::make_unique<LogDirectory>(options);
+    catalog::CatalogOptions options;
+    options.root = *io::PathConfinement::to(logs_.string());
+    directory_ = std::make_unique<catalog::LogCatalog>(options);
   }
   void TearDown() override { fs::remove_all(base_); }
 
   fs::path base_, logs_, rolling_, outside_;
-  std::unique_ptr<LogDirectory> directory_;
+  std::unique_ptr<catalog::LogCatalog> directory_;
 };
 
-TEST_F(LogDirectoryConfinement, SymlinksOutOfTheDirectoryAreNotListed) {
+TEST_F(ServeConfinement, SymlinksOutOfTheDirectoryAreNotListed) {
   auto scan = directory_->rescan();
   ASSERT_TRUE(scan.has_value()) << scan.error().message();
   const auto apps = directory_->applications();
@@ -66,7 +66,7 @@ TEST_F(LogDirectoryConfinement, SymlinksOutOfTheDirectoryAreNotListed) {
   EXPECT_EQ(router.handle("GET", "/api/v1/applications").body.find("0666"), std::string::npos);
 }
 
-TEST_F(LogDirectoryConfinement, APartThatTurnsIntoASymlinkAfterListingIsRefusedOnUse) {
+TEST_F(ServeConfinement, APartThatTurnsIntoASymlinkAfterListingIsRefusedOnUse) {
   ASSERT_TRUE(directory_->rescan().has_value());
   RestRouter router(*directory_);
   const std::string app = "/api/v1/applications/app-20240101000000-0001";

@@ -14,7 +14,22 @@
 #include "common/status.h"
 #include "io/path_confinement.h"
 
-namespace sf::server {
+namespace sf::catalog {
+
+// One version of a log's files: the size and modification time of every part, and of the log's
+// own path (a rolling log's directory, a zip), so that a log rewritten in place, appended to,
+// given a new part or losing one is a new version. What caches of a log's model and listing
+// compare.
+struct LogFileIdentity {
+  struct File {
+    std::string path;  // a part's real path, a zip entry's name, or the log's path
+    uint64_t bytes = 0;
+    int64_t modified_ns = 0;  // 0 for a zip entry
+    bool operator==(const File&) const = default;
+  };
+  std::vector<File> files;
+  bool operator==(const LogFileIdentity&) const = default;
+};
 
 struct AttemptListing {
   std::string log_path;  // the log as list_event_logs named it
@@ -28,11 +43,10 @@ struct AttemptListing {
   bool completed = false;       // an ApplicationEnd was logged
   int64_t last_updated_ms = 0;  // latest modification time of the log's files
   uint64_t stored_bytes = 0;    // on disk, all parts
+  LogFileIdentity files;
 
-  // What identifies this version of the log's files: a change means the log was rewritten.
-  bool same_files(const AttemptListing& other) const {
-    return last_updated_ms == other.last_updated_ms && stored_bytes == other.stored_bytes;
-  }
+  // Whether both were read from the same version of the log's files.
+  bool same_files(const AttemptListing& other) const { return files == other.files; }
 };
 
 // An application and its attempts, newest start first.
@@ -47,8 +61,9 @@ struct ApplicationListing {
 Result<AttemptListing> read_attempt_listing(const std::string& log_path, const io::PathConfinement& confinement = {});
 
 // The file metadata part of a listing (modification time and size of every part), cheap: what a
-// rescan compares to decide whether a log changed.
+// rescan compares to decide whether a log changed. Resolving the parts checks each against the
+// confinement: an error when one lies outside it.
 Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path,
                                                   const io::PathConfinement& confinement = {});
 
-}  // namespace sf::server
+}  // namespace sf::catalog

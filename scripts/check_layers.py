@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The layer order of DESIGN.md, checked on every `#include "<layer>/..."` under src/.
+
+    scripts/check_layers.py [SRC_DIR]       (ctest runs it as `layer_order`)
+
+The layers, each depending only on the ones before it in this list:
+
+    common        Status/Result, text and units: below nothing, under everything
+    io            bytes: sources, codecs, lines, path confinement
+    fetch         bytes from a History Server (libcurl), beside io
+    eventlog      one JSON line -> one typed event
+    model         events -> AppModel; load_event_log
+    analysis      detectors, impact, rollup
+    compare       the A/B comparison
+    history       result documents, the comparator, the store
+    report        renderers of the documents above
+    catalog       what every front end shares: listing, confinement, the cache of loaded logs
+    server, mcp   front ends: may include every layer above, never each other
+    cli           the program: its subcommands run the front ends, so it may include them
+
+A file includes its own layer and layers above it; never one below. An include of a folder that
+is not a layer fails too, so a new folder under src/ has to be given its place here first.
+Exceptions are listed below, each with why; one that is no longer needed fails the check as
+well, so the list only shrinks.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+LAYERS = ["common", "io", "fetch", "eventlog", "model", "analysis", "compare", "history", "report", "catalog"]
+FRONT_ENDS = ["server", "mcp"]
+PROGRAM = "cli"
+
+# (including layer, included file) -> why it is allowed for now.
+KNOWN_EXCEPTIONS = {
+    ("eventlog", "model/app_model.h"):
+        "the decoder fills model types (KeyValues, ResourceProfile, RddInfo, PlanTree, ...) in its events; "
+        "the Spark vocabulary is to move below the decoder (issue 15)",
+    ("eventlog", "model/task_metrics.h"):
+        "task metric slots (TaskMetricValues, ExecutorMetricPeaks) decoded straight into model types (issue 15)",
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/([^"]+)"', re.MULTILINE)
+
+
+def rank(layer):
+    """Position in the order; front ends share one rank, the program comes last."""
+    if layer in LAYERS:
+        return LAYERS.index(layer)
+    if layer in FRONT_ENDS:
+        return len(LAYERS)
+    if layer == PROGRAM:
+        return len(LAYERS) + 1
+    return None
+
+
+def violation(layer, target):
+    """Why `layer` may not include from `target`, or None when it may."""
+    if target == layer:
+        return None
+    if rank(target) is None:
+        return f"'{target}/' is not a layer (give it a place in scripts/check_layers.py)"
+    if layer in FRONT_ENDS and target in FRONT_ENDS:
+        return f"the front ends never include each other ({layer} -> {target})"
+    if rank(target) > rank(layer):
+        return f"{target} comes below {layer} in the layer order"
+    return None
+
+
+def main():
+    src = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "src")
+    errors = []
+    used_exceptions = set()
+    for folder in sorted(p for p in src.iterdir() if p.is_dir()):
+        layer = folder.name
+        if rank(layer) is None:
+            errors.append(f"src/{layer}/: not a layer (give it a place in scripts/check_layers.py)")
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix not in (".h", ".cpp"):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for match in INCLUDE.finditer(text):
+                target, rest = match.group(1), match.group(2)
+                included = f"{target}/{rest}"
+                why = violation(layer, target)
+                if why is None:
+                    continue
+                if (layer, included) in KNOWN_EXCEPTIONS:
+                    used_exceptions.add((layer, included))
+                    continue
+                line = text.count("\n", 0, match.start()) + 1
+                errors.append(f"{path.relative_to(src.parent)}:{line}: includes \"{included}\": {why}")
+    for exception in sorted(set(KNOWN_EXCEPTIONS) - used_exceptions):
+        errors.append(f"known exception {exception[0]} -> {exception[1]} is no longer needed: "
+                      "remove it from scripts/check_layers.py")
+    for error in errors:
+        print(error, file=sys.stderr)
+    if errors:
+        print(f"layer order: {len(errors)} problem(s); DESIGN.md's order is {' -> '.join(LAYERS)} -> "
+              f"{' | '.join(FRONT_ENDS)} -> {PROGRAM}", file=sys.stderr)
+        return 1
+    print(f"layer order: every include under {src} follows it ({len(used_exceptions)} known exception(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+#include "catalog/loaded_log.h"
+
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "report/model_json.h"
+
+namespace sf::catalog {
+
+struct LoadedLog::Derived {
+  std::once_flag analyzed;
+  analysis::Analysis analysis;
+  std::once_flag documented;
+  nlohmann::ordered_json document;
+};
+
+LoadedLog::LoadedLog(std::string path, LogFileIdentity files, model::AppModel model)
+    : path_(std::move(path)), files_(std::move(files)), model_(std::move(model)), derived_(std::make_unique<Derived>()) {}
+
+LoadedLog::~LoadedLog() = default;
+LoadedLog::LoadedLog(LoadedLog&&) = default;
+LoadedLog& LoadedLog::operator=(LoadedLog&&) = default;
+
+const analysis::Analysis& LoadedLog::analysis() const {
+  std::call_once(derived_->analyzed, [this] { derived_->analysis = analysis::analyze(model_); });
+  return derived_->analysis;
+}
+
+const nlohmann::ordered_json& LoadedLog::analysis_document() const {
+  std::call_once(derived_->documented, [this] {
+    report::JsonOptions options;
+    options.indent = -1;
+    options.include_plans = true;
+    derived_->document = nlohmann::ordered_json::parse(report::analysis_json(model_, &analysis(), options));
+  });
+  return derived_->document;
+}
+
+}  // namespace sf::catalog
