@@ -364,7 +364,9 @@ std::string ScenarioLog::text() const {
                     {"Task Type", "ResultTask"},
                     {"Task End Reason", task_end_reason(task)},
                     {"Task Info", task_info(task, task_id, index, true, host)}};
-        if (task.jvm_heap_peak_bytes >= 0) end["Task Executor Metrics"] = {{"JVMHeapMemory", task.jvm_heap_peak_bytes}};
+        if (task.jvm_heap_peak_bytes >= 0) end["Task Executor Metrics"]["JVMHeapMemory"] = task.jvm_heap_peak_bytes;
+        if (task.minor_gc_total_ms >= 0) end["Task Executor Metrics"]["MinorGCTime"] = task.minor_gc_total_ms;
+        if (task.major_gc_total_ms >= 0) end["Task Executor Metrics"]["MajorGCTime"] = task.major_gc_total_ms;
         end["Task Metrics"] = task_metrics(task);
         add(task.launch_ms + task.duration_ms, kTaskEnd, std::move(end));
       }

@@ -47,6 +47,9 @@ struct TaskSpec {
   int64_t memory_spill_bytes = 0;
   int64_t disk_spill_bytes = 0;
   int64_t jvm_heap_peak_bytes = -1;      // "Task Executor Metrics" JVMHeapMemory; -1: not logged
+  // "Task Executor Metrics" MinorGCTime and MajorGCTime, the executor's running totals; -1: not logged
+  int64_t minor_gc_total_ms = -1;
+  int64_t major_gc_total_ms = -1;
   std::vector<std::pair<int64_t, int64_t>> accumulables;  // SQL metric accumulator id, this task's update
 };
 
