@@ -478,6 +478,10 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
           "in this stage; what later stages do with the lists (sorting, exploding) is not counted.";
     }
     f.claim = removed_work_claim(context, {{stage, removed_ms}}, EstimateMethod::kModeled);
+    // A few hundred ms of GC in a short stage (class loading, a first compile) is not a problem.
+    double claimed_ms = 0;
+    for (const WasteClaim::StageWaste& part : f.claim.stages) claimed_ms += part.waste_ms;
+    if (!context.significant_ms(claimed_ms, t.stage_min_duration_ms)) continue;
     findings.push_back(std::move(f));
   }
 }
