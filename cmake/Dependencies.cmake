@@ -17,7 +17,8 @@ find_package(CURL REQUIRED)         # History Server downloads (src/fetch)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 # xxhash: lz4-java's block checksum (XXH32); liblz4 does not export its copy.
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
-# The HTTP server of `serve` (libcpp-httplib-dev: a header and a shared library).
-pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# The HTTP server of `serve` (libmicrohttpd-dev): an event loop that reads requests with bounded
+# memory and deadlines. (cpp-httplib remains, as the History Server stand-in of the fetch tests.)
+pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd)
 # RE2: linear-time regular expressions for patterns a log or a client supplies (redaction).
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET GLOBAL re2)

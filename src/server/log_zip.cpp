@@ -21,47 +21,63 @@ struct ArchiveCloser {
   void operator()(archive* a) const { archive_write_free(a); }
 };
 
-la_ssize_t append_to_string(archive*, void* client, const void* buffer, size_t length) {
-  static_cast<std::string*>(client)->append(static_cast<const char*>(buffer), length);
+// Where libarchive's output goes: the caller's sink, counting the bytes it took.
+struct SinkTarget {
+  const ZipByteSink* sink;
+  uint64_t written_bytes = 0;
+  bool stopped = false;  // the sink said stop
+};
+
+la_ssize_t write_to_sink(archive*, void* client, const void* buffer, size_t length) {
+  auto* target = static_cast<SinkTarget*>(client);
+  if (!(*target->sink)(std::string_view(static_cast<const char*>(buffer), length))) {
+    target->stopped = true;
+    return -1;
+  }
+  target->written_bytes += length;
   return static_cast<la_ssize_t>(length);
 }
 
-// One zip being written into a string.
+// One zip being written into a sink. Once the sink has said stop, every call fails Cancelled.
 class ZipWriter {
  public:
-  Status open(std::string& out) {
+  explicit ZipWriter(const ZipByteSink& sink) : target_{&sink} {}
+
+  Status open() {
     archive_write_set_format_zip(zip_.get());
     archive_write_set_bytes_in_last_block(zip_.get(), 1);
-    if (archive_write_open(zip_.get(), &out, nullptr, append_to_string, nullptr) != ARCHIVE_OK) {
-      return Status::IOError(std::string("cannot start a zip archive: ") + archive_error_string(zip_.get()));
+    if (archive_write_open(zip_.get(), &target_, nullptr, write_to_sink, nullptr) != ARCHIVE_OK) {
+      return failure("cannot start a zip archive");
     }
     return Status();
   }
+  uint64_t written_bytes() const { return target_.written_bytes; }
   // An entry whose size is not known in advance (zip's data descriptor carries it).
   Status begin(const std::string& name) {
     std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
     archive_entry_set_pathname(entry.get(), name.c_str());
     archive_entry_set_filetype(entry.get(), AE_IFREG);
     archive_entry_set_perm(entry.get(), 0644);
-    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) {
-      return Status::IOError(name + ": " + archive_error_string(zip_.get()));
-    }
+    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
     return Status();
   }
   Status write(std::string_view bytes, const std::string& name) {
-    if (!bytes.empty() && archive_write_data(zip_.get(), bytes.data(), bytes.size()) < 0) {
-      return Status::IOError(name + ": " + archive_error_string(zip_.get()));
-    }
+    if (!bytes.empty() && archive_write_data(zip_.get(), bytes.data(), bytes.size()) < 0) return failure(name);
     return Status();
   }
   Status close() {
-    if (archive_write_close(zip_.get()) != ARCHIVE_OK) {
-      return Status::IOError(std::string("cannot finish the zip archive: ") + archive_error_string(zip_.get()));
-    }
+    if (archive_write_close(zip_.get()) != ARCHIVE_OK) return failure("cannot finish the zip archive");
     return Status();
   }
 
  private:
+  Status failure(const std::string& what) {
+    if (target_.stopped) return Status::Cancelled("the zip's reader stopped taking bytes");
+    const char* reason = archive_error_string(zip_.get());
+    return Status::IOError(what + ": " + (reason != nullptr ? reason : "unknown libarchive error"));
+  }
+
+  SinkTarget target_;
   std::unique_ptr<archive, ArchiveCloser> zip_{archive_write_new()};
 };
 
@@ -87,20 +103,23 @@ Status too_large(const std::string& log_path, uint64_t max_bytes) {
 
 }  // namespace
 
-Result<std::string> zip_event_log(const std::string& log_path, const io::PathConfinement& confinement,
-                                  uint64_t max_bytes) {
+Result<EventLogZip> EventLogZip::open(const std::string& log_path, const io::PathConfinement& confinement,
+                                      uint64_t max_bytes) {
   auto input = io::resolve_log_input(log_path, confinement);
   if (!input) return fail(input.error());
   if (input->total_stored_bytes() > max_bytes) return fail(too_large(log_path, max_bytes));
-  const bool directory = input->layout == io::LogLayout::kRolling || input->layout == io::LogLayout::kDatabricks;
-  const std::string prefix = directory ? fs::path(log_path).filename().string() + "/" : "";
+  return EventLogZip(std::move(*input), log_path, confinement, max_bytes);
+}
 
-  std::string out;
-  ZipWriter zip;
-  if (Status s = zip.open(out); !s.ok()) return fail(s);
+Status EventLogZip::write(const ZipByteSink& sink) const {
+  const bool directory = input_.layout == io::LogLayout::kRolling || input_.layout == io::LogLayout::kDatabricks;
+  const std::string prefix = directory ? fs::path(log_path_).filename().string() + "/" : "";
+
+  ZipWriter zip(sink);
+  if (Status s = zip.open(); !s.ok()) return s;
   if (directory) {
-    for (const fs::path& marker : status_markers(log_path, confinement)) {
-      if (Status s = zip.begin(prefix + marker.string()); !s.ok()) return fail(s);
+    for (const fs::path& marker : status_markers(log_path_, confinement_)) {
+      if (Status s = zip.begin(prefix + marker.string()); !s.ok()) return s;
     }
   }
   // Every part decompressed and its secrets redacted (model/line_redaction.h), so the download
@@ -110,7 +129,7 @@ Result<std::string> zip_event_log(const std::string& log_path, const io::PathCon
   std::string scratch;
   Status write_error;
   const io::ScanOptions scan_options;
-  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
+  auto scanned = io::scan_log(input_, scan_options, [&](io::ScannedPart& part) {
     const std::string name = prefix + io::without_codec_extension(part.part.name);
     if (write_error = zip.begin(name); !write_error.ok()) return io::ScanControl::kStop;
     io::for_each_line(part, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
@@ -120,21 +139,33 @@ Result<std::string> zip_event_log(const std::string& log_path, const io::PathCon
       if (chunk.size() >= (size_t{1} << 20)) {
         write_error = zip.write(chunk, name);
         chunk.clear();
-        if (write_error.ok() && out.size() > max_bytes) write_error = too_large(log_path, max_bytes);
+        if (write_error.ok() && zip.written_bytes() > max_bytes_) write_error = too_large(log_path_, max_bytes_);
       }
     });
     if (write_error.ok()) write_error = zip.write(chunk, name);
     chunk.clear();
     return write_error.ok() ? io::ScanControl::kNextPart : io::ScanControl::kStop;
   });
-  if (!scanned) return fail(scanned.error());
-  if (!write_error.ok()) return fail(write_error);
+  if (!scanned) return scanned.error();
+  if (!write_error.ok()) return write_error;
   // A log that cannot be read to its end is not handed out as if it were whole; a compressed log
   // still being written ends inside its last block, which is no damage.
-  if (scanned->read_error && !(input->in_progress && io::is_truncated_stream(*scanned->read_error))) {
-    return fail(scanned->read_error->with_context(log_path));
+  if (scanned->read_error && !(input_.in_progress && io::is_truncated_stream(*scanned->read_error))) {
+    return scanned->read_error->with_context(log_path_);
   }
-  if (Status s = zip.close(); !s.ok()) return fail(s);
+  return zip.close();
+}
+
+Result<std::string> zip_event_log(const std::string& log_path, const io::PathConfinement& confinement,
+                                  uint64_t max_bytes) {
+  auto zip = EventLogZip::open(log_path, confinement, max_bytes);
+  if (!zip) return fail(zip.error());
+  std::string out;
+  const Status written = zip->write([&out](std::string_view bytes) {
+    out.append(bytes);
+    return true;
+  });
+  if (!written.ok()) return fail(written);
   return out;
 }
 

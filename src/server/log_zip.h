@@ -6,17 +6,53 @@
 // and this program read the download as the plain log it is.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
+#include "io/log_source.h"
 #include "io/path_confinement.h"
 
 namespace sf::server {
 
-// The zip bytes. Errors name the file that could not be read; a log damaged part-way is refused
-// rather than handed out cut. Holds the whole archive in memory, as the History Server does: a
-// log stored in more than `max_bytes`, or whose archive would pass them, is refused. Under a
-// confinement a part that resolves outside its root refuses the download.
+// Takes the archive's bytes as they are written; returns false to stop the writing (the client
+// went away).
+using ZipByteSink = std::function<bool(std::string_view bytes)>;
+
+// One log's zip, checked before its first byte and then written piece by piece, so a download
+// is sent as it is built instead of held whole (a 2 GB log made a 170 MB zip in memory). Holds
+// the resolved log, not its bytes; copyable; one write() at a time per object.
+class EventLogZip {
+ public:
+  // Resolves the log (under a confinement, a part that resolves outside its root refuses the
+  // download, as kOutsideRoot) and refuses a log stored in more than `max_bytes` (kLimitExceeded).
+  // Nothing of the log is read yet.
+  static Result<EventLogZip> open(const std::string& log_path, const io::PathConfinement& confinement = {},
+                                  uint64_t max_bytes = uint64_t{4} << 30);
+
+  // Writes the archive to `sink`, about 1 MiB of the log's lines at a time. An error names the
+  // file that could not be read (a log damaged part-way, whose archive would pass `max_bytes`)
+  // and comes after the bytes already written: the archive is then unfinished (no central
+  // directory), which is how a reader sees it was cut. kCancelled when the sink said stop.
+  Status write(const ZipByteSink& sink) const;
+
+ private:
+  EventLogZip(io::LogInput input, std::string log_path, io::PathConfinement confinement, uint64_t max_bytes)
+      : input_(std::move(input)),
+        log_path_(std::move(log_path)),
+        confinement_(std::move(confinement)),
+        max_bytes_(max_bytes) {}
+
+  io::LogInput input_;
+  std::string log_path_;
+  io::PathConfinement confinement_;
+  uint64_t max_bytes_;
+};
+
+// The whole archive in memory (tests, and callers that need it whole). Errors as above; a log
+// damaged part-way is refused rather than returned cut.
 Result<std::string> zip_event_log(const std::string& log_path, const io::PathConfinement& confinement = {},
                                   uint64_t max_bytes = uint64_t{4} << 30);
 

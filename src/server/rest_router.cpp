@@ -424,14 +424,15 @@ class Request {
     return out;
   }
 
+  // Streamed: the zip of a large log is sent as it is built (log_zip.h), never held whole.
   RestResponse logs_zip() const {
-    auto zip = zip_event_log(attempt_.log_path, logs_.confinement());
+    auto zip = EventLogZip::open(attempt_.log_path, logs_.confinement());
     if (!zip) throw RequestError{status_for(zip.error()), zip.error().message()};
     RestResponse out;
     out.content_type = "application/octet-stream";
     std::string name = "eventLogs-" + path_.app_id + (path_.attempt_id ? "-" + *path_.attempt_id : "") + ".zip";
     out.content_disposition = "attachment; filename=" + name;
-    out.body = std::move(*zip);
+    out.write_body = [zip = std::move(*zip)](const BodySink& sink) { return zip.write(sink); };
     return out;
   }
 
@@ -459,6 +460,19 @@ RestResponse RestRouter::handle(std::string_view method, std::string_view path, 
   } catch (const std::exception& e) {
     return error_response({500, std::string("internal error: ") + e.what()});
   }
+}
+
+RestResponse with_body_written(RestResponse response) {
+  if (!response.write_body) return response;
+  std::string body;
+  const Status written = response.write_body([&body](std::string_view bytes) {
+    body.append(bytes);
+    return true;
+  });
+  response.write_body = nullptr;
+  if (!written.ok()) return error_response({status_for(written), written.message()});
+  response.body = std::move(body);
+  return response;
 }
 
 RestResponse RestRouter::handle(std::string_view method, std::string_view target) const {

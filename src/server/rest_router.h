@@ -13,21 +13,35 @@
 // at once. The catalogue must outlive the router.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "catalog/log_catalog.h"
+#include "common/status.h"
 #include "server/rest_path.h"
 #include "server/stage_tasks.h"
 
 namespace sf::server {
+
+// Takes a streamed body's bytes as they are written; false when the client is gone (stop).
+using BodySink = std::function<bool(std::string_view bytes)>;
 
 struct RestResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::string content_disposition;  // for downloads ("attachment; filename=...")
+  // A body too large to hold (the /logs zip): when set, `body` is empty and whoever sends the
+  // answer calls this once, from any thread, to have the body written into a sink as it is made.
+  // Whatever could be refused with a status was refused before (this answer is a 200); an
+  // error returned here comes after bytes were sent, so the sender ends the answer unfinished.
+  std::function<Status(const BodySink& sink)> write_body;
 };
+
+// The whole body of `response`: `body`, or what write_body writes (an error as a 500 answer).
+// For callers that need the bytes at once (tests, the fuzzer).
+RestResponse with_body_written(RestResponse response);
 
 class RestRouter {
  public:

@@ -258,7 +258,7 @@ TEST_F(RestRouterTest, EveryEndpointAnswersJson) {
   const json sql = get_json(app + "/sql");
   ASSERT_FALSE(sql.empty());
   EXPECT_FALSE(get_json(app + "/sql/" + std::to_string(sql[0]["id"].get<int64_t>()))["nodes"].empty());
-  const RestResponse zip = router_->handle("GET", app + "/logs");
+  const RestResponse zip = with_body_written(router_->handle("GET", app + "/logs"));
   EXPECT_EQ(zip.status, 200);
   EXPECT_EQ(zip.body.substr(0, 2), "PK");
 }
@@ -270,7 +270,7 @@ TEST_F(RestRouterTest, TheLogsDownloadReadsBackAsTheSameApplication) {
   fs::create_directories(downloads);
   for (const loggen::GroundTruth* truth : {first_, second_}) {
     const std::string app = "applications/" + truth->app.id;
-    const RestResponse zip = router_->handle("GET", app + "/logs");
+    const RestResponse zip = with_body_written(router_->handle("GET", app + "/logs"));
     ASSERT_EQ(zip.status, 200) << zip.body;
     std::ofstream(downloads / (truth->app.id + ".zip"), std::ios::binary) << zip.body;
   }
