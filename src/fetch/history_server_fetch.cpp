@@ -3,6 +3,8 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -22,6 +24,9 @@ struct Transfer {
   uint64_t max_bytes = 0;
   bool too_large = false;
   bool write_failed = false;
+  bool stalled = false;
+  // When the last byte arrived (or the transfer started): what the stall time runs from.
+  std::chrono::steady_clock::time_point last_byte = std::chrono::steady_clock::now();
   const FetchOptions* options = nullptr;
 };
 
@@ -38,6 +43,7 @@ size_t write_body(char* data, size_t size, size_t count, void* user) {
     return 0;
   }
   transfer->bytes += n;
+  transfer->last_byte = std::chrono::steady_clock::now();
   return n;
 }
 
@@ -45,6 +51,11 @@ int on_transfer_info(void* user, curl_off_t total, curl_off_t done, curl_off_t, 
   auto* transfer = static_cast<Transfer*>(user);
   const FetchOptions& options = *transfer->options;
   if (options.cancel != nullptr && options.cancel->load()) return 1;  // aborts with CURLE_ABORTED_BY_CALLBACK
+  // curl calls this about once a second while nothing arrives, so a stall is seen within one.
+  if (std::chrono::steady_clock::now() - transfer->last_byte > std::chrono::milliseconds(options.stall_timeout_ms)) {
+    transfer->stalled = true;
+    return 1;
+  }
   if (options.on_progress) options.on_progress(static_cast<uint64_t>(done), static_cast<uint64_t>(total));
   return 0;
 }
@@ -61,6 +72,12 @@ Status transfer_failure(CURLcode code, const Transfer& transfer, const std::stri
   }
   if (transfer.write_failed) {
     return history_server_status(HistoryServerError::kWriteFailed, "the download could not be saved locally");
+  }
+  if (transfer.stalled) {
+    return history_server_status(
+        HistoryServerError::kTimeout,
+        fmt::format("the History Server sent nothing for {} s while serving {}; it may be overloaded or stuck",
+                    std::max<int64_t>(1, transfer.options->stall_timeout_ms / 1000), where));
   }
   switch (code) {
     case CURLE_ABORTED_BY_CALLBACK:

@@ -25,6 +25,9 @@ struct FetchOptions {
   uint64_t max_bytes = uint64_t{2} << 30;  // the largest zip accepted (2 GiB)
   int64_t timeout_ms = 10 * 60 * 1000;     // the whole transfer
   int64_t connect_timeout_ms = 10 * 1000;
+  // The longest the server may send nothing, its answer's start included: a server that accepts
+  // and then stalls is given up long before the whole transfer's timeout.
+  int64_t stall_timeout_ms = 60 * 1000;
   const std::atomic<bool>* cancel = nullptr;
   // Called as bytes arrive; total is 0 when the server does not say.
   std::function<void(uint64_t bytes_done, uint64_t bytes_total)> on_progress;

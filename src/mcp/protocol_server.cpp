@@ -72,10 +72,7 @@ ProtocolServer::ProtocolServer(ServerOptions options, std::function<void(const s
       min_log_level_(static_cast<int>(LogLevel::kWarning)) {}
 
 ProtocolServer::~ProtocolServer() {
-  {
-    std::lock_guard lock(calls_mutex_);
-    for (auto& [key, call] : running_) call.cancel->store(true);
-  }
+  cancel_calls();
   wait_for_calls();
   // Every call has answered; their threads are ending, whether or not they said so yet.
   std::map<uint64_t, std::thread> threads;
@@ -331,6 +328,16 @@ void ProtocolServer::finish_call(const std::string& key, const std::string& line
 void ProtocolServer::wait_for_calls() {
   std::unique_lock lock(calls_mutex_);
   calls_changed_.wait(lock, [this] { return running_.empty(); });
+}
+
+bool ProtocolServer::wait_for_calls(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(calls_mutex_);
+  return calls_changed_.wait_for(lock, timeout, [this] { return running_.empty(); });
+}
+
+void ProtocolServer::cancel_calls() {
+  std::lock_guard lock(calls_mutex_);
+  for (auto& [key, call] : running_) call.cancel->store(true);
 }
 
 void ProtocolServer::join_finished_threads() {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -54,6 +55,10 @@ class ProtocolServer {
   void refuse_line(std::string_view reason);
   // Blocks until no tool call is running (at the end of input, answers are still sent).
   void wait_for_calls();
+  // The same for at most `timeout`; true when no call is running.
+  bool wait_for_calls(std::chrono::milliseconds timeout);
+  // Cancels every running call (no answer goes out for it), as notifications/cancelled does.
+  void cancel_calls();
 
   // Which protocol versions this server speaks, newest first.
   static const std::vector<std::string>& supported_protocol_versions();

@@ -1,7 +1,10 @@
 #include "mcp/stdio_server.h"
 
 #include <fmt/format.h>
+#include <poll.h>
 
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "mcp/protocol_server.h"
@@ -37,7 +40,19 @@ int run_stdio_server(ServerOptions options, std::FILE* in, std::FILE* out) {
     }
     line.push_back(static_cast<char>(c));
   }
-  server.wait_for_calls();
+  // At the end of input the calls still running answer as usual, for a client that sent its
+  // last request and closed its side: unless nobody reads the answers any more. A pipe whose
+  // reader is gone reports an error to poll(), and the calls are cancelled at once rather than
+  // left to finish (a download from a stalled History Server could hold the process for minutes).
+  const int out_fd = ::fileno(out);
+  while (!server.wait_for_calls(std::chrono::milliseconds(200))) {
+    pollfd watch{out_fd, 0, 0};
+    if (::poll(&watch, 1, 0) > 0 && (watch.revents & (POLLERR | POLLHUP)) != 0) {
+      server.cancel_calls();
+      server.wait_for_calls();
+      break;
+    }
+  }
   return 0;
 }
 

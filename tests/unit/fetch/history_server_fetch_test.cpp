@@ -54,6 +54,19 @@ class HistoryServerFetch : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(1500));
       response.set_content("late", "application/zip");
     });
+    // Starts its answer, then sends nothing for 3 s.
+    server_.Get("/shs/api/v1/applications/app-stalls/logs", [](const httplib::Request&, httplib::Response& response) {
+      response.set_chunked_content_provider("application/zip", [](size_t offset, httplib::DataSink& sink) {
+        if (offset > 0) {
+          std::this_thread::sleep_for(std::chrono::seconds(3));
+          sink.done();
+          return true;
+        }
+        const std::string chunk(1024, 's');
+        sink.write(chunk.data(), chunk.size());
+        return true;
+      });
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     ASSERT_GT(port_, 0);
     thread_ = std::thread([this] { server_.listen_after_bind(); });
@@ -125,6 +138,18 @@ TEST_F(HistoryServerFetch, TheSizeLimitHoldsWithAndWithoutAContentLength) {
   auto fits = fetch_history_server_logs(request("app-chunked"), dir_ / "fits.zip");
   ASSERT_TRUE(fits.has_value());
   EXPECT_EQ(fits->bytes, 8u * 1024u);
+}
+
+// Issue 21, item 12: a server that stops sending is given up after the stall time, not the whole
+// transfer's ten minutes, and the message says it stalled.
+TEST_F(HistoryServerFetch, AStalledTransferIsGivenUpAfterTheStallTime) {
+  FetchOptions options;
+  options.stall_timeout_ms = 1000;
+  const auto fetched = fetch_history_server_logs(request("app-stalls"), dir_ / "stalled.zip", options);
+  EXPECT_EQ(code_of(fetched), HistoryServerError::kTimeout);
+  ASSERT_FALSE(fetched.has_value());
+  EXPECT_NE(fetched.error().message().find("sent nothing for 1 s"), std::string::npos) << fetched.error().message();
+  EXPECT_FALSE(fs::exists(dir_ / "stalled.zip"));
 }
 
 TEST_F(HistoryServerFetch, TimeoutCancellationAndNoServer) {
