@@ -5,9 +5,17 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
+
+#include "common/units.h"
 
 namespace sf::analysis {
 namespace {
@@ -67,6 +75,76 @@ TEST(Thresholds, MistakesNameTheFileAndKey) {
   auto missing = load_thresholds("/nonexistent/sf.json", overridden);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
+}
+
+// docs/thresholds.md, written from the registry: every threshold with its unit, default and
+// meaning, and the detector reference that explains it (the first page under docs/ that names it).
+std::string text_of(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Whether `text` names the threshold as a whole word ("skew.minTasks", not "skew.minTasksX").
+bool names_threshold(const std::string& text, std::string_view name) {
+  const auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.'; };
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if ((at == 0 || !is_name_char(text[at - 1])) && (end == text.size() || !is_name_char(text[end]))) return true;
+  }
+  return false;
+}
+
+// "30000", "0.05", "134217728 (128 MiB)".
+std::string default_text(double value, std::string_view unit) {
+  std::string text = value == std::floor(value) && std::abs(value) < 1e15 ? fmt::format("{:.0f}", value)
+                                                                          : fmt::format("{:g}", value);
+  if (unit == "bytes" && value >= 1024) text += " (" + units::format_bytes(static_cast<int64_t>(value)) + ")";
+  return text;
+}
+
+std::string thresholds_page() {
+  const std::filesystem::path docs = std::filesystem::path(SF_SOURCE_DIR) / "docs";
+  std::vector<std::filesystem::path> references;
+  for (const auto& entry : std::filesystem::directory_iterator(docs / "detectors")) references.push_back(entry.path());
+  std::sort(references.begin(), references.end());
+  references.push_back(docs / "impact-model.md");
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& path : references) {
+    texts.emplace_back(std::filesystem::relative(path, docs).string(), text_of(path));
+  }
+  const Thresholds defaults;
+  std::ostringstream out;
+  out << "# Thresholds\n\n"
+      << "Written from the registry in `src/analysis/thresholds.cpp` by\n"
+      << "`Thresholds.TheReferencePageIsTheRegistry` (`SF_UPDATE_GOLDEN=1` rewrites it). Every one can be\n"
+      << "overridden with `analyze --config FILE` (`{\"thresholds\": {\"NAME\": VALUE}}`); a finding names\n"
+      << "the ones that decided it. \"Explained in\" is the reference page that says how it is used.\n\n"
+      << "| threshold | unit | default | what it is | explained in |\n|---|---|---|---|---|\n";
+  for (const ThresholdInfo& info : threshold_registry()) {
+    std::string explained = "(nowhere)";
+    for (const auto& [name, text] : texts) {
+      if (!names_threshold(text, info.name)) continue;
+      explained = fmt::format("[{}]({})", name, name);
+      break;
+    }
+    out << "| `" << info.name << "` | " << info.unit << " | " << default_text(defaults.*(info.field), info.unit)
+        << " | " << info.description << " | " << explained << " |\n";
+  }
+  return out.str();
+}
+
+TEST(Thresholds, TheReferencePageIsTheRegistry) {
+  const std::filesystem::path page = std::filesystem::path(SF_SOURCE_DIR) / "docs" / "thresholds.md";
+  const std::string expected = thresholds_page();
+  EXPECT_EQ(expected.find("(nowhere)"), std::string::npos)
+      << "a threshold no reference page explains:\n" << expected;
+  if (const char* update = std::getenv("SF_UPDATE_GOLDEN"); update != nullptr && std::string(update) == "1") {
+    std::ofstream(page) << expected;
+    GTEST_SKIP() << "rewrote " << page << ": review the diff";
+  }
+  EXPECT_EQ(text_of(page), expected) << page << " is not the registry: SF_UPDATE_GOLDEN=1 rewrites it";
 }
 
 }  // namespace
