@@ -555,6 +555,24 @@ TEST_F(LoadTest, ZipBombStopsWithAClearErrorAndKeepsWhatWasRead) {
   EXPECT_FALSE(whole->diagnostics.read_error) << *whole->diagnostics.read_error;
 }
 
+// Issue 21: a zstd bomb of zeros with no event before it said "none of its 1 lines is a Spark
+// listener event (the only line is cut short)"; the limit it hit is why there is no event.
+TEST_F(LoadTest, ABombWithNoEventBeforeItNamesTheLimitItHit) {
+  const std::string zeros(size_t{64} << 20, '\0');
+  for (const auto& [codec, extension] : std::vector<std::pair<io::Codec, std::string>>{
+           {io::Codec::kZstd, "zstd"}, {io::Codec::kGzip, "gz"}, {io::Codec::kLz4, "lz4"}}) {
+    const auto path = write("app-1." + extension, loggen::compress(codec, zeros));
+    LoadOptions options;
+    options.decompress_limits.max_ratio = 100;  // within what lz4 can reach (255:1)
+    auto model = load_event_log(path.string(), options);
+    ASSERT_FALSE(model) << extension;
+    EXPECT_EQ(model.error().code(), StatusCode::kLimitExceeded) << model.error().message();
+    EXPECT_NE(model.error().message().find("app-1." + extension + ": "), std::string::npos) << model.error().message();
+    EXPECT_NE(model.error().message().find("decompression ratio passed 100:1"), std::string::npos)
+        << model.error().message();
+  }
+}
+
 TEST_F(LoadTest, ZipWithSeveralLogsAsksForOne) {
   const fs::path zip = dir_ / "logs.zip";
   write_zip(zip, {{"app-1_1", join_lines(small_log_lines(2))}, {"app-1_2", join_lines(small_log_lines(2))}});
