@@ -29,13 +29,26 @@ void BatchOutcome::add_malformed(uint64_t line_index, uint64_t byte_offset, std:
   if (malformed.size() < kMaxMalformedKept) malformed.push_back({line_index, byte_offset, 0, std::move(reason)});
 }
 
+namespace {
+
+std::string skipped_line_reason(const io::BatchLine& line, size_t max_line_bytes) {
+  if (line.control_byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const std::string byte = {'0', 'x', kHex[line.control_byte->value >> 4], kHex[line.control_byte->value & 0xF]};
+    return "line of " + std::to_string(line.length) + " bytes holds the control byte " + byte + " at byte " +
+           std::to_string(line.control_byte->offset) + ", which no JSON text holds; skipped without being read";
+  }
+  return "line of " + std::to_string(line.length) + " bytes is longer than the limit of " +
+         std::to_string(max_line_bytes) + " bytes (--max-line-bytes)";
+}
+
+}  // namespace
+
 void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::Decoder& decoder,
                   eventlog::EventHandler& handler, BatchOutcome& out) {
   out.lines += io::split_lines(batch, max_line_bytes, [&](const io::BatchLine& line) {
     if (line.too_long) {
-      out.add_malformed(line.index, line.byte_offset,
-                        "line of " + std::to_string(line.length) + " bytes is longer than the limit of " +
-                            std::to_string(max_line_bytes) + " bytes (--max-line-bytes)");
+      out.add_malformed(line.index, line.byte_offset, skipped_line_reason(line, max_line_bytes));
       return;
     }
     auto result = decoder.decode(line.text, handler);

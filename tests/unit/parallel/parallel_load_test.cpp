@@ -221,6 +221,32 @@ TEST_F(ParallelLoad, ManyMalformedLinesAreCountedAndTheFirstListedWhateverTheBat
   EXPECT_EQ(model->diagnostics.malformed.back().line_number, 2 + Diagnostics::kMaxMalformedKept);
 }
 
+// A line of zeros longer than kControlByteCheckBytes is skipped for its first zero, whether the
+// file is mapped or streamed, compressed or not, and whatever the batches: the same model.
+TEST_F(ParallelLoad, ALongLineOfZerosIsSkippedTheSameWayEverywhere) {
+  std::vector<std::string> lines;
+  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  std::string text = lines.at(0) + lines.at(1);
+  text += "{\"Event\":\"" + std::string(2 * io::kControlByteCheckBytes, '\0') + "\n";
+  for (size_t i = 2; i < lines.size(); ++i) text += lines[i];
+  text += std::string(3 * io::kControlByteCheckBytes, '\0');  // and a last line of zeros, cut
+  const fs::path plain = dir_ / "app-zeros";
+  std::ofstream(plain, std::ios::binary) << text;
+  expect_every_variant_matches(plain.string());
+  const fs::path gzip = dir_ / "app-zeros.gz";
+  std::ofstream(gzip, std::ios::binary) << loggen::compress(io::Codec::kGzip, text);
+  expect_every_variant_matches(gzip.string());
+  auto model = load_event_log(gzip.string());
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_EQ(model->diagnostics.malformed_lines, 2u) << "a skipped line is malformed, cut last or not";
+  EXPECT_EQ(model->diagnostics.malformed.at(0).line_number, 3u);
+  EXPECT_NE(model->diagnostics.malformed.at(0).reason.find("holds the control byte 0x00 at byte 10"), std::string::npos)
+      << model->diagnostics.malformed.at(0).reason;
+  EXPECT_EQ(model->diagnostics.malformed.at(1).reason.find("line of 3145728 bytes holds the control byte 0x00 at byte 0"), 0u)
+      << model->diagnostics.malformed.at(1).reason;
+  EXPECT_EQ(model->stages.size(), load_event_log(plain.string())->stages.size());
+}
+
 TEST_F(ParallelLoad, TruncatedCompressedFile) {
   loggen::LogWriteOptions options;
   options.codec = io::Codec::kZstd;
