@@ -15,6 +15,7 @@
 #include <atomic>
 #include <vector>
 
+#include "eventlog/events.h"
 #include "loggen/codec_writers.h"
 
 namespace sf::model {
@@ -385,6 +386,35 @@ TEST_F(LoadTest, FiftyMegabyteLine) {
   EXPECT_NE(limited->diagnostics.malformed.at(0).reason.find("longer than the limit"), std::string::npos);
   EXPECT_EQ(limited->diagnostics.malformed.at(0).line_number, 3u);
   EXPECT_EQ(limited->stages.at(0).tasks_succeeded, 3) << "lines after the long one still load";
+}
+
+// Issue 21: one 1 GB string field (a Spark version) took 4.9 GB and made a 1 GB report. The model
+// keeps every string cut at its limit (eventlog/events.h), the model's figures untouched.
+TEST_F(LoadTest, HugeStringFieldsAreKeptCutAtTheirLimit) {
+  auto lines = small_log_lines(3);
+  const std::string huge(size_t{8} << 20, 'x');
+  lines[0] = R"({"Event":"SparkListenerLogStart","Spark Version":")" + huge + R"("})";
+  lines[2] = R"({"Event":"SparkListenerApplicationStart","App Name":")" + huge +
+             R"(","App ID":"app-1","Timestamp":900,"User":")" + huge + R"("})";
+  lines[3].replace(lines[3].find(R"("Properties":{})"), 15,
+                   R"("Properties":{"spark.job.description":")" + huge + R"("})");
+  lines.insert(lines.begin() + 2, R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.huge":")" + huge +
+                                      R"("},"Hadoop Properties":{")" + huge + R"(":"v"}})");
+  auto model = load_event_log(write("app-1", join_lines(lines)).string());
+  ASSERT_TRUE(model) << model.error().message();
+  const std::string mark = " [cut: " + std::to_string(huge.size()) + " bytes in all]";
+  for (const std::string* name : {&model->app.spark_version, &model->app.name, &model->app.user}) {
+    EXPECT_EQ(*name, huge.substr(0, eventlog::kMaxNameBytes) + mark);
+  }
+  EXPECT_EQ(model->app.id, "app-1");
+  ASSERT_EQ(model->jobs.size(), 1u);
+  EXPECT_EQ(model->jobs[0].description, huge.substr(0, eventlog::kMaxTextBytes) + mark);
+  const std::string* property = model->environment.spark_property("spark.huge");
+  ASSERT_NE(property, nullptr);
+  EXPECT_EQ(*property, huge.substr(0, eventlog::kMaxTextBytes) + mark);
+  ASSERT_EQ(model->environment.hadoop_properties.size(), 1u);
+  EXPECT_EQ(model->environment.hadoop_properties[0].first, huge.substr(0, eventlog::kMaxNameBytes) + mark);
+  EXPECT_EQ(model->stages.at(0).tasks_succeeded, 3);
 }
 
 TEST_F(LoadTest, DirectoryThatIsNotALog) {
