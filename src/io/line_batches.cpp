@@ -216,7 +216,7 @@ bool LineBatcher::skip_line(LineBatch& batch, uint64_t held, std::optional<Contr
   bool terminated = false;
   for (;;) {
     size_t got = 0;
-    if (!read_more(batch, got)) break;
+    if (eof_ || !read_more(batch, got)) break;
     const void* newline = std::memchr(batch.buffer_.get(), '\n', got);
     if (newline != nullptr) {
       const auto upto = static_cast<size_t>(static_cast<const char*>(newline) - batch.buffer_.get());
@@ -290,16 +290,7 @@ bool LineBatcher::next_from_stream(LineBatch& batch) {
     if (eof_) {
       // No newline left: the last line of the stream, unterminated.
       if (filled == 0) return false;
-      if (filled > max_line_bytes_ || control_byte) {
-        batch.too_long = true;
-        batch.too_long_length = filled;
-        batch.too_long_terminated = false;
-        batch.too_long_control_byte = control_byte;
-        batch.byte_offset = offset_;
-        batch.source_bytes = stream_->source_bytes_consumed();
-        offset_ += filled;
-        return true;
-      }
+      if (filled > max_line_bytes_ || control_byte) return skip_line(batch, filled, control_byte);
       batch.unterminated = true;
       batch.text = std::string_view(data, filled);
       break;

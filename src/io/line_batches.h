@@ -169,8 +169,8 @@ class LineBatcher {
   bool next_from_file(LineBatch& batch);
   void take_buffer(LineBatch& batch, size_t min_capacity);
   bool read_more(LineBatch& batch, size_t& filled);  // false at end of stream or error
-  // Streams past the rest of a line whose first `held` bytes fill the batch, and makes the batch
-  // that line, skipped.
+  // Streams past the rest of a line whose first `held` bytes fill the batch (up to the end of the
+  // stream, when it has ended), and makes the batch that line, skipped.
   bool skip_line(LineBatch& batch, uint64_t held, std::optional<ControlByte> control_byte);
   void keep_carry(const char* bytes, size_t size);
 
