@@ -9,8 +9,16 @@
 // cancelled (its caller's choice, not theirs): then one of them builds again. A waiter may stop
 // waiting (Waiting::cancel) without stopping the build, and is called back while it waits
 // (Waiting::on_tick, to report the progress of the build it waits for). Values are handed out as
-// shared_ptr<const V>, so an evicted value stays alive for the callers still reading it; the
-// bound counts cached values, not builds in flight.
+// shared_ptr<const V>, so an evicted value stays alive for the callers still reading it, and
+// is handed out again when its key and version are asked for while a caller still holds it:
+// never built a second time, a value exists once however many callers want it.
+//
+// What the bound counts is the owner's choice (Bound): the values cached (by default: builds in
+// flight and evicted values still held come on top), or every value alive (cached, held by a
+// caller after its eviction, or being built): then a build first evicts the least recently
+// used value, or waits as a caller waits for a build (cancellable, called back), until fewer
+// than the bound are alive. With Bound::kAlive a caller must not hold a value while it asks for
+// another of the same cache: it could wait for itself.
 //
 // Thread-safe.
 #pragma once
@@ -30,10 +38,16 @@
 
 namespace sf::catalog {
 
+enum class Bound {
+  kCached,  // values kept by the cache
+  kAlive,   // values alive anywhere: kept, held by callers, or being built
+};
+
 template <class Key, class Value, class Version = uint64_t>
 class LruLoadingCache {
  public:
-  explicit LruLoadingCache(size_t max_entries) : max_entries_(max_entries == 0 ? 1 : max_entries) {}
+  explicit LruLoadingCache(size_t max_entries, Bound bound = Bound::kCached)
+      : max_entries_(max_entries == 0 ? 1 : max_entries), bound_(bound) {}
 
   using Loader = std::function<Result<Value>()>;
 
@@ -49,8 +63,7 @@ class LruLoadingCache {
     std::unique_lock lock(mutex_);
     while (true) {
       auto it = entries_.find(key);
-      if (it == entries_.end()) break;
-      if (it->second.build != nullptr) {
+      if (it != entries_.end() && it->second.build != nullptr) {
         const std::shared_ptr<Build> build = it->second.build;
         if (!wait_until_done(*build, lock, waiting)) return fail(Status::Cancelled("cancelled"));
         if (build->version == version) {
@@ -62,17 +75,24 @@ class LruLoadingCache {
         }
         continue;  // a build of another version, or one its caller cancelled: look again
       }
-      if (it->second.version == version) {
+      if (it != entries_.end() && it->second.version == version) {
         it->second.last_use = ++clock_;
         return it->second.value;
       }
-      break;  // stale: rebuild
+      if (it != entries_.end()) entries_.erase(it);  // stale: dropped now, not after the rebuild
+      // Not cached: an evicted value a caller still holds is this one again.
+      if (auto value = take_back_retired(key, version)) return value;
+      if (bound_ == Bound::kAlive && alive_count() >= max_entries_) {
+        // No room: evict the least recently used value, or wait for a caller to let one go.
+        if (!retire_least_recently_used() && !wait_a_tick(lock, waiting)) return fail(Status::Cancelled("cancelled"));
+        continue;  // look again: the key may have been built meanwhile
+      }
+      break;  // build it
     }
     auto build = std::make_shared<Build>();
     build->version = version;
     Entry& entry = entries_[key];
     entry.build = build;
-    entry.value = nullptr;  // a stale value is dropped now, not after the rebuild
     lock.unlock();
 
     Result<Value> built = fail(Status::Cancelled("not built"));
@@ -104,9 +124,13 @@ class LruLoadingCache {
   // Cached values (not counting builds in flight).
   size_t size() const {
     std::lock_guard lock(mutex_);
-    size_t count = 0;
-    for (const auto& [key, entry] : entries_) count += entry.build != nullptr ? 0 : 1;
-    return count;
+    return cached_count();
+  }
+
+  // Values alive: cached, evicted but still held by a caller, or being built.
+  size_t alive() const {
+    std::lock_guard lock(mutex_);
+    return alive_count();
   }
 
  private:
@@ -124,6 +148,67 @@ class LruLoadingCache {
     uint64_t last_use = 0;
     std::shared_ptr<Build> build;  // set while building
   };
+
+  // An evicted value, remembered as long as some caller holds it.
+  struct Retired {
+    Version version{};
+    std::weak_ptr<const Value> value;
+  };
+
+  size_t cached_count() const {
+    size_t count = 0;
+    for (const auto& [key, entry] : entries_) count += entry.build != nullptr ? 0 : 1;
+    return count;
+  }
+
+  size_t alive_count() const {
+    size_t count = entries_.size();  // cached and building
+    for (const auto& [key, retired] : retired_) count += retired.value.expired() ? 0 : 1;
+    return count;
+  }
+
+  // The evicted value of `key` at `version` when a caller still holds it, cached again; else
+  // null (and the dead or stale record of it dropped).
+  std::shared_ptr<const Value> take_back_retired(const Key& key, const Version& version) {
+    auto it = retired_.find(key);
+    if (it == retired_.end()) return nullptr;
+    std::shared_ptr<const Value> value = it->second.version == version ? it->second.value.lock() : nullptr;
+    retired_.erase(it);
+    if (value == nullptr) return nullptr;
+    Entry& entry = entries_[key];
+    entry.value = value;
+    entry.version = version;
+    entry.build = nullptr;
+    entry.last_use = ++clock_;
+    evict_over_bound();
+    return value;
+  }
+
+  // Evicts the least recently used cached value; false when none is cached.
+  bool retire_least_recently_used() {
+    auto victim = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->second.build != nullptr) continue;
+      if (victim == entries_.end() || it->second.last_use < victim->second.last_use) victim = it;
+    }
+    if (victim == entries_.end()) return false;
+    std::erase_if(retired_, [](const auto& retired) { return retired.second.value.expired(); });
+    retired_[victim->first] = Retired{victim->second.version, victim->second.value};
+    entries_.erase(victim);  // the value dies here unless a caller holds it
+    return true;
+  }
+
+  // Waits one tick for a caller to let a value go; false when the waiter was cancelled.
+  bool wait_a_tick(std::unique_lock<std::mutex>& lock, const Waiting& waiting) {
+    if (waiting.cancel != nullptr && waiting.cancel->load()) return false;
+    loaded_.wait_for(lock, kTick);
+    if (waiting.on_tick) {
+      lock.unlock();
+      waiting.on_tick();
+      lock.lock();
+    }
+    return true;
+  }
 
   // False when the waiter was cancelled before the build ended.
   bool wait_until_done(const Build& build, std::unique_lock<std::mutex>& lock, const Waiting& waiting) {
@@ -148,23 +233,16 @@ class LruLoadingCache {
   }
 
   void evict_over_bound() {
-    while (true) {
-      size_t cached = 0;
-      auto victim = entries_.end();
-      for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-        if (it->second.build != nullptr) continue;
-        ++cached;
-        if (victim == entries_.end() || it->second.last_use < victim->second.last_use) victim = it;
-      }
-      if (cached <= max_entries_ || victim == entries_.end()) return;
-      entries_.erase(victim);
+    while (cached_count() > max_entries_ && retire_least_recently_used()) {
     }
   }
 
   const size_t max_entries_;
+  const Bound bound_;
   mutable std::mutex mutex_;
   std::condition_variable loaded_;
   std::map<Key, Entry> entries_;
+  std::map<Key, Retired> retired_;  // evicted values, while a caller may still hold them
   uint64_t clock_ = 0;
 };
 

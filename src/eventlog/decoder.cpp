@@ -470,12 +470,12 @@ error_code read_accumulables(od::value& value, std::vector<AccumulableType>& out
         has_id = true;
         return read_int(v, accumulable.id);
       }
-      if (key == "Name") return read_string(v, accumulable.name);
-      if (key == "Value") return json::read_as_text(v, accumulable.value);
+      if (key == "Name") return read_string(v, accumulable.name, kMaxNameBytes);
+      if (key == "Value") return json::read_as_text(v, accumulable.value, kMaxTextBytes);
       if (key == "Internal") return read_bool(v, accumulable.internal);
-      if (key == "Metadata") return json::read_as_text(v, accumulable.metadata);
+      if (key == "Metadata") return json::read_as_text(v, accumulable.metadata, kMaxNameBytes);
       if constexpr (requires { accumulable.update; }) {
-        if (key == "Update") return json::read_as_text(v, accumulable.update);
+        if (key == "Update") return json::read_as_text(v, accumulable.update, kMaxTextBytes);
       }
       return SUCCESS;
     });
@@ -501,9 +501,9 @@ error_code read_rdd_info(od::value& value, model::RddInfo& rdd) {
   bool use_off_heap = false;
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     if (key == "RDD ID") return read_int(v, rdd.rdd_id);
-    if (key == "Name") return read_string(v, rdd.name);
-    if (key == "Scope") return read_string(v, rdd.scope);
-    if (key == "Callsite") return read_string(v, rdd.callsite);
+    if (key == "Name") return read_string(v, rdd.name, kMaxNameBytes);
+    if (key == "Scope") return read_string(v, rdd.scope, kMaxTextBytes);
+    if (key == "Callsite") return read_string(v, rdd.callsite, kMaxTextBytes);
     if (key == "Parent IDs") return json::read_int_array(v, rdd.parent_ids);
     if (key == "Barrier") return read_bool(v, rdd.barrier);
     if (key == "Number of Partitions") return read_int(v, rdd.num_partitions);
@@ -535,7 +535,7 @@ error_code read_stage_info(od::value& value, StageInfo& info, MissingField& miss
     required.note(key);
     if (key == "Stage ID") return read_int(v, info.stage_id);
     if (key == "Stage Attempt ID") return read_int(v, info.attempt_id);
-    if (key == "Stage Name") return read_string(v, info.name);
+    if (key == "Stage Name") return read_string(v, info.name, kMaxNameBytes);
     if (key == "Number of Tasks") return read_int(v, info.num_tasks);
     if (key == "RDD Info") {
       return for_each_element(v, [&](od::value& element) -> error_code {
@@ -546,10 +546,10 @@ error_code read_stage_info(od::value& value, StageInfo& info, MissingField& miss
       });
     }
     if (key == "Parent IDs") return json::read_int_array(v, info.parent_ids);
-    if (key == "Details") return read_string(v, info.details);
+    if (key == "Details") return read_string(v, info.details, kMaxTextBytes);
     if (key == "Submission Time") return read_optional_int(v, info.submission_time_ms);
     if (key == "Completion Time") return read_optional_int(v, info.completion_time_ms);
-    if (key == "Failure Reason") return json::read_optional_string(v, info.failure_reason);
+    if (key == "Failure Reason") return json::read_optional_string(v, info.failure_reason, kMaxTextBytes);
     if (key == "Accumulables") return read_accumulables(v, info.accumulables);
     if (key == "Resource Profile Id") return read_int(v, info.resource_profile_id);
     if (key == "Shuffle Push Enabled") return read_bool(v, info.shuffle_push_enabled);
@@ -573,9 +573,9 @@ error_code read_properties(od::value& value, SubmissionProperties& properties) {
       if (read_int(v, id) == SUCCESS) properties.sql_execution_id = id;
       return SUCCESS;
     }
-    if (key == "spark.job.description") return read_string(v, properties.job_description);
-    if (key == "spark.jobGroup.id") return read_string(v, properties.job_group);
-    if (key == "spark.scheduler.pool") return read_string(v, properties.scheduler_pool);
+    if (key == "spark.job.description") return read_string(v, properties.job_description, kMaxTextBytes);
+    if (key == "spark.jobGroup.id") return read_string(v, properties.job_group, kMaxNameBytes);
+    if (key == "spark.scheduler.pool") return read_string(v, properties.scheduler_pool, kMaxNameBytes);
     return SUCCESS;
   });
 }
@@ -588,7 +588,7 @@ constexpr uint32_t kTaskInfoRequiredMask = required_mask(kTaskInfoKeys, kTaskInf
 
 // Task Info; its accumulables go to `accumulables` in full when given, else their ids to
 // `accumulator_ids` when given, else nowhere.
-error_code read_task_info(od::value& value, TaskInfo& info, MissingField& missing,
+error_code read_task_info(od::value& value, TaskInfo& info, MissingField& missing, json::CutStrings& cut,
                           std::vector<int64_t>* accumulator_ids, std::vector<TaskAccumulable>* accumulables = nullptr) {
   uint32_t seen = 0;
   auto error = for_each_known_field(value, kTaskInfoKeys, [&](size_t index, od::value& v) -> error_code {
@@ -604,9 +604,9 @@ error_code read_task_info(od::value& value, TaskInfo& info, MissingField& missin
         return SUCCESS;
       }
       case 4: return read_int(v, info.launch_time_ms);
-      case 5: return read_string_view(v, info.executor_id);
-      case 6: return read_string_view(v, info.host);
-      case 7: return read_string_view(v, info.locality);
+      case 5: return read_string_view(v, info.executor_id, kMaxNameBytes, cut);
+      case 6: return read_string_view(v, info.host, kMaxNameBytes, cut);
+      case 7: return read_string_view(v, info.locality, kMaxNameBytes, cut);
       case 8: return read_bool(v, info.speculative);
       case 9: return read_int(v, info.getting_result_time_ms);
       case 10: return read_int(v, info.finish_time_ms);
@@ -642,25 +642,25 @@ constexpr json::KeyTable<11> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill R
                                                  "Accumulator Updates", "Job ID", "Partition ID", "Attempt Number",
                                                  "Description", "Full Stack Trace", "Message"}};
 
-error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& missing) {
+error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& missing, json::CutStrings& cut) {
   bool has_reason = false;
   auto error = for_each_known_field(value, kTaskEndReasonKeys, [&](size_t index, od::value& v) -> error_code {
     switch (index) {
       case 0:
         has_reason = true;
-        if (auto e = read_string_view(v, event.reason_text)) return e;
+        if (auto e = read_string_view(v, event.reason_text, kMaxNameBytes, cut)) return e;
         event.reason = parse_reason(event.reason_text);
         return SUCCESS;
-      case 1: return read_string_view(v, event.exception_class);
-      case 2: return read_string_view(v, event.kill_reason);
-      case 3: return read_string_view(v, event.loss_reason);
+      case 1: return read_string_view(v, event.exception_class, kMaxNameBytes, cut);
+      case 2: return read_string_view(v, event.kill_reason, kMaxTextBytes, cut);
+      case 3: return read_string_view(v, event.loss_reason, kMaxTextBytes, cut);
       case 4: return read_accumulator_ids(v, event.accumulator_ids);
       case 5: return read_int(v, event.commit_denied_job);
       case 6: return read_int(v, event.commit_denied_partition);
       case 7: return read_int(v, event.commit_denied_attempt);
-      case 8: return read_string_view(v, event.description);
-      case 9: return read_string_view(v, event.full_stack_trace);
-      case 10: return read_string_view(v, event.fetch_failed_message);
+      case 8: return read_string_view(v, event.description, kMaxTextBytes, cut);
+      case 9: return read_string_view(v, event.full_stack_trace, kMaxTextBytes, cut);
+      case 10: return read_string_view(v, event.fetch_failed_message, kMaxTextBytes, cut);
       default: return SUCCESS;
     }
   });
@@ -678,9 +678,9 @@ error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& m
     RequiredKeys required(kPlanMetricRequired);
     auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
       required.note(key);
-      if (key == "name") return read_string(v, metric.name);
+      if (key == "name") return read_string(v, metric.name, kMaxNameBytes);
       if (key == "accumulatorId") return read_int(v, metric.accumulator_id);
-      if (key == "metricType") return read_string(v, metric.metric_type);
+      if (key == "metricType") return read_string(v, metric.metric_type, kMaxNameBytes);
       return SUCCESS;
     });
     if (error) return error;
@@ -698,9 +698,9 @@ error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth, Mi
   RequiredKeys required(kPlanNodeRequired);
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     required.note(key);
-    if (key == "nodeName") return read_string(v, tree.nodes[node_id].node_name);
-    if (key == "simpleString") return read_string(v, tree.nodes[node_id].simple_string);
-    if (key == "metadata") return json::read_key_values(v, tree.nodes[node_id].metadata);
+    if (key == "nodeName") return read_string(v, tree.nodes[node_id].node_name, kMaxNameBytes);
+    if (key == "simpleString") return read_string(v, tree.nodes[node_id].simple_string, kMaxTextBytes);
+    if (key == "metadata") return json::read_key_values(v, tree.nodes[node_id].metadata, kMaxNameBytes, kMaxTextBytes);
     if (key == "metrics") return missing.within(key, read_plan_metrics(v, tree.nodes[node_id].metrics, missing));
     if (key == "children") {
       return for_each_element(v, [&](od::value& child) -> error_code {
@@ -728,12 +728,12 @@ error_code read_plan(od::value& value, model::PlanTree& tree, MissingField& miss
 error_code read_resource_requests(od::value& value, std::vector<model::ResourceRequest>& out) {
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     model::ResourceRequest request;
-    request.name = std::string(key);
+    request.name = text::cut_text(key, kMaxNameBytes);
     auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
-      if (field == "Resource Name") return read_string(fv, request.name);
+      if (field == "Resource Name") return read_string(fv, request.name, kMaxNameBytes);
       if (field == "Amount") return json::read_double(fv, request.amount);
-      if (field == "Discovery Script") return read_string(fv, request.discovery_script);
-      if (field == "Vendor") return read_string(fv, request.vendor);
+      if (field == "Discovery Script") return read_string(fv, request.discovery_script, kMaxTextBytes);
+      if (field == "Vendor") return read_string(fv, request.vendor, kMaxNameBytes);
       return SUCCESS;
     });
     if (e) return e;
@@ -747,13 +747,13 @@ error_code read_resource_requests(od::value& value, std::vector<model::ResourceR
 error_code read_resources(od::value& value, std::vector<model::ResourceInformation>& out) {
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     model::ResourceInformation info;
-    info.name = std::string(key);
+    info.name = text::cut_text(key, kMaxNameBytes);
     auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
-      if (field == "name") return read_string(fv, info.name);
+      if (field == "name") return read_string(fv, info.name, kMaxNameBytes);
       if (field == "addresses") {
         return for_each_element(fv, [&](od::value& address) -> error_code {
           std::string text;
-          if (auto ae = read_string(address, text)) return ae;
+          if (auto ae = read_string(address, text, kMaxNameBytes)) return ae;
           info.addresses.push_back(std::move(text));
           return SUCCESS;
         });
@@ -784,14 +784,15 @@ constexpr json::KeyTable<8> kTaskEndKeys{{
 
 constexpr uint32_t kTaskEndRequiredMask = required_mask(kTaskEndKeys, kTaskEndRequired);
 
-error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, MissingField& missing, bool task_accumulables) {
+error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, MissingField& missing, json::CutStrings& cut,
+                               bool task_accumulables) {
   switch (index) {
     case 1: return read_int(v, e.stage_id);
     case 2: return read_int(v, e.stage_attempt_id);
-    case 3: return read_string_view(v, e.task_type);
-    case 4: return missing.within("Task End Reason", read_task_end_reason(v, e, missing));
+    case 3: return read_string_view(v, e.task_type, kMaxNameBytes, cut);
+    case 4: return missing.within("Task End Reason", read_task_end_reason(v, e, missing, cut));
     case 5:
-      return missing.within("Task Info", read_task_info(v, e.info, missing, &e.accumulator_ids,
+      return missing.within("Task Info", read_task_info(v, e.info, missing, cut, &e.accumulator_ids,
                                                         task_accumulables ? &e.accumulables : nullptr));
     case 6: return read_executor_metrics(v, e.executor_metrics);
     case 7: return read_task_metrics(v, e.metrics, e.has_metrics);
@@ -802,11 +803,12 @@ error_code read_task_end_field(size_t index, od::value& v, TaskEnd& e, MissingFi
 constexpr json::KeyTable<4> kTaskStartKeys{{"Event", "Stage ID", "Stage Attempt ID", "Task Info"}};
 constexpr uint32_t kTaskStartRequiredMask = required_mask(kTaskStartKeys, kTaskStartRequired);
 
-error_code read_task_start_field(size_t index, od::value& v, TaskStart& e, MissingField& missing) {
+error_code read_task_start_field(size_t index, od::value& v, TaskStart& e, MissingField& missing,
+                                 json::CutStrings& cut) {
   switch (index) {
     case 1: return read_int(v, e.stage_id);
     case 2: return read_int(v, e.stage_attempt_id);
-    case 3: return missing.within("Task Info", read_task_info(v, e.info, missing, nullptr));
+    case 3: return missing.within("Task Info", read_task_info(v, e.info, missing, cut, nullptr));
     default: return SUCCESS;
   }
 }
@@ -830,6 +832,8 @@ struct Decoder::Impl {
   od::parser parser;
   // The required field the line being decoded lacks, for its malformed-line message.
   MissingField missing;
+  // Over-long strings of the line's task event, cut, for the views the event holds.
+  json::CutStrings cut;
   // Reused across lines so the hot events allocate nothing once warmed up.
   TaskEnd task_end;
   TaskStart task_start;
@@ -970,6 +974,9 @@ std::string describe(error_code error) {
 constexpr std::string_view kTaskEndPrefix = R"({"Event":"SparkListenerTaskEnd")";
 constexpr std::string_view kTaskStartPrefix = R"({"Event":"SparkListenerTaskStart")";
 
+// The parser capacity kept between lines (see Decoder::decode).
+constexpr size_t kKeptParserCapacityBytes = size_t{16} << 20;
+
 // The outcome of decoding a modeled event; a required field it lacked is named with its event.
 DecodeResult finish_decode(error_code error, std::string_view event_name, const MissingField& missing) {
   if (error == simdjson::NO_SUCH_FIELD && !missing.path.empty()) {
@@ -988,6 +995,14 @@ DecodeResult finish_decode(error_code error, std::string_view event_name, const 
 DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
   line = text::trim(line);
   if (line.empty()) return {DecodeOutcome::kBlank, {}};
+  // simdjson keeps the buffers of the longest line it parsed (its string buffer is touched as
+  // far as a long escaped string went): after a long line they go back before an ordinary one,
+  // rather than stay for the rest of the log.
+  if (impl_->parser.capacity() > kKeptParserCapacityBytes && line.size() <= kKeptParserCapacityBytes) [[unlikely]] {
+    // Should it fail, the parser is left empty and the next parse allocates what it needs.
+    [[maybe_unused]] const error_code released = impl_->parser.allocate(kKeptParserCapacityBytes);
+  }
+  impl_->cut.clear();
 
   // Spark writes "Event" first. The task events, nearly every line of a log, are recognized from
   // the line's first bytes and decoded in one pass, without looking "Event" up and rewinding;
@@ -1015,7 +1030,7 @@ DecodeResult Decoder::decode(std::string_view line, EventHandler& handler) {
   if (kind == EventKind::kUnknown) {
     // Walk the rest of the line so a damaged line is counted as malformed, not as an unknown
     // event. Unknown events are rare; the walk costs nothing that matters.
-    std::string name(event_name);
+    std::string name = text::cut_text(event_name, kMaxNameBytes);
     doc.rewind();
     std::string_view raw;
     if (auto error = doc.raw_json().get(raw)) return {DecodeOutcome::kMalformed, describe(error)};
@@ -1034,7 +1049,7 @@ error_code Decoder::Impl::decode_task_end(od::document& doc, EventHandler& handl
   uint32_t seen = 0;
   auto error = decode_known_fields(doc, kTaskEndKeys, [&](size_t index, od::value& v) -> error_code {
     seen |= uint32_t{1} << index;
-    return read_task_end_field(index, v, e, missing, options.task_accumulables);
+    return read_task_end_field(index, v, e, missing, cut, options.task_accumulables);
   });
   if (error) return error;
   if ((seen & kTaskEndRequiredMask) != kTaskEndRequiredMask) {
@@ -1050,7 +1065,7 @@ error_code Decoder::Impl::decode_task_start(od::document& doc, EventHandler& han
   uint32_t seen = 0;
   auto error = decode_known_fields(doc, kTaskStartKeys, [&](size_t index, od::value& v) -> error_code {
     seen |= uint32_t{1} << index;
-    return read_task_start_field(index, v, e, missing);
+    return read_task_start_field(index, v, e, missing, cut);
   });
   if (error) return error;
   if ((seen & kTaskStartRequiredMask) != kTaskStartRequiredMask) {
@@ -1069,24 +1084,24 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
       return decode_task_start(doc, handler);
     case EventKind::kLogStart:
       return decode_and_emit<LogStart>(doc, handler, RequiredList(kLogStartRequired), [](std::string_view key, V& v, LogStart& e) -> error_code {
-        if (key == "Spark Version") return read_string(v, e.spark_version);
+        if (key == "Spark Version") return read_string(v, e.spark_version, kMaxNameBytes);
         return SUCCESS;
       });
     case EventKind::kDatabricksMetadata:
       return decode_and_emit<DatabricksMetadata>(doc, handler, RequiredList({}), [](std::string_view key, V& v, DatabricksMetadata& e) -> error_code {
-            if (key == "Spark Version") return read_string(v, e.spark_version);
+            if (key == "Spark Version") return read_string(v, e.spark_version, kMaxNameBytes);
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
             return SUCCESS;
           });
     case EventKind::kApplicationStart:
       return decode_and_emit<ApplicationStart>(doc, handler, RequiredList(kApplicationStartRequired), [](std::string_view key, V& v, ApplicationStart& e) -> error_code {
-            if (key == "App Name") return read_string(v, e.app_name);
-            if (key == "App ID") return read_string(v, e.app_id);
-            if (key == "App Attempt ID") return json::read_optional_string(v, e.attempt_id);
+            if (key == "App Name") return read_string(v, e.app_name, kMaxNameBytes);
+            if (key == "App ID") return read_string(v, e.app_id, kMaxNameBytes);
+            if (key == "App Attempt ID") return json::read_optional_string(v, e.attempt_id, kMaxNameBytes);
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
-            if (key == "User") return read_string(v, e.user);
-            if (key == "Driver Logs") return json::read_key_values(v, e.driver_logs);
-            if (key == "Driver Attributes") return json::read_key_values(v, e.driver_attributes);
+            if (key == "User") return read_string(v, e.user, kMaxNameBytes);
+            if (key == "Driver Logs") return json::read_key_values(v, e.driver_logs, kMaxNameBytes, kMaxTextBytes);
+            if (key == "Driver Attributes") return json::read_key_values(v, e.driver_attributes, kMaxNameBytes, kMaxTextBytes);
             return SUCCESS;
           });
     case EventKind::kApplicationEnd:
@@ -1097,12 +1112,12 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
                                              });
     case EventKind::kEnvironmentUpdate:
       return decode_and_emit<EnvironmentUpdate>(doc, handler, RequiredList(kEnvironmentUpdateRequired), [](std::string_view key, V& v, EnvironmentUpdate& e) -> error_code {
-            if (key == "JVM Information") return json::read_key_values(v, e.jvm_information);
-            if (key == "Spark Properties") return json::read_key_values(v, e.spark_properties);
-            if (key == "System Properties") return json::read_key_values(v, e.system_properties);
-            if (key == "Hadoop Properties") return json::read_key_values(v, e.hadoop_properties);
-            if (key == "Metrics Properties") return json::read_key_values(v, e.metrics_properties);
-            if (key == "Classpath Entries") return json::read_key_values(v, e.classpath_entries);
+            if (key == "JVM Information") return json::read_key_values(v, e.jvm_information, kMaxNameBytes, kMaxTextBytes);
+            if (key == "Spark Properties") return json::read_key_values(v, e.spark_properties, kMaxNameBytes, kMaxTextBytes);
+            if (key == "System Properties") return json::read_key_values(v, e.system_properties, kMaxNameBytes, kMaxTextBytes);
+            if (key == "Hadoop Properties") return json::read_key_values(v, e.hadoop_properties, kMaxNameBytes, kMaxTextBytes);
+            if (key == "Metrics Properties") return json::read_key_values(v, e.metrics_properties, kMaxNameBytes, kMaxTextBytes);
+            if (key == "Classpath Entries") return json::read_key_values(v, e.classpath_entries, kMaxNameBytes, kMaxTextBytes);
             return SUCCESS;
           });
     case EventKind::kResourceProfileAdded:
@@ -1115,16 +1130,16 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
     case EventKind::kExecutorAdded:
       return decode_and_emit<ExecutorAdded>(doc, handler, RequiredList(kExecutorAddedRequired), [this](std::string_view key, V& v, ExecutorAdded& e) -> error_code {
         if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
-        if (key == "Executor ID") return read_string(v, e.executor_id);
+        if (key == "Executor ID") return read_string(v, e.executor_id, kMaxNameBytes);
         if (key == "Executor Info") {
           return read_object(key, v, kExecutorInfoRequired, [&](std::string_view k, V& iv) -> error_code {
-            if (k == "Host") return read_string(iv, e.host);
+            if (k == "Host") return read_string(iv, e.host, kMaxNameBytes);
             if (k == "Total Cores") {
               e.has_total_cores = true;
               return read_int(iv, e.total_cores);
             }
-            if (k == "Log Urls") return json::read_key_values(iv, e.log_urls);
-            if (k == "Attributes") return json::read_key_values(iv, e.attributes);
+            if (k == "Log Urls") return json::read_key_values(iv, e.log_urls, kMaxNameBytes, kMaxTextBytes);
+            if (k == "Attributes") return json::read_key_values(iv, e.attributes, kMaxNameBytes, kMaxTextBytes);
             if (k == "Resources") return read_resources(iv, e.resources);
             if (k == "Resource Profile Id") return read_int(iv, e.resource_profile_id);
             return SUCCESS;
@@ -1135,8 +1150,8 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
     case EventKind::kExecutorRemoved:
       return decode_and_emit<ExecutorRemoved>(doc, handler, RequiredList(kExecutorRemovedRequired), [](std::string_view key, V& v, ExecutorRemoved& e) -> error_code {
                                                 if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
-                                                if (key == "Executor ID") return read_string(v, e.executor_id);
-                                                if (key == "Removed Reason") return read_string(v, e.reason);
+                                                if (key == "Executor ID") return read_string(v, e.executor_id, kMaxNameBytes);
+                                                if (key == "Removed Reason") return read_string(v, e.reason, kMaxTextBytes);
                                                 return SUCCESS;
                                               });
     case EventKind::kBlockManagerAdded:
@@ -1147,8 +1162,8 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             if (key == "Maximum Offheap Memory") return read_optional_int(v, e.max_offheap_memory_bytes);
             if (key == "Block Manager ID") {
               return read_object(key, v, kBlockManagerIdRequired, [&](std::string_view k, V& bv) -> error_code {
-                if (k == "Executor ID") return read_string(bv, e.executor_id);
-                if (k == "Host") return read_string(bv, e.host);
+                if (k == "Executor ID") return read_string(bv, e.executor_id, kMaxNameBytes);
+                if (k == "Host") return read_string(bv, e.host, kMaxNameBytes);
                 if (k == "Port") return read_optional_int(bv, e.port);
                 return SUCCESS;
               });
@@ -1160,7 +1175,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             if (key == "Timestamp") return read_optional_int(v, e.timestamp_ms);
             if (key == "Block Manager ID") {
               return read_object(key, v, kBlockManagerIdRequired, [&](std::string_view k, V& bv) -> error_code {
-                if (k == "Executor ID") return read_string(bv, e.executor_id);
+                if (k == "Executor ID") return read_string(bv, e.executor_id, kMaxNameBytes);
                 return SUCCESS;
               });
             }
@@ -1196,7 +1211,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             }
             if (k == "Exception") {
               return for_each_field(rv, [&](std::string_view ek, V& ev) -> error_code {
-                if (ek == "Message") return read_string(ev, e.failure_message);
+                if (ek == "Message") return read_string(ev, e.failure_message, kMaxTextBytes);
                 return SUCCESS;
               });
             }
@@ -1218,7 +1233,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
                                              });
     case EventKind::kStageExecutorMetrics:
       return decode_and_emit<StageExecutorMetrics>(doc, handler, RequiredList(kStageExecutorMetricsRequired), [](std::string_view key, V& v, StageExecutorMetrics& e) -> error_code {
-            if (key == "Executor ID") return read_string(v, e.executor_id);
+            if (key == "Executor ID") return read_string(v, e.executor_id, kMaxNameBytes);
             if (key == "Stage ID") return read_int(v, e.stage_id);
             if (key == "Stage Attempt ID") return read_int(v, e.stage_attempt_id);
             if (key == "Executor Metrics") return read_executor_metrics(v, e.metrics);
@@ -1227,12 +1242,12 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
     case EventKind::kMiscellaneousProcessAdded:
       return decode_and_emit<MiscellaneousProcessAdded>(doc, handler, RequiredList(kMiscellaneousProcessRequired), [](std::string_view key, V& v, MiscellaneousProcessAdded& e) -> error_code {
             if (key == "time") return read_optional_int(v, e.timestamp_ms);
-            if (key == "processId") return read_string(v, e.process_id);
+            if (key == "processId") return read_string(v, e.process_id, kMaxNameBytes);
             if (key == "info") {
               return for_each_field(v, [&](std::string_view k, V& iv) -> error_code {
-                if (k == "hostPort") return read_string(iv, e.host_port);
+                if (k == "hostPort") return read_string(iv, e.host_port, kMaxNameBytes);
                 if (k == "cores") return read_int(iv, e.cores);
-                if (k == "logUrlInfo") return json::read_key_values(iv, e.log_urls);
+                if (k == "logUrlInfo") return json::read_key_values(iv, e.log_urls, kMaxNameBytes, kMaxTextBytes);
                 return SUCCESS;
               });
             }
@@ -1256,7 +1271,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
       change.excluded = kind != EventKind::kExecutorUnexcluded && kind != EventKind::kNodeUnexcluded;
       const RequiredList required(node ? kNodeExclusionRequired : kExecutorExclusionRequired);
       auto error = decode_fields(doc, change, required, [](std::string_view key, V& v, ExclusionChange& e) -> error_code {
-        if (key == "executorId" || key == "hostId") return read_string(v, e.id);
+        if (key == "executorId" || key == "hostId") return read_string(v, e.id, kMaxNameBytes);
         if (key == "stageId") return read_optional_int(v, e.stage_id);
         if (key == "stageAttemptId") return read_optional_int(v, e.stage_attempt_id);
         if (key == "time") return read_optional_int(v, e.timestamp_ms);
@@ -1270,25 +1285,25 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
       return decode_and_emit<SqlExecutionStart>(doc, handler, RequiredList(kSqlExecutionStartRequired), [this](std::string_view key, V& v, SqlExecutionStart& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
             if (key == "rootExecutionId") return read_optional_int(v, e.root_execution_id);
-            if (key == "description") return read_string(v, e.description);
-            if (key == "details") return read_string(v, e.details);
-            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
+            if (key == "description") return read_string(v, e.description, kMaxTextBytes);
+            if (key == "details") return read_string(v, e.details, kMaxTextBytes);
+            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description, kMaxTextBytes);
             if (key == "sparkPlanInfo") return missing.within(key, read_plan(v, e.plan, missing));
             if (key == "time") return read_optional_int(v, e.time_ms);
-            if (key == "modifiedConfigs") return json::read_key_values(v, e.modified_configs);
+            if (key == "modifiedConfigs") return json::read_key_values(v, e.modified_configs, kMaxNameBytes, kMaxTextBytes);
             return SUCCESS;
           });
     case EventKind::kSqlExecutionEnd:
       return decode_and_emit<SqlExecutionEnd>(doc, handler, RequiredList(kSqlExecutionEndRequired), [](std::string_view key, V& v, SqlExecutionEnd& e) -> error_code {
                                                 if (key == "executionId") return read_int(v, e.execution_id);
                                                 if (key == "time") return read_optional_int(v, e.time_ms);
-                                                if (key == "errorMessage") return json::read_optional_string(v, e.error_message);
+                                                if (key == "errorMessage") return json::read_optional_string(v, e.error_message, kMaxTextBytes);
                                                 return SUCCESS;
                                               });
     case EventKind::kSqlAdaptiveExecutionUpdate:
       return decode_and_emit<SqlAdaptiveExecutionUpdate>(doc, handler, RequiredList(kSqlAdaptiveExecutionUpdateRequired), [this](std::string_view key, V& v, SqlAdaptiveExecutionUpdate& e) -> error_code {
             if (key == "executionId") return read_int(v, e.execution_id);
-            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description);
+            if (key == "physicalPlanDescription") return read_string(v, e.physical_plan_description, kMaxTextBytes);
             if (key == "sparkPlanInfo") return missing.within(key, read_plan(v, e.plan, missing));
             return SUCCESS;
           });

@@ -6,6 +6,7 @@
 // during the handler call; the rarer events own their strings.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,17 @@
 namespace sf::eventlog {
 
 using model::KeyValues;
+
+// The longest string an event carries: a longer one is cut (text::cut_text: its first bytes and
+// " [cut: N bytes in all]"). Every string the model keeps comes from an event, so these bound
+// them, and with them what a report, a listing page or a tool answer holds of one hostile field
+// (a 1 GB Spark version was 4.9 GB of memory and a 1 GB report).
+//   names and identifiers (application, stage, RDD and accumulator names, ids, versions, hosts,
+//   users, property keys): what a listing shows and what joins are made on;
+inline constexpr size_t kMaxNameBytes = size_t{1} << 10;
+//   free text (descriptions, call sites, plan text, property values, failure messages, stack
+//   traces): what a person reads.
+inline constexpr size_t kMaxTextBytes = size_t{1} << 20;
 
 struct LogStart {
   std::string spark_version;

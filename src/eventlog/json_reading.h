@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include <simdjson.h>
+
+#include "common/text.h"
 
 namespace sf::eventlog::json {
 
@@ -232,14 +235,47 @@ inline error_code read_string_view(od::value& value, std::string_view& out) {
   return value.get_string().get(out);
 }
 
-inline error_code read_string(od::value& value, std::string& out) {
+// Strings kept longer than the line are cut at `max_bytes` (text::cut_text): the decoder's
+// kMaxNameBytes or kMaxTextBytes (events.h), whichever the field is.
+inline void assign_cut(std::string& out, std::string_view text, size_t max_bytes) {
+  if (text.size() > max_bytes) [[unlikely]] {
+    out = text::cut_text(text, max_bytes);
+  } else {
+    out.assign(text);
+  }
+}
+
+inline error_code read_string(od::value& value, std::string& out, size_t max_bytes) {
   std::string_view view;
   if (auto error = read_string_view(value, view)) return error;
-  out.assign(view);
+  assign_cut(out, view, max_bytes);
   return simdjson::SUCCESS;
 }
 
-inline error_code read_optional_string(od::value& value, std::optional<std::string>& out) {
+// The cut copies of over-long strings read as views (below): they live until clear(), which the
+// decoder calls before each line, as long as the views into the line they stand for.
+class CutStrings {
+ public:
+  std::string_view keep(std::string_view text, size_t max_bytes) {
+    kept_.push_back(text::cut_text(text, max_bytes));
+    return kept_.back();
+  }
+  void clear() {
+    if (!kept_.empty()) kept_.clear();
+  }
+
+ private:
+  std::deque<std::string> kept_;  // a deque: elements never move, so views into them hold
+};
+
+// A string as a view (see above) of at most `max_bytes`, and a mark when it was cut.
+inline error_code read_string_view(od::value& value, std::string_view& out, size_t max_bytes, CutStrings& cut) {
+  if (auto error = read_string_view(value, out)) return error;
+  if (out.size() > max_bytes) [[unlikely]] out = cut.keep(out, max_bytes);
+  return simdjson::SUCCESS;
+}
+
+inline error_code read_optional_string(od::value& value, std::optional<std::string>& out, size_t max_bytes) {
   bool is_null = false;
   if (auto error = value.is_null().get(is_null)) return error;
   if (is_null) {
@@ -247,25 +283,25 @@ inline error_code read_optional_string(od::value& value, std::optional<std::stri
     return simdjson::SUCCESS;
   }
   std::string text;
-  if (auto error = read_string(value, text)) return error;
+  if (auto error = read_string(value, text, max_bytes)) return error;
   out = std::move(text);
   return simdjson::SUCCESS;
 }
 
-// Any value as text: strings unescaped, numbers and booleans as written, arrays and objects as
-// their raw JSON.
-inline error_code read_as_text(od::value& value, std::string& out) {
+// Any value as text, cut at `max_bytes`: strings unescaped, numbers and booleans as written,
+// arrays and objects as their raw JSON.
+inline error_code read_as_text(od::value& value, std::string& out, size_t max_bytes) {
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   switch (type) {
     case od::json_type::string:
-      return read_string(value, out);
+      return read_string(value, out, max_bytes);
     case od::json_type::number: {
       std::string_view raw = value.raw_json_token();
       while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r' || raw.back() == '\n')) {
         raw.remove_suffix(1);
       }
-      out.assign(raw);
+      assign_cut(out, raw, max_bytes);
       return simdjson::SUCCESS;
     }
     case od::json_type::boolean: {
@@ -282,7 +318,7 @@ inline error_code read_as_text(od::value& value, std::string& out) {
       if (auto error = value.get_array().get(array)) return error;
       std::string_view raw;
       if (auto error = array.raw_json().get(raw)) return error;
-      out.assign(raw);
+      assign_cut(out, raw, max_bytes);
       return simdjson::SUCCESS;
     }
     case od::json_type::object: {
@@ -290,23 +326,27 @@ inline error_code read_as_text(od::value& value, std::string& out) {
       if (auto error = value.get_object().get(object)) return error;
       std::string_view raw;
       if (auto error = object.raw_json().get(raw)) return error;
-      out.assign(raw);
+      assign_cut(out, raw, max_bytes);
       return simdjson::SUCCESS;
     }
   }
   return simdjson::INCORRECT_TYPE;
 }
 
-// An object of string (or scalar) values, sorted by key.
-inline error_code read_key_values(od::value& value, std::vector<std::pair<std::string, std::string>>& out) {
+// An object of string (or scalar) values, sorted by key; keys cut at `max_key_bytes` and values
+// at `max_value_bytes`.
+inline error_code read_key_values(od::value& value, std::vector<std::pair<std::string, std::string>>& out,
+                                  size_t max_key_bytes, size_t max_value_bytes) {
   out.clear();
   bool is_null = false;
   if (auto error = value.is_null().get(is_null)) return error;
   if (is_null) return simdjson::SUCCESS;
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     std::string text;
-    if (auto e = read_as_text(v, text)) return e;
-    out.emplace_back(std::string(key), std::move(text));
+    if (auto e = read_as_text(v, text, max_value_bytes)) return e;
+    std::string name;
+    assign_cut(name, key, max_key_bytes);
+    out.emplace_back(std::move(name), std::move(text));
     return simdjson::SUCCESS;
   });
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

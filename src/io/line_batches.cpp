@@ -24,7 +24,38 @@ size_t page_size() {
 
 std::string errno_text(int error_number) { return std::generic_category().message(error_number); }
 
+// `bytes` with room for `capacity` bytes and the padding after them (zeroed), kept as they were:
+// realloc, which for the large buffers of a long line remaps pages instead of copying them, so
+// growing never holds the old and the new buffer at once.
+BatchBytes resized(BatchBytes bytes, size_t capacity) {
+  void* grown = std::realloc(bytes.get(), capacity + LineBatcher::kPaddingBytes);
+  if (grown == nullptr) throw std::bad_alloc();
+  (void)bytes.release();  // realloc took it
+  BatchBytes out(static_cast<char*>(grown));
+  std::memset(out.get() + capacity, 0, LineBatcher::kPaddingBytes);
+  return out;
+}
+
 }  // namespace
+
+size_t find_control_byte(std::string_view text) {
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* p = begin;
+  // Eight bytes at a time: a byte below 0x20 sets its high bit in (x - 0x20..) & ~x.
+  constexpr uint64_t kLow = 0x2020202020202020ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  for (; end - p >= 8; p += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, p, 8);
+    if (((word - kLow) & ~word & kHigh) != 0) break;
+  }
+  for (; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 && c != '\t' && c != '\r') return static_cast<size_t>(p - begin);
+  }
+  return std::string_view::npos;
+}
 
 Result<std::unique_ptr<MappedFile>> MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -88,6 +119,7 @@ bool LineBatcher::next(LineBatch& batch) {
   batch.too_long = false;
   batch.too_long_length = 0;
   batch.too_long_terminated = true;
+  batch.too_long_control_byte.reset();
   return file_ != nullptr ? next_from_file(batch) : next_from_stream(batch);
 }
 
@@ -105,8 +137,7 @@ void LineBatcher::take_buffer(LineBatch& batch, size_t min_capacity) {
     }
   }
   batch.capacity_ = std::max(min_capacity, batch_bytes_);
-  batch.buffer_ = std::make_unique<char[]>(batch.capacity_ + kPaddingBytes);
-  std::memset(batch.buffer_.get() + batch.capacity_, 0, kPaddingBytes);
+  batch.buffer_ = resized(std::move(batch.buffer_), batch.capacity_);
 }
 
 void LineBatcher::recycle(LineBatch& batch) {
@@ -169,6 +200,43 @@ bool LineBatcher::read_more(LineBatch& batch, size_t& filled) {
   return true;
 }
 
+void LineBatcher::keep_carry(const char* bytes, size_t size) {
+  if (size == 0) return;
+  if (carry_capacity_ < size) {
+    carry_capacity_ = std::max(size, batch_bytes_);
+    carry_ = resized(nullptr, carry_capacity_);
+  }
+  std::memcpy(carry_.get(), bytes, size);
+  carry_size_ = size;
+}
+
+bool LineBatcher::skip_line(LineBatch& batch, uint64_t held, std::optional<ControlByte> control_byte) {
+  uint64_t length = held;
+  const uint64_t line_offset = offset_;
+  bool terminated = false;
+  for (;;) {
+    size_t got = 0;
+    if (eof_ || !read_more(batch, got)) break;
+    const void* newline = std::memchr(batch.buffer_.get(), '\n', got);
+    if (newline != nullptr) {
+      const auto upto = static_cast<size_t>(static_cast<const char*>(newline) - batch.buffer_.get());
+      length += upto;
+      terminated = true;
+      keep_carry(batch.buffer_.get() + upto + 1, got - upto - 1);
+      break;
+    }
+    length += got;
+  }
+  batch.too_long = true;
+  batch.too_long_length = length;
+  batch.too_long_terminated = terminated;
+  batch.too_long_control_byte = control_byte;
+  batch.byte_offset = line_offset;
+  batch.source_bytes = stream_->source_bytes_consumed();
+  offset_ += length + (terminated ? 1 : 0);
+  return true;
+}
+
 bool LineBatcher::next_from_stream(LineBatch& batch) {
   if (eof_ && carry_size_ == 0) return false;
   take_buffer(batch, std::max(batch_bytes_, carry_size_ + batch_bytes_ / 2));
@@ -178,7 +246,8 @@ bool LineBatcher::next_from_stream(LineBatch& batch) {
     filled = carry_size_;
     carry_size_ = 0;
   }
-  size_t scanned = 0;  // bytes of the buffer known to hold no newline
+  size_t scanned = 0;          // bytes of the buffer known to hold no newline
+  size_t control_checked = 0;  // bytes of the buffer's one line checked for a control byte
   // A pooled buffer may be larger than a batch: fill a batch's worth past the carried line.
   size_t fill_limit = std::min(batch.capacity_, std::max(batch_bytes_, filled + batch_bytes_ / 2));
   for (;;) {
@@ -192,14 +261,7 @@ bool LineBatcher::next_from_stream(LineBatch& batch) {
       const auto cut = static_cast<size_t>(static_cast<const char*>(last_newline) - data) + 1;
       // Carry the unfinished line over.
       const size_t rest = filled - cut;
-      if (rest > 0) {
-        if (carry_capacity_ < rest) {
-          carry_capacity_ = std::max(rest, batch_bytes_);
-          carry_ = std::make_unique<char[]>(carry_capacity_);
-        }
-        std::memcpy(carry_.get(), data + cut, rest);
-        carry_size_ = rest;
-      }
+      keep_carry(data + cut, rest);
       // At the end of the stream a carried-over line is all that is left: it goes out with
       // this batch if it fits (it is the unterminated last line).
       if (eof_ && rest > 0 && rest <= max_line_bytes_) {
@@ -212,62 +274,31 @@ bool LineBatcher::next_from_stream(LineBatch& batch) {
       break;
     }
     scanned = filled;
+    // The buffer holds part of one line: past kControlByteCheckBytes, a control byte in it means
+    // it is no JSON text, and it is skipped now rather than held up to the limit.
+    std::optional<ControlByte> control_byte;
+    if (filled > kControlByteCheckBytes && max_line_bytes_ > kControlByteCheckBytes) {
+      const size_t check_end = std::min(filled, max_line_bytes_);
+      if (control_checked < check_end) {
+        const size_t at = find_control_byte({data + control_checked, check_end - control_checked});
+        if (at != std::string_view::npos) {
+          control_byte = ControlByte{control_checked + at, static_cast<unsigned char>(data[control_checked + at])};
+        }
+        control_checked = check_end;
+      }
+    }
     if (eof_) {
       // No newline left: the last line of the stream, unterminated.
       if (filled == 0) return false;
-      if (filled > max_line_bytes_) {
-        batch.too_long = true;
-        batch.too_long_length = filled;
-        batch.too_long_terminated = false;
-        batch.byte_offset = offset_;
-        batch.source_bytes = stream_->source_bytes_consumed();
-        offset_ += filled;
-        return true;
-      }
+      if (filled > max_line_bytes_ || control_byte) return skip_line(batch, filled, control_byte);
       batch.unterminated = true;
       batch.text = std::string_view(data, filled);
       break;
     }
-    // The buffer holds part of one line: grow it, or let an over-long line stream past.
-    if (filled > max_line_bytes_) {
-      uint64_t length = filled;
-      const uint64_t line_offset = offset_;
-      bool terminated = false;
-      for (;;) {
-        size_t got = 0;
-        if (!read_more(batch, got)) break;
-        const void* newline = std::memchr(batch.buffer_.get(), '\n', got);
-        if (newline != nullptr) {
-          const auto upto = static_cast<size_t>(static_cast<const char*>(newline) - batch.buffer_.get());
-          length += upto;
-          terminated = true;
-          const size_t rest = got - upto - 1;
-          if (rest > 0) {
-            if (carry_capacity_ < rest) {
-              carry_capacity_ = std::max(rest, batch_bytes_);
-              carry_ = std::make_unique<char[]>(carry_capacity_);
-            }
-            std::memcpy(carry_.get(), batch.buffer_.get() + upto + 1, rest);
-            carry_size_ = rest;
-          }
-          break;
-        }
-        length += got;
-      }
-      batch.too_long = true;
-      batch.too_long_length = length;
-      batch.too_long_terminated = terminated;
-      batch.byte_offset = line_offset;
-      batch.source_bytes = stream_->source_bytes_consumed();
-      offset_ += length + (terminated ? 1 : 0);
-      return true;
-    }
-    // Grow (keeping what is buffered) and read on.
+    // Let an over-long line stream past, or grow the buffer (in place) and read on.
+    if (filled > max_line_bytes_ || control_byte) return skip_line(batch, filled, control_byte);
     const size_t new_capacity = std::min(std::max(batch.capacity_ * 2, filled + batch_bytes_), max_line_bytes_ + batch_bytes_);
-    auto buffer = std::make_unique<char[]>(new_capacity + kPaddingBytes);
-    std::memcpy(buffer.get(), batch.buffer_.get(), filled);
-    std::memset(buffer.get() + new_capacity, 0, kPaddingBytes);
-    batch.buffer_ = std::move(buffer);
+    batch.buffer_ = resized(std::move(batch.buffer_), new_capacity);
     batch.capacity_ = new_capacity;
     fill_limit = new_capacity;
   }

@@ -15,19 +15,28 @@
 // what it has buffered).
 //
 // A line too long to buffer (longer than the limit and than a batch) is not buffered: it streams
-// past and comes out as a batch of its own with only its length. When the stream fails, the
-// lines read before the failure still come out (the unfinished last one as an unterminated
-// line), then next() returns false and error() says what happened.
+// past and comes out as a batch of its own with only its length. A line is held at most up to
+// the limit, and only while it can be JSON text: one longer than kControlByteCheckBytes that
+// holds a control byte is skipped the same way as soon as the byte is seen (a gzip of zeros
+// behind a valid start was a 10 GiB line held to the 1 GiB limit, 1.8 GB with the copy made
+// to grow it; it is now skipped after 1 MiB). The buffer grows in place (realloc, which moves
+// pages rather than copying them), so holding a line costs its length, not one and a half
+// times it. When the stream fails, the lines read before the failure still come out (the
+// unfinished last one as an unterminated line), then next() returns false and error() says
+// what happened.
 //
 // Thread-safety: next() is called from one thread at a time; recycle() may be called from any
 // thread, concurrently with next().
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +71,31 @@ class MappedFile {
   uint64_t released_ = 0;
 };
 
+// A line longer than this that holds a control byte (below 0x20, other than tab and CR) within
+// the limit is skipped unread: no JSON text holds one unescaped (strings escape them; between
+// tokens only space, tab, CR and LF may stand), so it can be no event, and holding it up to the
+// limit would be memory for nothing. Shorter lines are left to the JSON parser, which says the
+// same, so the hot path pays one comparison per line. The check is the same whatever the batch
+// size and whether the file is mapped or streamed, so the lines (and the model) are too. Not
+// done when the limit is this small or smaller.
+inline constexpr size_t kControlByteCheckBytes = size_t{1} << 20;
+
+// The offset of the first byte of `text` that no JSON text holds unescaped (see above), or
+// npos.
+size_t find_control_byte(std::string_view text);
+
+// A control byte that got a line skipped: where in the line, and which.
+struct ControlByte {
+  uint64_t offset = 0;
+  unsigned char value = 0;
+};
+
+// The malloc'd bytes of a batch, grown with realloc.
+struct FreeBytes {
+  void operator()(char* bytes) const { std::free(bytes); }
+};
+using BatchBytes = std::unique_ptr<char, FreeBytes>;
+
 struct LineBatch {
   // Whole lines, each ending in '\n' except the last one of the stream when `unterminated`.
   std::string_view text;
@@ -73,11 +107,16 @@ struct LineBatch {
   bool too_long = false;
   uint64_t too_long_length = 0;
   bool too_long_terminated = true;
+  // Set when the line was skipped for a control byte before the limit (kControlByteCheckBytes).
+  std::optional<ControlByte> too_long_control_byte;
+
+  // Bytes this batch holds (its buffer, padding excluded; 0 for a view into a mapped file).
+  size_t held_bytes() const { return capacity_; }
 
  private:
   friend class LineBatcher;
-  std::unique_ptr<char[]> buffer_;  // owned bytes (stream batches, and a mapped file's last one)
-  size_t capacity_ = 0;             // of buffer_, excluding the padding
+  BatchBytes buffer_;     // owned bytes (stream batches, and a mapped file's last one)
+  size_t capacity_ = 0;   // of buffer_, excluding the padding
 };
 
 // One line of a batch, as split_lines() hands it over.
@@ -87,11 +126,14 @@ struct BatchLine {
   uint64_t byte_offset = 0;   // in the stream
   uint64_t length = 0;        // bytes before the newline ('\r' included)
   bool terminated = true;     // false for a final line with no newline
-  bool too_long = false;      // longer than the limit: text is empty, length holds its size
+  bool too_long = false;      // skipped: text is empty, length holds its size
+  // Why a too_long line was skipped when not for its length: a control byte (kControlByteCheckBytes).
+  std::optional<ControlByte> control_byte;
 };
 
 // Calls f(const BatchLine&) for every line of `batch`, in order. `max_line_bytes` is the limit
-// (a longer line is handed over as too_long, without its text). Returns the number of lines.
+// (a longer line, or a line longer than kControlByteCheckBytes holding a control byte before the
+// limit, is handed over as too_long, without its text). Returns the number of lines.
 template <class F>
 uint64_t split_lines(const LineBatch& batch, size_t max_line_bytes, F&& f);
 
@@ -127,6 +169,10 @@ class LineBatcher {
   bool next_from_file(LineBatch& batch);
   void take_buffer(LineBatch& batch, size_t min_capacity);
   bool read_more(LineBatch& batch, size_t& filled);  // false at end of stream or error
+  // Streams past the rest of a line whose first `held` bytes fill the batch (up to the end of the
+  // stream, when it has ended), and makes the batch that line, skipped.
+  bool skip_line(LineBatch& batch, uint64_t held, std::optional<ControlByte> control_byte);
+  void keep_carry(const char* bytes, size_t size);
 
   ByteStream* stream_ = nullptr;
   MappedFile* file_ = nullptr;
@@ -134,14 +180,14 @@ class LineBatcher {
   size_t batch_bytes_;
   uint64_t offset_ = 0;  // stream offset of the next batch's first byte
   // Stream mode: the unfinished line carried over to the next batch.
-  std::unique_ptr<char[]> carry_;
+  BatchBytes carry_;
   size_t carry_size_ = 0;
   size_t carry_capacity_ = 0;
   bool eof_ = false;
   Status error_;
 
   std::mutex pool_mutex_;
-  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> pool_;  // buffers and capacities
+  std::vector<std::pair<BatchBytes, size_t>> pool_;  // buffers and capacities
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +200,7 @@ uint64_t split_lines(const LineBatch& batch, size_t max_line_bytes, F&& f) {
     line.length = batch.too_long_length;
     line.terminated = batch.too_long_terminated;
     line.too_long = true;
+    line.control_byte = batch.too_long_control_byte;
     f(static_cast<const BatchLine&>(line));
     return 1;
   }
@@ -170,6 +217,14 @@ uint64_t split_lines(const LineBatch& batch, size_t max_line_bytes, F&& f) {
     line.length = length;
     line.terminated = found != nullptr;
     line.too_long = length > max_line_bytes;
+    line.control_byte.reset();
+    if (length > kControlByteCheckBytes && max_line_bytes > kControlByteCheckBytes) [[unlikely]] {
+      const size_t at = find_control_byte({p, std::min(length, max_line_bytes)});
+      if (at != std::string_view::npos) {
+        line.too_long = true;
+        line.control_byte = ControlByte{at, static_cast<unsigned char>(p[at])};
+      }
+    }
     if (line.too_long) {
       line.text = {};
     } else {

@@ -83,6 +83,10 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
   }
 
   if (diagnostics.events_decoded == 0) {
+    // What stopped the read (a decompression bomb, a corrupt first block) is why there is no
+    // event: say that, not what the bytes decoded before it look like ("the only line is cut
+    // short" was all a zstd bomb of zeros said).
+    if (scanned->read_error && diagnostics.read_error) return fail(*scanned->read_error);
     if (diagnostics.lines_read == diagnostics.blank_lines && !diagnostics.truncated_last_line) {
       std::string why = diagnostics.read_error ? " (" + *diagnostics.read_error + ")" : "";
       return fail(Status::InvalidArgument(path + ": empty event log: no events" + why));

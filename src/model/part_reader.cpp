@@ -15,38 +15,40 @@
 
 namespace sf::model {
 
-namespace {
-
 static_assert(io::LineBatcher::kPaddingBytes >= eventlog::kLinePadding,
               "lines must carry the padding the decoder reads ahead into");
 
-// What a batch's lines gave besides events, with line numbers relative to the batch.
-struct BatchOutcome {
-  struct Problem {
-    uint64_t line_index = 0;
-    uint64_t byte_offset = 0;
-    uint64_t length = 0;
-    bool cut_short = false;  // the unterminated last line of the log, not counted as malformed
-    std::string reason;
-  };
-  uint64_t lines = 0;
-  uint64_t events = 0;
-  uint64_t blank = 0;
-  std::vector<Problem> problems;  // in line order
+void BatchOutcome::clear() {
+  lines = events = blank = malformed_count = 0;
+  malformed.clear();
+  cut_short.reset();
+}
 
-  void clear() {
-    lines = events = blank = 0;
-    problems.clear();
+void BatchOutcome::add_malformed(uint64_t line_index, uint64_t byte_offset, std::string reason) {
+  ++malformed_count;
+  if (malformed.size() < kMaxMalformedKept) malformed.push_back({line_index, byte_offset, 0, std::move(reason)});
+}
+
+namespace {
+
+std::string skipped_line_reason(const io::BatchLine& line, size_t max_line_bytes) {
+  if (line.control_byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const std::string byte = {'0', 'x', kHex[line.control_byte->value >> 4], kHex[line.control_byte->value & 0xF]};
+    return "line of " + std::to_string(line.length) + " bytes holds the control byte " + byte + " at byte " +
+           std::to_string(line.control_byte->offset) + ", which no JSON text holds; skipped without being read";
   }
-};
+  return "line of " + std::to_string(line.length) + " bytes is longer than the limit of " +
+         std::to_string(max_line_bytes) + " bytes (--max-line-bytes)";
+}
+
+}  // namespace
 
 void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::Decoder& decoder,
                   eventlog::EventHandler& handler, BatchOutcome& out) {
   out.lines += io::split_lines(batch, max_line_bytes, [&](const io::BatchLine& line) {
     if (line.too_long) {
-      out.problems.push_back({line.index, line.byte_offset, line.length, false,
-                              "line of " + std::to_string(line.length) + " bytes is longer than the limit of " +
-                                  std::to_string(max_line_bytes) + " bytes (--max-line-bytes)"});
+      out.add_malformed(line.index, line.byte_offset, skipped_line_reason(line, max_line_bytes));
       return;
     }
     auto result = decoder.decode(line.text, handler);
@@ -61,11 +63,17 @@ void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::D
       case eventlog::DecodeOutcome::kMalformed:
         // The log ends mid-line: what an in-progress or cut log looks like. Reported, but not
         // counted as a malformed line.
-        out.problems.push_back({line.index, line.byte_offset, line.length, !line.terminated, std::move(result.error)});
+        if (!line.terminated) {
+          out.cut_short = BatchOutcome::Problem{line.index, line.byte_offset, line.length, std::move(result.error)};
+        } else {
+          out.add_malformed(line.index, line.byte_offset, std::move(result.error));
+        }
         break;
     }
   });
 }
+
+namespace {
 
 // Adds a batch's outcome to the diagnostics; `first_line` is the part's line number of the
 // batch's first line.
@@ -74,18 +82,17 @@ void apply(const BatchOutcome& outcome, uint64_t first_line, SourcePart& part, D
   diagnostics.lines_read += outcome.lines;
   diagnostics.events_decoded += outcome.events;
   diagnostics.blank_lines += outcome.blank;
-  for (const auto& problem : outcome.problems) {
-    const uint64_t number = first_line + problem.line_index;
-    if (problem.cut_short) {
-      diagnostics.truncated_last_line = true;
-      diagnostics.notes.push_back(part.name + ": the last line (" + std::to_string(number) + ") is cut short (" +
-                                  std::to_string(problem.length) + " bytes without a newline) and was not read");
-      continue;
-    }
-    ++diagnostics.malformed_lines;
-    if (diagnostics.malformed.size() < Diagnostics::kMaxMalformedKept) {
-      diagnostics.malformed.push_back(MalformedLine{part.name, number, problem.byte_offset, problem.reason});
-    }
+  diagnostics.malformed_lines += outcome.malformed_count;
+  for (const auto& problem : outcome.malformed) {
+    if (diagnostics.malformed.size() >= Diagnostics::kMaxMalformedKept) break;
+    diagnostics.malformed.push_back(
+        MalformedLine{part.name, first_line + problem.line_index, problem.byte_offset, problem.reason});
+  }
+  if (outcome.cut_short) {
+    diagnostics.truncated_last_line = true;
+    diagnostics.notes.push_back(part.name + ": the last line (" +
+                                std::to_string(first_line + outcome.cut_short->line_index) + ") is cut short (" +
+                                std::to_string(outcome.cut_short->length) + " bytes without a newline) and was not read");
   }
 }
 

@@ -19,8 +19,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "eventlog/decoder.h"
 #include "io/line_batches.h"
 #include "model/app_model.h"
 #include "model/model_builder.h"
@@ -34,6 +37,37 @@ struct PartReadOptions {
   uint64_t progress_interval_bytes = 8 << 20;   // of source bytes, between on_source_bytes calls
   const std::atomic<bool>* cancel = nullptr;
 };
+
+// What a batch's lines gave besides events, with line numbers relative to the batch. Its size
+// does not follow the batch's malformed lines: the diagnostics list only the first
+// Diagnostics::kMaxMalformedKept of a whole log, so a batch keeps no more than that many with
+// their reasons and counts the rest (a batch of one-byte lines is half a million of them, and
+// every batch in flight has its outcome).
+struct BatchOutcome {
+  static constexpr size_t kMaxMalformedKept = Diagnostics::kMaxMalformedKept;
+  struct Problem {
+    uint64_t line_index = 0;
+    uint64_t byte_offset = 0;
+    uint64_t length = 0;  // of the cut-short line
+    std::string reason;
+  };
+  uint64_t lines = 0;
+  uint64_t events = 0;
+  uint64_t blank = 0;
+  uint64_t malformed_count = 0;      // all of the batch's malformed lines
+  std::vector<Problem> malformed;    // the first kMaxMalformedKept of them, in line order
+  // The unterminated last line of the log, when it did not decode: what an in-progress or cut
+  // log ends with, reported but not counted as malformed.
+  std::optional<Problem> cut_short;
+
+  void clear();
+  void add_malformed(uint64_t line_index, uint64_t byte_offset, std::string reason);
+};
+
+// Decodes every line of `batch` (split as io::split_lines does at `max_line_bytes`), handing its
+// events to `handler` and adding the rest to `out`.
+void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::Decoder& decoder,
+                  eventlog::EventHandler& handler, BatchOutcome& out);
 
 // Reads every batch of `batcher` into `builder`, filling `part` (lines, uncompressed bytes) and
 // the builder's diagnostics (an error the batcher ends with is left to the caller's scan). on_source_bytes(n) is called from the calling thread with the

@@ -41,12 +41,6 @@ json executor_peaks_json(const model::ExecutorMetricPeaks& peaks) {
   return out;
 }
 
-// Accumulables as the History Server shows them: named, neither internal task metrics nor SQL
-// metrics (LiveEntityHelpers.newAccumulatorInfos).
-bool shown_accumulable(const std::string& name, bool internal, const std::string& metadata) {
-  return !name.empty() && !internal && name.rfind("internal.", 0) != 0 && metadata != "sql";
-}
-
 // ---------------------------------------------------------------------------------------------
 // Task metrics: the REST paths of each metric, for tasks and for their distributions.
 
@@ -144,7 +138,7 @@ json quantiles_json(std::vector<int64_t> values, const std::vector<double>& quan
 }
 
 // The stage's executors as Spark keys them in executorSummary: by id.
-const model::Executor* find_executor(const model::AppModel& m, const std::string& id) {
+const model::Executor* find_executor(const model::AppModel& m, std::string_view id) {
   return m.executor(id);
 }
 
@@ -362,7 +356,7 @@ json stage_json(const model::AppModel& m, const model::StageAttempt& s, const St
   out["rddIds"] = s.rdd_ids_in_log_order;
   json accumulables = json::array();
   for (const model::Accumulable& a : s.accumulables) {
-    if (!shown_accumulable(a.name, a.internal, a.metadata)) continue;
+    if (!history_server_shows_accumulable(a.name, a.internal, a.metadata)) continue;
     accumulables.push_back({{"id", a.id}, {"name", a.name}, {"value", a.value}});
   }
   out["accumulatorUpdates"] = std::move(accumulables);
@@ -420,8 +414,7 @@ json task_json(const model::AppModel& m, const TaskRecord& t) {
   out["taskLocality"] = t.locality;
   out["speculative"] = t.speculative;
   json accumulables = json::array();
-  for (const eventlog::TaskAccumulable& a : t.accumulables) {
-    if (!shown_accumulable(a.name, a.internal, a.metadata)) continue;
+  for (const TaskAccumulableUpdate& a : t.accumulables) {  // the shown ones only (stage_tasks.h)
     json entry = {{"id", a.id}, {"name", a.name}};
     if (!a.update.empty()) entry["update"] = a.update;
     entry["value"] = a.value;

@@ -158,7 +158,7 @@ int64_t parse_id(const std::string& text, const std::string& what) {
   return n;
 }
 
-bool contains(const std::vector<std::string>& values, const std::string& v) {
+bool contains(const std::vector<std::string>& values, std::string_view v) {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
 

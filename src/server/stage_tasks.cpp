@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "eventlog/decoder.h"
 #include "io/log_scan.h"
@@ -41,73 +44,144 @@ std::optional<std::string> error_message_of(const ev::TaskEnd& e) {
   }
 }
 
-std::string status_of(const ev::TaskInfo& info, bool ended) {
+std::string_view status_of(const ev::TaskInfo& info, bool ended) {
   if (!ended || info.finish_time_ms == 0) return "RUNNING";
   if (info.failed) return "FAILED";
   if (info.killed) return "KILLED";
   return "SUCCESS";
 }
 
+}  // namespace
+
+// The text a table's records point into, in chunks that never move.
+struct TaskText {
+  static constexpr size_t kChunkBytes = size_t{64} << 10;
+
+  std::string_view copy(std::string_view text) {
+    if (text.empty()) return {};
+    if (chunks.empty() || chunk_capacity - chunk_used < text.size()) {
+      chunk_capacity = std::max(kChunkBytes, text.size());
+      chunks.push_back(std::make_unique<char[]>(chunk_capacity));
+      chunk_used = 0;
+      bytes += chunk_capacity;
+    }
+    char* kept = chunks.back().get() + chunk_used;
+    std::memcpy(kept, text.data(), text.size());
+    chunk_used += text.size();
+    return {kept, text.size()};
+  }
+
+  std::vector<std::unique_ptr<char[]>> chunks;
+  size_t chunk_used = 0;
+  size_t chunk_capacity = 0;
+  size_t bytes = 0;  // of every chunk
+};
+
+StageTasks::StageTasks() = default;
+StageTasks::~StageTasks() = default;
+StageTasks::StageTasks(StageTasks&&) noexcept = default;
+StageTasks& StageTasks::operator=(StageTasks&&) noexcept = default;
+
+size_t StageTasks::held_bytes() const {
+  return tasks.capacity() * sizeof(TaskRecord) + accumulables_.capacity() * sizeof(TaskAccumulableUpdate) +
+         (text_ != nullptr ? text_->bytes : 0);
+}
+
+bool history_server_shows_accumulable(std::string_view name, bool internal, std::string_view metadata) {
+  return !name.empty() && !internal && !name.starts_with("internal.") && metadata != "sql";
+}
+
+namespace {
+
+// Folds the stage's task events into compact records: the text they share (executor ids, hosts,
+// localities, accumulable names) kept once, an ended task's error and shown accumulables copied.
 class StageTaskFold final : public ev::EventHandler {
  public:
   StageTaskFold(int64_t stage_id, int32_t attempt_id, size_t max_tasks)
-      : stage_id_(stage_id), attempt_id_(attempt_id), max_tasks_(max_tasks) {}
+      : stage_id_(stage_id), attempt_id_(attempt_id), max_tasks_(max_tasks), text_(std::make_unique<TaskText>()) {}
   using EventHandler::on;
 
   void on(const ev::TaskStart& e) override {
     if (e.stage_id != stage_id_ || e.stage_attempt_id != attempt_id_) return;
-    TaskRecord* record = record_for(e.info.task_id);
-    if (record == nullptr) return;
-    fill_info(*record, e.info);
+    const size_t slot = slot_for(e.info.task_id);
+    if (slot == kNoSlot) return;
+    fill_info(records_[slot], e.info);
   }
 
   void on(const ev::TaskEnd& e) override {
     if (e.stage_id != stage_id_ || e.stage_attempt_id != attempt_id_) return;
-    TaskRecord* record = record_for(e.info.task_id);
-    if (record == nullptr) return;
-    fill_info(*record, e.info);
-    record->finish_time_ms = e.info.finish_time_ms;
-    record->getting_result_start_ms = e.info.getting_result_time_ms;
-    record->status = status_of(e.info, true);
-    record->error_message = error_message_of(e);
-    record->has_metrics = e.has_metrics;
-    record->metrics = e.metrics;
-    model::fill_task_info_timings(record->metrics, e.info.launch_time_ms, e.info.finish_time_ms,
+    const size_t slot = slot_for(e.info.task_id);
+    if (slot == kNoSlot) return;
+    TaskRecord& record = records_[slot];
+    fill_info(record, e.info);
+    record.finish_time_ms = e.info.finish_time_ms;
+    record.getting_result_start_ms = e.info.getting_result_time_ms;
+    record.status = status_of(e.info, true);
+    record.error_message.reset();
+    if (auto message = error_message_of(e)) record.error_message = text_->copy(*message);
+    record.has_metrics = e.has_metrics;
+    record.metrics = e.metrics;
+    model::fill_task_info_timings(record.metrics, e.info.launch_time_ms, e.info.finish_time_ms,
                                   e.info.getting_result_time_ms, e.has_metrics);
-    record->accumulables = e.accumulables;
+    const auto begin = static_cast<uint32_t>(accumulables_.size());
+    for (const ev::TaskAccumulable& a : e.accumulables) {
+      if (!history_server_shows_accumulable(a.name, a.internal, a.metadata)) continue;
+      accumulables_.push_back({a.id, intern(a.name), text_->copy(a.update), text_->copy(a.value)});
+    }
+    accumulable_ranges_[slot] = {begin, static_cast<uint32_t>(accumulables_.size()) - begin};
   }
 
   bool over_limit() const { return over_limit_; }
 
-  std::vector<TaskRecord> take() {
-    std::vector<TaskRecord> out;
-    out.reserve(tasks_.size());
-    for (auto& [id, record] : tasks_) out.push_back(std::move(record));
-    std::sort(out.begin(), out.end(), [](const TaskRecord& a, const TaskRecord& b) { return a.task_id < b.task_id; });
-    return out;
+  // Hands the table over: its records sorted by task id, each with no more room than it needs,
+  // and what their views point into.
+  void move_into(std::vector<TaskRecord>& tasks, std::vector<TaskAccumulableUpdate>& accumulables,
+                 std::unique_ptr<TaskText>& text) {
+    records_.shrink_to_fit();
+    accumulables_.shrink_to_fit();
+    // The spans are made once the accumulables no longer move (moving the vector keeps its bytes).
+    for (size_t i = 0; i < records_.size(); ++i) {
+      const auto [begin, count] = accumulable_ranges_[i];
+      records_[i].accumulables = std::span<const TaskAccumulableUpdate>(accumulables_).subspan(begin, count);
+    }
+    std::sort(records_.begin(), records_.end(),
+              [](const TaskRecord& a, const TaskRecord& b) { return a.task_id < b.task_id; });
+    tasks = std::move(records_);
+    accumulables = std::move(accumulables_);
+    text = std::move(text_);
   }
 
  private:
-  TaskRecord* record_for(int64_t task_id) {
-    auto it = tasks_.find(task_id);
-    if (it != tasks_.end()) return &it->second;
-    if (tasks_.size() >= max_tasks_) {
+  static constexpr size_t kNoSlot = SIZE_MAX;
+
+  size_t slot_for(int64_t task_id) {
+    auto [it, inserted] = slots_.try_emplace(task_id, records_.size());
+    if (!inserted) return it->second;
+    if (records_.size() >= max_tasks_) {
+      slots_.erase(it);
       over_limit_ = true;
-      return nullptr;
+      return kNoSlot;
     }
-    TaskRecord& record = tasks_[task_id];
-    record.task_id = task_id;
-    return &record;
+    records_.emplace_back().task_id = task_id;
+    accumulable_ranges_.emplace_back(0, 0);
+    return it->second;
   }
 
-  static void fill_info(TaskRecord& record, const ev::TaskInfo& info) {
+  // Executor ids, hosts, localities and accumulable names repeat over a stage's tasks: kept once.
+  std::string_view intern(std::string_view text) {
+    auto it = interned_.find(text);
+    if (it != interned_.end()) return *it;
+    return *interned_.insert(text_->copy(text)).first;
+  }
+
+  void fill_info(TaskRecord& record, const ev::TaskInfo& info) {
     record.index = info.index;
     record.attempt = info.attempt;
     record.partition_id = info.partition_id.value_or(-1);
     record.launch_time_ms = info.launch_time_ms;
-    record.executor_id = info.executor_id;
-    record.host = info.host;
-    record.locality = info.locality;
+    record.executor_id = intern(info.executor_id);
+    record.host = intern(info.host);
+    record.locality = intern(info.locality);
     record.speculative = info.speculative;
   }
 
@@ -115,7 +189,12 @@ class StageTaskFold final : public ev::EventHandler {
   int32_t attempt_id_;
   size_t max_tasks_;
   bool over_limit_ = false;
-  std::unordered_map<int64_t, TaskRecord> tasks_;
+  std::vector<TaskRecord> records_;
+  std::vector<std::pair<uint32_t, uint32_t>> accumulable_ranges_;  // per record: into accumulables_
+  std::unordered_map<int64_t, size_t> slots_;                      // task id -> record
+  std::vector<TaskAccumulableUpdate> accumulables_;
+  std::unique_ptr<TaskText> text_;
+  std::unordered_set<std::string_view> interned_;  // views into text_
 };
 
 // Whether a line may be a task event of the stage: task lines of other stages are skipped
@@ -179,7 +258,7 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
   if (scanned->read_error) out.read_error = scanned->read_error->message();
   out.stage_id = stage_id;
   out.attempt_id = attempt_id;
-  out.tasks = fold.take();
+  fold.move_into(out.tasks, out.accumulables_, out.text_);
   return out;
 }
 

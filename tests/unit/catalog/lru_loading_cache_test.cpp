@@ -162,6 +162,55 @@ TEST(LruLoadingCache, AWaiterMayStopWaitingAndTheBuildGoesOn) {
   EXPECT_EQ(builds.load(), 1);
 }
 
+// Issue 21: with a bound of one stage table, requests alternating between two stages held up to
+// eight copies (one per request in flight): an evicted table a request still read was built again
+// for the next. An evicted value a caller holds is handed out again instead.
+TEST(LruLoadingCache, AnEvictedValueACallerStillHoldsIsHandedOutAgainNotRebuilt) {
+  LruLoadingCache<int, int> cache(1);
+  int builds = 0;
+  auto build = [&](int key) { return [&builds, key]() -> Result<int> { ++builds; return key * 10; }; };
+  const std::shared_ptr<const int> held = *cache.get(1, 1, build(1));
+  EXPECT_EQ(**cache.get(2, 1, build(2)), 20);  // evicts 1, which `held` keeps alive
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.alive(), 2u);
+  const std::shared_ptr<const int> again = *cache.get(1, 1, build(1));
+  EXPECT_EQ(again.get(), held.get()) << "the held value itself, not a copy";
+  EXPECT_EQ(builds, 2);
+  EXPECT_EQ(**cache.get(1, 2, build(1)), 10);  // another version is built, held or not
+  EXPECT_EQ(builds, 3);
+}
+
+// With Bound::kAlive the bound holds for every value alive: a build waits while the values alive
+// fill it and no cached one can be evicted, and goes on once a caller lets one go.
+TEST(LruLoadingCache, BoundingTheValuesAliveMakesABuildWaitForRoom) {
+  LruLoadingCache<int, int> cache(1, Bound::kAlive);
+  std::atomic<int> builds{0};
+  auto build = [&](int key) { return [&builds, key]() -> Result<int> { ++builds; return key * 10; }; };
+  std::shared_ptr<const int> held = *cache.get(1, 1, build(1));
+  std::atomic<bool> cancel{false};
+  LruLoadingCache<int, int>::Waiting waiting;
+  waiting.cancel = &cancel;
+  std::atomic<int> ticks{0};
+  waiting.on_tick = [&] { ++ticks; };
+  auto second = std::async(std::launch::async, [&] { return **cache.get(2, 1, build(2), waiting); });
+  while (ticks.load() < 3) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(builds.load(), 1) << "no second value while the first is held";
+  EXPECT_EQ(cache.alive(), 1u);
+  held.reset();
+  EXPECT_EQ(second.get(), 20);
+  EXPECT_EQ(builds.load(), 2);
+  EXPECT_EQ(cache.alive(), 1u);
+
+  // A waiter for room may stop waiting.
+  held = *cache.get(2, 1, build(2));
+  cancel = false;
+  waiting.on_tick = [&] { cancel = true; };
+  auto gave_up = cache.get(3, 1, build(3), waiting);
+  ASSERT_FALSE(gave_up.has_value());
+  EXPECT_EQ(gave_up.error().code(), StatusCode::kCancelled);
+  EXPECT_EQ(builds.load(), 2);
+}
+
 TEST(LruLoadingCache, AVersionIsAnythingComparable) {
   struct Files {
     std::vector<int64_t> sizes;

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
+#include "eventlog/event_batch.h"
+
 namespace sf::eventlog {
 namespace {
 
@@ -31,6 +34,7 @@ struct Recorder : EventHandler {
   EnvironmentUpdate environment;
   ResourceProfileAdded profile;
   std::vector<std::string> unknown;
+  LogStart log_start;
 
   void on(const TaskEnd& e) override {
     kinds.push_back("TaskEnd");
@@ -55,6 +59,7 @@ struct Recorder : EventHandler {
   void on(const DriverAccumUpdates& e) override { kinds.push_back("DriverAccumUpdates"); accum_updates = e; }
   void on(const ExclusionChange& e) override { kinds.push_back("ExclusionChange"); exclusion = e; }
   void on(const ApplicationStart& e) override { kinds.push_back("ApplicationStart"); app_start = e; }
+  void on(const LogStart& e) override { kinds.push_back("LogStart"); log_start = e; }
   void on(const EnvironmentUpdate& e) override { kinds.push_back("EnvironmentUpdate"); environment = e; }
   void on(const ResourceProfileAdded& e) override { kinds.push_back("ResourceProfileAdded"); profile = e; }
   void on_unknown_event(std::string_view name) override { unknown.emplace_back(name); }
@@ -358,6 +363,109 @@ TEST(Decoder, EnvironmentAndResourceProfile) {
   EXPECT_EQ(r.profile.profile.id, 1);
   ASSERT_EQ(r.profile.profile.executor_resources.size(), 1u);
   EXPECT_DOUBLE_EQ(r.profile.profile.executor_resources[0].amount, 4.0);
+}
+
+
+// Issue 21: a 1 GB Spark version was kept whole (4.9 GB of memory, a 1 GB report, and every MCP
+// listing page that held it too big to send). Every string an event carries is cut at
+// kMaxNameBytes or kMaxTextBytes, and says so.
+bool cut_with_mark(const std::string& kept, size_t max_bytes, size_t whole_bytes) {
+  const std::string mark = " [cut: " + std::to_string(whole_bytes) + " bytes in all]";
+  // At most max_bytes kept, and no more than a UTF-8 character's continuation bytes fewer.
+  return kept.ends_with(mark) && kept.size() - mark.size() <= max_bytes && kept.size() - mark.size() + 3 >= max_bytes;
+}
+
+TEST(DecoderStringLimits, NamesAndTextsLongerThanTheirLimitAreCutAndMarked) {
+  Decoder decoder;
+  Recorder r;
+  const std::string version(100000, '9');
+  ASSERT_EQ(decode(decoder, R"({"Event":"SparkListenerLogStart","Spark Version":")" + version + R"("})", r).outcome,
+            DecodeOutcome::kEvent);
+  EXPECT_TRUE(cut_with_mark(r.log_start.spark_version, kMaxNameBytes, version.size())) << r.log_start.spark_version.size();
+  EXPECT_TRUE(r.log_start.spark_version.starts_with("9999"));
+
+  // An escaped string (unescaped into the parser's buffer) is cut the same way.
+  std::string app_name;
+  for (int i = 0; i < 1000; ++i) app_name += R"(a\"b)";
+  ASSERT_EQ(decode(decoder,
+                   R"({"Event":"SparkListenerApplicationStart","App Name":")" + app_name +
+                       R"(","App ID":"app-1","Timestamp":1,"User":"u"})",
+                   r).outcome,
+            DecodeOutcome::kEvent);
+  EXPECT_TRUE(cut_with_mark(r.app_start.app_name, kMaxNameBytes, 3000)) << r.app_start.app_name;
+  EXPECT_TRUE(r.app_start.app_name.starts_with("a\"ba\"b"));
+  EXPECT_EQ(r.app_start.app_id, "app-1");
+
+  // Property keys are names, values texts.
+  const std::string key(2000, 'k');
+  const std::string value(kMaxTextBytes + 10, 'v');
+  ASSERT_EQ(decode(decoder,
+                   R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{")" + key + R"(":")" + value +
+                       R"(","spark.app.name":"short"}})",
+                   r).outcome,
+            DecodeOutcome::kEvent);
+  ASSERT_EQ(r.environment.spark_properties.size(), 2u);
+  EXPECT_TRUE(cut_with_mark(r.environment.spark_properties[0].first, kMaxNameBytes, key.size()));
+  EXPECT_TRUE(cut_with_mark(r.environment.spark_properties[0].second, kMaxTextBytes, value.size()));
+  EXPECT_EQ(r.environment.spark_properties[1], (std::pair<std::string, std::string>{"spark.app.name", "short"}));
+
+  // Plan text, and an unknown event's name.
+  const std::string plan(kMaxTextBytes * 2, 'p');
+  ASSERT_EQ(decode(decoder,
+                   R"({"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart","executionId":1,)"
+                   R"("description":"d","details":"","physicalPlanDescription":")" + plan +
+                       R"(","sparkPlanInfo":{"nodeName":"N","simpleString":")" + plan +
+                       R"(","children":[],"metadata":{},"metrics":[]},"time":1})",
+                   r).outcome,
+            DecodeOutcome::kEvent);
+  EXPECT_TRUE(cut_with_mark(r.sql_start.physical_plan_description, kMaxTextBytes, plan.size()));
+  ASSERT_EQ(r.sql_start.plan.nodes.size(), 1u);
+  EXPECT_TRUE(cut_with_mark(r.sql_start.plan.nodes[0].simple_string, kMaxTextBytes, plan.size()));
+  const std::string event(5000, 'E');
+  ASSERT_EQ(decode(decoder, R"({"Event":")" + event + R"("})", r).outcome, DecodeOutcome::kUnknownEvent);
+  ASSERT_EQ(r.unknown.size(), 1u);
+  EXPECT_TRUE(cut_with_mark(r.unknown[0], kMaxNameBytes, event.size()));
+}
+
+// Task events hold views into the line: a cut string is a view into the decoder's copy, valid
+// through the handler call, and copied by an EventBatch that keeps the event longer.
+TEST(DecoderStringLimits, TaskEventViewsAreCutAndSurviveABatch) {
+  const std::string trace(kMaxTextBytes + 1000, 't');
+  const std::string host(3000, 'h');
+  const std::string line =
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":0,"Task Type":"ResultTask",)"
+      R"("Task End Reason":{"Reason":"ExceptionFailure","Class Name":"C","Description":"d","Full Stack Trace":")" +
+      trace +
+      R"("},"Task Info":{"Task ID":5,"Index":0,"Attempt":0,"Launch Time":10,"Executor ID":"1","Host":")" + host +
+      R"(","Locality":"ANY","Speculative":false,"Getting Result Time":0,"Finish Time":20,"Failed":true,"Killed":false,"Accumulables":[]}})";
+  Decoder decoder;
+  Recorder direct;
+  ASSERT_EQ(decode(decoder, line, direct).outcome, DecodeOutcome::kEvent);
+  EXPECT_TRUE(cut_with_mark(direct.task_stack_trace, kMaxTextBytes, trace.size()));
+  EXPECT_TRUE(cut_with_mark(direct.task_host, kMaxNameBytes, host.size()));
+  EXPECT_EQ(direct.task_executor, "1");
+
+  std::string padded = line + std::string(kLinePadding, '\0');
+  EventBatch batch;
+  batch.set_text_range(padded);
+  ASSERT_EQ(decoder.decode(std::string_view(padded.data(), line.size()), batch).outcome, DecodeOutcome::kEvent);
+  // The next line clears the decoder's cut copies; the batch has its own.
+  ASSERT_EQ(decode(decoder, R"({"Event":"SparkListenerLogStart","Spark Version":"3.5.1"})", direct).outcome,
+            DecodeOutcome::kEvent);
+  Recorder replayed;
+  batch.replay(replayed);
+  EXPECT_EQ(replayed.task_stack_trace, direct.task_stack_trace);
+  EXPECT_EQ(replayed.task_host, direct.task_host);
+}
+
+TEST(DecoderStringLimits, ACutNeverSplitsAUtf8Character) {
+  // "é" is two bytes: a cut at an odd length falls inside one and backs up to its start.
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "\xc3\xa9";
+  const std::string cut = text::cut_text(text, 1001);
+  EXPECT_EQ(cut, text.substr(0, 1000) + " [cut: 2000 bytes in all]");
+  EXPECT_EQ(text::cut_text(text, 2000), text) << "a text at its limit is kept whole";
+  EXPECT_EQ(text::cut_text("\xe2\x82\xac\xe2\x82\xac", 4), "\xe2\x82\xac [cut: 6 bytes in all]");
 }
 
 }  // namespace

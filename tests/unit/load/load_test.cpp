@@ -15,6 +15,7 @@
 #include <atomic>
 #include <vector>
 
+#include "eventlog/events.h"
 #include "loggen/codec_writers.h"
 
 namespace sf::model {
@@ -387,6 +388,35 @@ TEST_F(LoadTest, FiftyMegabyteLine) {
   EXPECT_EQ(limited->stages.at(0).tasks_succeeded, 3) << "lines after the long one still load";
 }
 
+// Issue 21: one 1 GB string field (a Spark version) took 4.9 GB and made a 1 GB report. The model
+// keeps every string cut at its limit (eventlog/events.h), the model's figures untouched.
+TEST_F(LoadTest, HugeStringFieldsAreKeptCutAtTheirLimit) {
+  auto lines = small_log_lines(3);
+  const std::string huge(size_t{8} << 20, 'x');
+  lines[0] = R"({"Event":"SparkListenerLogStart","Spark Version":")" + huge + R"("})";
+  lines[2] = R"({"Event":"SparkListenerApplicationStart","App Name":")" + huge +
+             R"(","App ID":"app-1","Timestamp":900,"User":")" + huge + R"("})";
+  lines[3].replace(lines[3].find(R"("Properties":{})"), 15,
+                   R"("Properties":{"spark.job.description":")" + huge + R"("})");
+  lines.insert(lines.begin() + 2, R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.huge":")" + huge +
+                                      R"("},"Hadoop Properties":{")" + huge + R"(":"v"}})");
+  auto model = load_event_log(write("app-1", join_lines(lines)).string());
+  ASSERT_TRUE(model) << model.error().message();
+  const std::string mark = " [cut: " + std::to_string(huge.size()) + " bytes in all]";
+  for (const std::string* name : {&model->app.spark_version, &model->app.name, &model->app.user}) {
+    EXPECT_EQ(*name, huge.substr(0, eventlog::kMaxNameBytes) + mark);
+  }
+  EXPECT_EQ(model->app.id, "app-1");
+  ASSERT_EQ(model->jobs.size(), 1u);
+  EXPECT_EQ(model->jobs[0].description, huge.substr(0, eventlog::kMaxTextBytes) + mark);
+  const std::string* property = model->environment.spark_property("spark.huge");
+  ASSERT_NE(property, nullptr);
+  EXPECT_EQ(*property, huge.substr(0, eventlog::kMaxTextBytes) + mark);
+  ASSERT_EQ(model->environment.hadoop_properties.size(), 1u);
+  EXPECT_EQ(model->environment.hadoop_properties[0].first, huge.substr(0, eventlog::kMaxNameBytes) + mark);
+  EXPECT_EQ(model->stages.at(0).tasks_succeeded, 3);
+}
+
 TEST_F(LoadTest, DirectoryThatIsNotALog) {
   write("random/readme.txt", "hello");
   auto model = load_event_log((dir_ / "random").string());
@@ -553,6 +583,24 @@ TEST_F(LoadTest, ZipBombStopsWithAClearErrorAndKeepsWhatWasRead) {
   auto whole = load_event_log(zip.string());
   ASSERT_TRUE(whole) << whole.error().message();
   EXPECT_FALSE(whole->diagnostics.read_error) << *whole->diagnostics.read_error;
+}
+
+// Issue 21: a zstd bomb of zeros with no event before it said "none of its 1 lines is a Spark
+// listener event (the only line is cut short)"; the limit it hit is why there is no event.
+TEST_F(LoadTest, ABombWithNoEventBeforeItNamesTheLimitItHit) {
+  const std::string zeros(size_t{64} << 20, '\0');
+  for (const auto& [codec, extension] : std::vector<std::pair<io::Codec, std::string>>{
+           {io::Codec::kZstd, "zstd"}, {io::Codec::kGzip, "gz"}, {io::Codec::kLz4, "lz4"}}) {
+    const auto path = write("app-1." + extension, loggen::compress(codec, zeros));
+    LoadOptions options;
+    options.decompress_limits.max_ratio = 100;  // within what lz4 can reach (255:1)
+    auto model = load_event_log(path.string(), options);
+    ASSERT_FALSE(model) << extension;
+    EXPECT_EQ(model.error().code(), StatusCode::kLimitExceeded) << model.error().message();
+    EXPECT_NE(model.error().message().find("app-1." + extension + ": "), std::string::npos) << model.error().message();
+    EXPECT_NE(model.error().message().find("decompression ratio passed 100:1"), std::string::npos)
+        << model.error().message();
+  }
 }
 
 TEST_F(LoadTest, ZipWithSeveralLogsAsksForOne) {

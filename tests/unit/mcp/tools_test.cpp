@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "analysis/analyzer.h"
+#include "eventlog/events.h"
 #include "loggen/log_generator.h"
 #include "mcp/session.h"
 #include "mcp_harness.h"
@@ -173,6 +174,42 @@ TEST_F(McpTools, ListApplicationsReadsTheLogDirectoryAndPages) {
   const Json first = harness.call_tool("list_applications", {{"limit", 1}});
   EXPECT_EQ(first["structuredContent"]["applications"].size(), 1u);
   EXPECT_EQ(first["structuredContent"]["page"]["nextOffset"], 1);
+}
+
+// Issue 21: a log with a 1 GB Spark version broke every list_applications page that held it (the
+// answer passed its 256 KiB). Names are kept cut at eventlog::kMaxNameBytes, so it lists.
+TEST(McpHugeStrings, AHugeVersionOrNameIsListedCut) {
+  const fs::path dir = fs::temp_directory_path() / ("sf-mcp-huge-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "logs");
+  const std::string huge(size_t{4} << 20, 'v');
+  std::ofstream(dir / "logs" / "app-huge")
+      << R"({"Event":"SparkListenerLogStart","Spark Version":")" << huge << "\"}\n"
+      << R"({"Event":"SparkListenerApplicationStart","App Name":")" << huge
+      << R"(","App ID":"app-huge","Timestamp":900,"User":"u"})" << "\n"
+      << R"({"Event":"SparkListenerApplicationEnd","Timestamp":1000})" << "\n";
+  loggen::write_event_log(loggen::GeneratorConfig::small(), {}, dir / "logs", nullptr);
+  ServerOptions options;
+  options.catalog = make_log_catalog(*io::PathConfinement::to((dir / "logs").string()));
+  options.store_location = (dir / "store.db").string();
+  {
+    McpHarness harness(options);
+    harness.initialize();
+    const Json listed = harness.call_tool("list_applications", {{"limit", 100}});
+    ASSERT_FALSE(listed["isError"].get<bool>()) << listed.dump().substr(0, 500);
+    const Json& apps = listed["structuredContent"]["applications"];
+    ASSERT_EQ(apps.size(), 2u) << listed.dump().substr(0, 500);
+    bool seen = false;
+    for (const Json& app : apps) {
+      if (app["appId"] != "app-huge") continue;
+      seen = true;
+      const std::string mark = " [cut: " + std::to_string(huge.size()) + " bytes in all]";
+      EXPECT_EQ(app["sparkVersion"].get<std::string>(), huge.substr(0, eventlog::kMaxNameBytes) + mark);
+      EXPECT_EQ(app["appName"].get<std::string>(), huge.substr(0, eventlog::kMaxNameBytes) + mark);
+    }
+    EXPECT_TRUE(seen);
+  }
+  fs::remove_all(dir);
 }
 
 TEST_F(McpTools, PathsOutsideTheLogDirectoryAreRefused) {

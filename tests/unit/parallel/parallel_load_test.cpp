@@ -12,9 +12,12 @@
 #include <vector>
 
 #include "corpus/corpus_catalog.h"
+#include "eventlog/event_batch.h"
+#include "io/byte_stream.h"
 #include "loggen/codec_writers.h"
 #include "loggen/log_generator.h"
 #include "model/load.h"
+#include "model/part_reader.h"
 #include "report/model_json.h"
 #include "support/corpus.h"
 
@@ -169,6 +172,79 @@ TEST_F(ParallelLoad, DamagedLinesBlankLinesCrLfAndAnOverLongLine) {
   const fs::path zstd = dir_ / "app-damaged.zstd";
   std::ofstream(zstd, std::ios::binary) << loggen::compress(io::Codec::kZstd, text, 50);
   expect_every_variant_matches(zstd.string(), 65536);
+}
+
+// Issue 21: 20 MB of one-byte malformed lines took 1 GB with two threads (107 MB with one): every
+// batch in flight kept a reason for each of its half-million lines, though the diagnostics list
+// only the first 20 of the whole log. A batch keeps as many and counts the rest.
+TEST(BatchOutcomeTest, ABatchOfMalformedLinesKeepsTheFirstFewAndCountsTheRest) {
+  constexpr uint64_t kLines = 200000;
+  std::string text;
+  for (uint64_t i = 0; i < kLines; ++i) text += "x\n";
+  text += R"({"Event":"SparkListenerTaskEnd","Stage ID":1)";  // the cut last line, kept apart
+  auto stream = io::memory_stream(text);
+  io::LineBatcher batcher(*stream, size_t{1} << 30, size_t{4} << 20);
+  io::LineBatch batch;
+  ASSERT_TRUE(batcher.next(batch));
+  eventlog::Decoder decoder;
+  eventlog::EventBatch events;
+  events.set_text_range(batch.text);
+  BatchOutcome outcome;
+  decode_batch(batch, size_t{1} << 30, decoder, events, outcome);
+  EXPECT_EQ(outcome.lines, kLines + 1);
+  EXPECT_EQ(outcome.malformed_count, kLines);
+  ASSERT_EQ(outcome.malformed.size(), BatchOutcome::kMaxMalformedKept);
+  EXPECT_EQ(outcome.malformed.front().line_index, 0u);
+  EXPECT_EQ(outcome.malformed.back().line_index, BatchOutcome::kMaxMalformedKept - 1);
+  EXPECT_FALSE(outcome.malformed.back().reason.empty());
+  ASSERT_TRUE(outcome.cut_short.has_value()) << "the cut last line is reported however many lines came before";
+  EXPECT_EQ(outcome.cut_short->line_index, kLines);
+}
+
+TEST_F(ParallelLoad, ManyMalformedLinesAreCountedAndTheFirstListedWhateverTheBatches) {
+  std::vector<std::string> lines;
+  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  std::string text = lines.at(0) + lines.at(1);
+  for (int i = 0; i < 100000; ++i) text += "x\n";
+  for (size_t i = 2; i < lines.size(); ++i) text += lines[i];
+  const fs::path path = dir_ / "app-malformed";
+  std::ofstream(path, std::ios::binary) << text;
+  expect_every_variant_matches(path.string());
+  LoadOptions options;
+  options.threads = 2;
+  options.batch_bytes = 4096;
+  auto model = load_event_log(path.string(), options);
+  ASSERT_TRUE(model) << model.error().message();
+  EXPECT_EQ(model->diagnostics.malformed_lines, 100000u);
+  ASSERT_EQ(model->diagnostics.malformed.size(), Diagnostics::kMaxMalformedKept);
+  EXPECT_EQ(model->diagnostics.malformed.front().line_number, 3u);
+  EXPECT_EQ(model->diagnostics.malformed.back().line_number, 2 + Diagnostics::kMaxMalformedKept);
+}
+
+// A line of zeros longer than kControlByteCheckBytes is skipped for its first zero, whether the
+// file is mapped or streamed, compressed or not, and whatever the batches: the same model.
+TEST_F(ParallelLoad, ALongLineOfZerosIsSkippedTheSameWayEverywhere) {
+  std::vector<std::string> lines;
+  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  std::string text = lines.at(0) + lines.at(1);
+  text += "{\"Event\":\"" + std::string(2 * io::kControlByteCheckBytes, '\0') + "\n";
+  for (size_t i = 2; i < lines.size(); ++i) text += lines[i];
+  text += std::string(3 * io::kControlByteCheckBytes, '\0');  // and a last line of zeros, cut
+  const fs::path plain = dir_ / "app-zeros";
+  std::ofstream(plain, std::ios::binary) << text;
+  expect_every_variant_matches(plain.string());
+  const fs::path gzip = dir_ / "app-zeros.gz";
+  std::ofstream(gzip, std::ios::binary) << loggen::compress(io::Codec::kGzip, text);
+  expect_every_variant_matches(gzip.string());
+  auto model = load_event_log(gzip.string());
+  ASSERT_TRUE(model) << model.error().message();
+  ASSERT_EQ(model->diagnostics.malformed_lines, 2u) << "a skipped line is malformed, cut last or not";
+  EXPECT_EQ(model->diagnostics.malformed.at(0).line_number, 3u);
+  EXPECT_NE(model->diagnostics.malformed.at(0).reason.find("holds the control byte 0x00 at byte 10"), std::string::npos)
+      << model->diagnostics.malformed.at(0).reason;
+  EXPECT_EQ(model->diagnostics.malformed.at(1).reason.find("line of 3145728 bytes holds the control byte 0x00 at byte 0"), 0u)
+      << model->diagnostics.malformed.at(1).reason;
+  EXPECT_EQ(model->stages.size(), load_event_log(plain.string())->stages.size());
 }
 
 TEST_F(ParallelLoad, TruncatedCompressedFile) {
