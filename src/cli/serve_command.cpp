@@ -2,6 +2,7 @@
 // over the event logs in DIR, from the same model `analyze` uses.
 //
 // SIGINT and SIGTERM stop it cleanly: requests in flight finish, then it exits 0.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -31,6 +32,8 @@ struct ServeOptions {
   uint64_t max_upload_bytes = server::UploadLimits{}.max_upload_bytes;
   std::string upload_dir;  // where the uploads' own directory is made; "" : the system's temporary one
   unsigned parse_threads = 2;
+  int history_server_timeout_s = 600;
+  uint64_t history_server_max_bytes = fetch::FetchOptions{}.max_bytes;
 };
 
 // Set by the signal handler; read by the server's watcher thread.
@@ -92,6 +95,10 @@ int run_serve(const ServeOptions& options) {
   dashboard_options.uploads.max_upload_bytes = options.max_upload_bytes;
   dashboard_options.upload_parent = options.upload_dir;
   dashboard_options.parse_threads = options.parse_threads;
+  dashboard_options.fetch.timeout_ms = int64_t{options.history_server_timeout_s} * 1000;
+  dashboard_options.fetch.connect_timeout_ms = std::min<int64_t>(dashboard_options.fetch.connect_timeout_ms,
+                                                                 dashboard_options.fetch.timeout_ms);
+  dashboard_options.fetch.max_bytes = options.history_server_max_bytes;
   auto dashboard = server::DashboardApi::create(logs, dashboard_options);
   if (!dashboard) {
     print_error(dashboard.error().message());
@@ -174,6 +181,16 @@ void register_serve(CLI::App& app, int& exit_code) {
   serve->add_option("--parse-threads", options->parse_threads, "Logs the dashboard reads at once in the background")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  serve
+      ->add_option("--history-server-timeout", options->history_server_timeout_s,
+                   "Seconds a dashboard download from a Spark History Server may take")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 24 * 3600));
+  serve
+      ->add_option("--history-server-max-bytes", options->history_server_max_bytes,
+                   "Largest History Server download (the logs zip) the dashboard accepts")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 

@@ -6,8 +6,8 @@ namespace sf::report {
 
 namespace {
 
-// The value of attribute `name` in the first tag of `html` that starts with `tag_start` and
-// holds it, with the tag's position and length; nullopt when there is none.
+// The first tag of `html` that starts with `tag_start` and whose attribute `name` names a built
+// file ("/assets/..."), with the value, the tag's position and its length; nullopt when none does.
 struct Tag {
   size_t begin = 0;
   size_t length = 0;
@@ -24,6 +24,7 @@ std::optional<Tag> find_tag(std::string_view html, std::string_view tag_start, s
     if (value_at == std::string_view::npos) continue;
     const size_t value_end = tag.find('"', value_at + key.size());
     if (value_end == std::string_view::npos) continue;
+    if (tag.substr(value_at + key.size(), 8) != "/assets/") continue;  // the icon's data: URL, ...
     Tag out{at, close + 1 - at, std::string(tag.substr(value_at + key.size(), value_end - value_at - key.size()))};
     // A module script ends with its own closing tag, which goes too.
     if (tag_start == "<script" && html.substr(close + 1, 9) == "</script>") out.length += 9;

@@ -126,6 +126,7 @@ class DashboardApi::Request {
 
   RestResponse answer() {
     if (seg_.size() == 1 && seg_[0] == "applications") return get(&Request::applications);
+    if (seg_.size() == 1 && seg_[0] == "limits") return get(&Request::limits);
     if (seg_.size() == 1 && seg_[0] == "parses") return post(&Request::start_parse);
     if (seg_.size() == 2 && seg_[0] == "parses") return get(&Request::parse_status);
     if (seg_.size() == 1 && seg_[0] == "history-server") return post(&Request::history_server);
@@ -188,6 +189,12 @@ class DashboardApi::Request {
       out_rows.push_back(std::move(row));
     }
     return json_response(json{{"total", rows.size()}, {"offset", offset}, {"limit", limit}, {"applications", out_rows}});
+  }
+
+  // What the page checks before it sends anything: an upload's size limit.
+  RestResponse limits() {
+    const UploadLimits& u = api_.uploads_->limits();
+    return json_response(json{{"maxUploadBytes", u.max_upload_bytes}, {"maxFolderFiles", u.max_files}});
   }
 
   // Where the dashboard's log name points: a listed log of --log-dir, an upload or a download.

@@ -4,6 +4,7 @@
 //
 //   GET  /api/sf/v1/applications?offset=0&limit=50&q=     the --log-dir's applications, paged and
 //        searched, each with its top recoverable time and finding counts once its log is loaded
+//   GET  /api/sf/v1/limits                                {"maxUploadBytes", "maxFolderFiles"}
 //   POST /api/sf/v1/parses?log=L                          read log L in the background: a parse
 //   GET  /api/sf/v1/parses/P                              its progress (bytes, lines, ETA) or error
 //   GET  /api/sf/v1/logs/L/analysis                       the analysis document (analyze -f json)

@@ -28,6 +28,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Bytes of a refused request body read and dropped before the refusal is sent anyway.
+constexpr uint64_t kDropAfterRefusalBytes = 16 << 20;
+
 std::string elapsed_text(Clock::time_point start) {
   const auto elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
   char text[32];
@@ -219,7 +222,9 @@ struct RequestRecord {
   std::string note;  // said after the line: why it was refused, or how it ended
   std::shared_ptr<StreamedBody> stream;
   std::unique_ptr<RequestBody> body;  // an accepted request body being read (an upload)
-  bool body_refused = false;          // its receiver refused the rest of it: the answer is queued
+  std::optional<RestResponse> refusal;  // its receiver refused the rest of it: the answer to give
+  uint64_t refused_at_bytes = 0;
+  bool refusal_queued = false;
   // Written by a pool thread before it resumes the connection, read on the event loop after.
   RestResponse answer;
   std::atomic<bool> answer_ready{false};
@@ -419,15 +424,29 @@ MHD_Result Server::on_request(void* cls, MHD_Connection* connection, const char*
   if (*upload_data_size != 0) {  // only an accepted body (any other is answered at its head)
     const std::string_view bytes(upload_data, *upload_data_size);
     *upload_data_size = 0;
-    if (request.body == nullptr || request.body_refused) return MHD_YES;
+    if (request.refusal_queued) return MHD_YES;
     request.body_bytes_received += bytes.size();
-    std::optional<RestResponse> refusal = request.body->write(bytes);
-    if (!refusal) return MHD_YES;
-    request.body_refused = true;
-    request.note = "request body refused after " + std::to_string(request.body_bytes_received) + " bytes";
-    return server->queue_answer(connection, request, std::move(*refusal));
+    if (request.refusal) {
+      // Refused: the rest is read and dropped, so that the client, still sending, reads the
+      // answer instead of a reset; past a bound it is answered at once and the connection closed.
+      if (request.body_bytes_received - request.refused_at_bytes <= kDropAfterRefusalBytes) return MHD_YES;
+      request.refusal_queued = true;
+      return server->queue_answer(connection, request, std::move(*request.refusal));
+    }
+    if (request.body == nullptr) return MHD_YES;
+    request.refusal = request.body->write(bytes);
+    if (request.refusal) {
+      request.refused_at_bytes = request.body_bytes_received;
+      request.note = "request body refused after " + std::to_string(request.body_bytes_received) + " bytes";
+      request.body.reset();  // what it wrote is removed now
+    }
+    return MHD_YES;
   }
-  if (request.body_refused) return MHD_YES;  // its answer is queued already
+  if (request.refusal_queued) return MHD_YES;
+  if (request.refusal) {
+    request.refusal_queued = true;
+    return server->queue_answer(connection, request, std::move(*request.refusal));
+  }
   // Dispatched at the library's "final" call, not at the head: an answer queued while the
   // request is still at its head makes the library close the connection after it.
   if (!request.dispatched) return server->dispatch(connection, request);

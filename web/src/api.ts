@@ -44,6 +44,7 @@ export const api = {
   applications: (offset: number, limit: number, q: string) =>
     request<{ total: number; offset: number; applications: ApplicationRow[] }>(
       `/applications?offset=${offset}&limit=${limit}&q=${enc(q)}`),
+  limits: () => request<{ maxUploadBytes: number; maxFolderFiles: number }>('/limits'),
   startParse: (log: string) => request<ParseStatus>(`/parses?log=${enc(log)}`, { method: 'POST' }),
   parse: (id: string) => request<ParseStatus>(`/parses/${enc(id)}`),
   analysis: (log: string) => request<AnalysisDocument>(`/logs/${enc(log)}/analysis`),

@@ -30,6 +30,16 @@ async function finishLoad(first: ParseStatus, mine: number): Promise<string | nu
   return status.log;
 }
 
+// Refused before a byte is sent: the server would answer 413 (serve --max-upload-bytes).
+async function checkSize(bytes: number): Promise<void> {
+  const limits = await api.limits();
+  if (bytes > limits.maxUploadBytes) {
+    throw new ApiError(413, 'too-large', `The file is ${Math.ceil(bytes / 2 ** 20)} MiB; this server takes uploads of ` +
+      `at most ${Math.floor(limits.maxUploadBytes / 2 ** 20)} MiB (serve --max-upload-bytes). Put the log in the log ` +
+      'directory instead.');
+  }
+}
+
 function failed(error: unknown): null {
   const e = error instanceof ApiError ? error : new ApiError(0, 'internal', String(error));
   actions.setError(e.code, e.message);
@@ -66,6 +76,7 @@ export function useIngest() {
       actions.resetModel();
       actions.setStatus('parsing');
       try {
+        await checkSize(file.size);
         const uploaded = await api.upload(file, file.name);
         return await finishLoad(await api.startParse(uploaded.log), mine);
       } catch (error) {
@@ -78,9 +89,11 @@ export function useIngest() {
       actions.resetModel();
       actions.setStatus('parsing');
       try {
+        await checkSize(files.reduce((sum, f) => sum + f.size, 0));
         let upload: string | null = null;
         let log = '';
         for (const file of files) {
+          if (file.size === 0) continue;  // the appstatus_ marker: its name is all it says
           const answer = await api.upload(file, file.name, { name: folder, upload });
           upload = answer.upload;
           log = answer.log;

@@ -7,7 +7,7 @@ import { useIngest } from '../store/useIngest';
 import { ErrorPage, ParseProgress } from './status';
 import { FindingFilterProvider } from './FindingFilterContext';
 import { Link } from './Link';
-import { Applications } from './Applications';
+import { Applications, rememberLog } from './Applications';
 import { Overview } from './Overview';
 import { Board } from './Board';
 import { StagePage } from './StagePage';
@@ -60,6 +60,11 @@ export function App() {
   }, [doc, route.log]);
   const report = inlinedReport() !== null;
   const shown = doc && activeLog === route.log ? doc : null;
+  useEffect(() => {
+    if (shown && activeLog && !report) {
+      rememberLog({ log: activeLog, name: shown.app.name, appId: shown.app.id, openedAtMs: Date.now() });
+    }
+  }, [shown, activeLog]);
 
   return (
     <FindingFilterProvider fileId={route.log}>

@@ -21,7 +21,7 @@ function coresOption(doc: AnalysisDocument, timeline: TimelineDocument): ChartOp
     value: [0, (j.submissionTimeMs! - start) / 1000, ((j.completionTimeMs ?? doc.app.endTimeMs ?? j.submissionTimeMs!) - start) / 1000, j.jobId],
     itemStyle: { color: j.status === 'FAILED' ? '#d9534f' : '#5b8def' },
   }));
-  const end = Math.max(1, ((doc.app.endTimeMs ?? start) - start) / 1000);
+  const end = Math.max(1, Math.ceil(((doc.app.endTimeMs ?? start) - start) / 1000));
   return {
     tooltip: { trigger: 'axis' },
     legend: { data: ['cores allocated', 'cores busy'], top: 0 },

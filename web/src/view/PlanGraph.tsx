@@ -58,7 +58,7 @@ function PlanSvg({ plan, title, heat, search, selected, onSelect }:
   return (
     <figure class="plan">
       <figcaption>{title}</figcaption>
-      <div class="plan-scroll">
+      <div class="plan-scroll" tabIndex={0} role="region" aria-label={`${title}: scroll to see the whole graph`}>
         <svg width={laid.width} height={laid.height} role="group" aria-label={title}>
           <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto">
             <path d="M0,0 L10,5 L0,10 z" class="edge-head" /></marker></defs>
@@ -70,7 +70,7 @@ function PlanSvg({ plan, title, heat, search, selected, onSelect }:
             const match = needle !== '' && (node.nodeName.toLowerCase().includes(needle) || node.simpleString.toLowerCase().includes(needle));
             return (
               <g key={node.nodeId} transform={`translate(${x - NODE_W / 2},${y - NODE_H / 2})`} class={`node${match ? ' match' : ''}${selected === node.nodeId ? ' selected' : ''}`}
-                 tabIndex={0} role="button" aria-label={`${node.nodeName}, ${heatText(value, heat)}`} data-node={node.nodeId}
+                 tabindex={0} role="button" aria-label={`${node.nodeName}, ${heatText(value, heat)}`} data-node={node.nodeId}
                  onClick={() => onSelect(node.nodeId)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(node.nodeId); } }}>
                 <rect width={NODE_W} height={NODE_H} rx={4} style={{ fill: `hsla(12, 85%, 55%, ${0.08 + 0.8 * share})` }} />
                 <text x={8} y={18} class="node-name">{node.nodeName.length > 26 ? `${node.nodeName.slice(0, 25)}…` : node.nodeName}</text>
