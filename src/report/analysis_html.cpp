@@ -1,5 +1,7 @@
 #include "report/analysis_html.h"
 
+#include <optional>
+
 #include "report/web_assets.h"
 
 namespace sf::report {

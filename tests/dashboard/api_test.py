@@ -362,9 +362,11 @@ try:
 finally:
     server.terminate()
     try:
-        server.wait(timeout=20)
+        code = server.wait(timeout=20)
     except subprocess.TimeoutExpired:
         server.kill()
+        code = "killed after 20 s"
+    check("serve stops cleanly on SIGTERM (exit 0)", code == 0, str(code))
     upstream.shutdown()
     left = [p for p in os.listdir(work) if p.startswith("sparkforensics-uploads-")]
     check("the uploads' directory is gone when serve stops", not left, str(left))

@@ -8,7 +8,7 @@
 // error, and runs axe-core: no serious or critical violation. Prints one line per test and
 // 'N passed, N failed'; exit 77 (skipped) with the reason when the corpus or chromium is absent.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,6 +21,7 @@ const corpus = join(corpusRoot, 'NVIDIA__spark-rapids-tools/core/src/test/resour
 if (!existsSync(corpus)) { console.log(`SKIP: the corpus folder ${corpus} is absent`); process.exit(77); }
 if (!existsSync(CHROMIUM)) { console.log(`SKIP: ${CHROMIUM} is absent (scripts/install-deps.sh chromium)`); process.exit(77); }
 mkdirSync(shots, { recursive: true });
+for (const old of readdirSync(shots)) rmSync(join(shots, old), { force: true });  // this run's only
 
 const LOG = 'rp_sql_eventlog.zstd';            // 4 findings, 1 SQL execution, 5 stages
 const FETCHED_APP = 'local-1624371906627';     // eventlog_dsv2.zstd, fetched back from serve itself
@@ -48,7 +49,7 @@ let passed = 0;
 let failed = 0;
 const expect = (ok, what) => { if (!ok) throw new Error(what); };
 
-async function test(name, body, { offline = false } = {}) {
+async function test(name, body, { offline = false, fullPage = true } = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   const outside = [];
@@ -65,7 +66,7 @@ async function test(name, body, { offline = false } = {}) {
   const started = Date.now();
   try {
     await body(page);
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
     const axe = await new AxeBuilder({ page }).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.length === 0, `axe: ${serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`).join('; ')}`);
@@ -130,6 +131,23 @@ try {
     expect((await pressedBands(page)).length === 0, 'a reload without parameters is unfiltered');
   });
 
+  await test('switching-logs-resets-the-filter', async (page) => {
+    await page.goto(`${findingsUrl}?impact=low`);
+    await page.waitForSelector('.filters');
+    expect((await pressedBands(page)).join() === 'low', 'a deep link restores its filter');
+    await page.getByRole('link', { name: 'SparkForensics', exact: true }).click();
+    await page.click('a[href="/logs/spark2-eventlog.zstd/overview"]');
+    await page.waitForSelector('.kpi');
+    await page.getByRole('link', { name: 'Findings', exact: true }).click();
+    await page.waitForSelector('.filters');
+    expect(!/impact=/.test(page.url()) && (await pressedBands(page)).length === 0, 'another log starts unfiltered');
+    await page.goBack();
+    await page.goBack();
+    await page.goBack();
+    await page.waitForSelector('.filters');
+    expect(/rp_sql/.test(page.url()) && (await pressedBands(page)).join() === 'low', `Back to the first log restores its filter: ${page.url()}`);
+  });
+
   await test('stage-drilldown', async (page) => {
     await page.goto(`${base}/logs/${LOG}/stages`);
     await page.click('table.grid tbody a');
@@ -155,12 +173,12 @@ try {
     await page.goto(`${base}/logs/${LOG}/timeline`);
     await page.waitForSelector('canvas');
     await page.getByRole('button', { name: /dark theme/ }).click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme) === 'dark', 'the dark theme');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.waitForSelector('.kpi');
     await page.getByRole('link', { name: 'Environment', exact: true }).click();
     await page.waitForSelector('table.props');
-  });
+  }, { fullPage: false });
 
   await test('history-server-fetch', async (page) => {
     await page.goto(base + '/');

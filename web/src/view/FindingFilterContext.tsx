@@ -15,8 +15,8 @@ const FilterContext = createContext<FilterContextValue>({
 
 export function useFindingFilter(): FilterContextValue { return useContext(FilterContext); }
 
-// `fileId`: the log shown. Switching logs empties the selection; the same log's documents
-// coming again (a refresh) keep it.
+// `fileId`: the log shown. Switching logs resets the selection (to the new address's, empty for a
+// log just picked); the same log's documents coming again (a refresh) keep it.
 export function FindingFilterProvider({ fileId, children }: { fileId: string | null; children: ComponentChildren }) {
   const [selection, setSelection] = useState<FilterSelection>(() => selectionFromSearch(location.search));
   const shownFile = useRef(fileId);
@@ -27,11 +27,12 @@ export function FindingFilterProvider({ fileId, children }: { fileId: string | n
     return () => window.removeEventListener('popstate', reseed);
   }, []);
 
+  // Another log: its own filter, the one in its address (none when it was picked: navigate()
+  // drops the query when the log changes; the one it had when Back returns to it).
   useEffect(() => {
     if (shownFile.current === fileId) return;
-    const previous = shownFile.current;
     shownFile.current = fileId;
-    if (previous !== null) apply(emptySelection());
+    setSelection(selectionFromSearch(location.search));
   }, [fileId]);
 
   function apply(next: FilterSelection) {
