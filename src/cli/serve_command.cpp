@@ -114,12 +114,13 @@ int run_serve(const ServeOptions& options) {
   http_options.threads = options.threads;
   http_options.rescan_interval_s = options.rescan_interval_s;
   http_options.log_line = log_line;
-  http_options.other_routes = [&](const std::string& method, const std::string& path, const server::QueryParams& query) {
-    return (*dashboard)->handle(method, path, query);
+  http_options.other_routes = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
+                                  const server::QueryParams& headers) {
+    return (*dashboard)->handle(method, path, query, headers);
   };
   http_options.accept_body = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
-                                 std::optional<uint64_t> length) {
-    return (*dashboard)->accept_body(method, path, query, length);
+                                 const server::QueryParams& headers, std::optional<uint64_t> length) {
+    return (*dashboard)->accept_body(method, path, query, headers, length);
   };
   http_options.on_listening = [&](int port) {
     // On stdout, alone, so a script starting the server on port 0 can read the port.

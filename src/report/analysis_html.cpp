@@ -69,7 +69,7 @@ Result<std::string> analysis_html(std::string_view analysis_json, std::string_vi
   const WebAsset* index = find_web_asset("index.html");
   if (index == nullptr) {
     return fail(Status::Unsupported(
-        "this sparkforensics was built without the dashboard (configured with SF_WEB=OFF or without npm), so it "
+        "this program was built without the dashboard (configured with SF_WEB=OFF or without npm), so it "
         "cannot write HTML; use --format json, text or markdown"));
   }
   std::string html(index->bytes);

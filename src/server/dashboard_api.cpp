@@ -116,6 +116,15 @@ json analysis_summary(const catalog::LoadedLog& log) {
 
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
 
+// Why a request that changes something is refused as another site's, or nullopt.
+std::optional<ApiError> cross_site(const QueryParams& headers) {
+  const std::string marker = text_param(headers, "X-SparkForensics");
+  const std::string site = text_param(headers, "Sec-Fetch-Site");
+  if (marker == "1" && (site.empty() || site == "same-origin" || site == "none")) return std::nullopt;
+  return ApiError{403, "cross-site-request",
+                  "a POST must come from the dashboard's own page (with the header X-SparkForensics: 1)"};
+}
+
 }  // namespace
 
 // One API request: the path's segments after /api/sf/v1/, answered or thrown as an ApiError.
@@ -332,12 +341,16 @@ Result<std::unique_ptr<DashboardApi>> DashboardApi::create(catalog::LogCatalog& 
   return std::unique_ptr<DashboardApi>(new DashboardApi(logs, std::move(options), std::move(*uploads)));
 }
 
-RestResponse DashboardApi::handle(const std::string& method, const std::string& path, const QueryParams& query) {
+RestResponse DashboardApi::handle(const std::string& method, const std::string& path, const QueryParams& query,
+                                  const QueryParams& headers) {
   if (path.rfind(kApiPrefix, 0) != 0) {
     if (method != "GET" && method != "HEAD") {
       return error_response({405, "method-not-allowed", "the dashboard's pages take GET"});
     }
     return static_file(path);
+  }
+  if (method == "POST") {
+    if (auto refused = cross_site(headers)) return error_response(*refused);
   }
   try {
     Request request(*this, method, split_path(std::string_view(path).substr(kApiPrefix.size())), query);
@@ -350,8 +363,14 @@ RestResponse DashboardApi::handle(const std::string& method, const std::string& 
 }
 
 std::optional<BodyHandling> DashboardApi::accept_body(const std::string& method, const std::string& path,
-                                                      const QueryParams& query, std::optional<uint64_t> content_length) {
+                                                      const QueryParams& query, const QueryParams& headers,
+                                                      std::optional<uint64_t> content_length) {
   if (path != std::string(kApiPrefix) + "uploads" || method != "POST") return std::nullopt;
+  if (auto refused = cross_site(headers)) {
+    BodyHandling out;
+    out.refusal = error_response(*refused);
+    return out;
+  }
   return uploads_->receive(text_param(query, "name"), text_param(query, "folder"), text_param(query, "upload"),
                            content_length);
 }

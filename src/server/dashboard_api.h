@@ -17,6 +17,12 @@
 //        from a Spark History Server (validated, no credentials, no redirects, size and time
 //        limits), then read it: a parse
 //
+// A POST (a parse, an upload, a download) must carry the header "X-SparkForensics: 1", which the
+// dashboard's page sends and another site's page cannot (a custom header needs a CORS preflight,
+// which this server never grants), and must not be said cross-site by the browser
+// (Sec-Fetch-Site): otherwise 403 cross-site-request. A page elsewhere cannot make the server
+// download or read anything.
+//
 // A log L is a log of --log-dir by its file name as listed, or "~u1" (an upload), "~h1" (a
 // download). Errors are {"error": {"code", "message"}} with a stable code and the HTTP status.
 // docs/server.md documents every field. Thread-safe.
@@ -51,10 +57,12 @@ class DashboardApi {
   ~DashboardApi();
 
   // Every request outside /api/v1 (HttpServerOptions::other_routes).
-  RestResponse handle(const std::string& method, const std::string& path, const QueryParams& query);
+  RestResponse handle(const std::string& method, const std::string& path, const QueryParams& query,
+                      const QueryParams& headers = {});
   // A request with a body (HttpServerOptions::accept_body): uploads only.
   std::optional<BodyHandling> accept_body(const std::string& method, const std::string& path,
-                                          const QueryParams& query, std::optional<uint64_t> content_length);
+                                          const QueryParams& query, const QueryParams& headers,
+                                          std::optional<uint64_t> content_length);
 
   UploadStore& uploads() { return *uploads_; }
 

@@ -214,6 +214,7 @@ struct RequestRecord {
   std::string method;
   std::string path;  // unescaped, without the query
   QueryParams query;
+  QueryParams headers;  // kHookHeaders only
   bool head_complete = false;  // the access handler has been called
   bool dispatched = false;     // counted in Server::active_requests_
   int status = 0;              // of the answer we queued (0: the library answered, or nobody)
@@ -255,7 +256,7 @@ class Server {
   MHD_Result handle_head(MHD_Connection* connection, RequestRecord& request, const char* url);
   MHD_Result dispatch(MHD_Connection* connection, RequestRecord& request);
   MHD_Result queue_answer(MHD_Connection* connection, RequestRecord& request, RestResponse answer);
-  RestResponse route(const std::string& method, const std::string& path, const QueryParams& query) const;
+  RestResponse route(const RequestRecord& request) const;
   void close_connections_past_deadline();
   void rescan_directory();
   void log(const std::string& line) const {
@@ -273,6 +274,13 @@ class Server {
   std::mutex connections_mutex_;
   std::unordered_set<ConnectionRecord*> connections_;
 };
+
+void read_hook_headers(MHD_Connection* connection, QueryParams& headers) {
+  for (std::string_view name : kHookHeaders) {
+    const char* value = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, std::string(name).c_str());
+    if (value != nullptr) headers[std::string(name)].push_back(value);
+  }
+}
 
 void read_query(MHD_Connection* connection, QueryParams& query) {
   query.clear();
@@ -472,6 +480,7 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
   if (has_body && options_.accept_body) {
     request.path = url;
     read_query(connection, request.query);
+    read_hook_headers(connection, request.headers);
     std::optional<uint64_t> declared;
     if (length != nullptr) {
       uint64_t n = 0;
@@ -479,7 +488,8 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
       if (ec == std::errc() && end == text.data() + text.size()) declared = n;
     }
-    std::optional<BodyHandling> handling = options_.accept_body(request.method, request.path, request.query, declared);
+    std::optional<BodyHandling> handling = options_.accept_body(request.method, request.path, request.query,
+                                                                       request.headers, declared);
     if (handling && handling->body != nullptr) {
       request.body = std::move(handling->body);
       if (ConnectionRecord* record = connection_record(connection)) {
@@ -503,6 +513,7 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
   }
   request.path = url;
   read_query(connection, request.query);
+  read_hook_headers(connection, request.headers);
   return MHD_YES;
 }
 
@@ -521,7 +532,7 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
   auto task = [this, connection, &request] {
     try {
       request.answer = request.body != nullptr ? request.body->finish()
-                                                : route(request.method, request.path, request.query);
+                                                : route(request);
     } catch (const std::exception& e) {  // out of memory, or a bug: the request fails, not the server
       request.answer = text_response(500, std::string("internal error: ") + e.what() + "\n");
     }
@@ -537,9 +548,10 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
   return MHD_YES;
 }
 
-RestResponse Server::route(const std::string& method, const std::string& path, const QueryParams& query) const {
-  if (path.rfind("/api/v1/", 0) == 0 || path == "/api/v1") return router_.handle(method, path, query);
-  if (options_.other_routes) return options_.other_routes(method, path, query);
+RestResponse Server::route(const RequestRecord& request) const {
+  const std::string& path = request.path;
+  if (path.rfind("/api/v1/", 0) == 0 || path == "/api/v1") return router_.handle(request.method, path, request.query);
+  if (options_.other_routes) return options_.other_routes(request.method, path, request.query, request.headers);
   if (path == "/" || path.empty()) {
     return text_response(
         200, "sparkforensics serve: the Spark History Server REST API is under /api/v1/ (try /api/v1/applications)\n");

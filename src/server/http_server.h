@@ -77,6 +77,10 @@ struct BodyHandling {
   RestResponse refusal;
 };
 
+// The request headers the hooks below are given (the others are not kept): what the dashboard
+// tells its own page's requests from another site's by.
+inline constexpr std::string_view kHookHeaders[] = {"Origin", "Sec-Fetch-Site", "X-SparkForensics"};
+
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 18080;            // 0: any free port (reported through on_listening)
@@ -87,14 +91,16 @@ struct HttpServerOptions {
   std::function<void(int port)> on_listening;
   // One line per request, per rejection (and per rescan that found changes); thread-safe calls.
   std::function<void(const std::string& line)> log_line;
-  // Every path outside /api/v1 (the dashboard and its JSON API), called on request threads;
-  // null: a line of text at /, 404 elsewhere.
-  std::function<RestResponse(const std::string& method, const std::string& path, const QueryParams& query)>
+  // Every path outside /api/v1 (the dashboard and its JSON API), called on request threads with
+  // the request's kHookHeaders; null: a line of text at /, 404 elsewhere.
+  std::function<RestResponse(const std::string& method, const std::string& path, const QueryParams& query,
+                             const QueryParams& headers)>
       other_routes;
   // A request with a body, at its head (on the event loop): nullopt refuses the body as the REST
   // API does (413 for GET and HEAD, 405 otherwise); null: every body is refused so.
   std::function<std::optional<BodyHandling>(const std::string& method, const std::string& path,
-                                            const QueryParams& query, std::optional<uint64_t> content_length)>
+                                            const QueryParams& query, const QueryParams& headers,
+                                            std::optional<uint64_t> content_length)>
       accept_body;
 };
 

@@ -129,7 +129,8 @@ port = int(re.search(r":(\d+)/", line).group(1))
 
 def request(method, path, body=None, headers=None):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    c.request(method, path, body=body, headers=headers or {})
+    # What the dashboard's page sends (a POST without it is refused as another site's).
+    c.request(method, path, body=body, headers={"X-SparkForensics": "1", **(headers or {})})
     r = c.getresponse()
     data = r.read()
     c.close()
@@ -238,6 +239,17 @@ try:
     status, body = api("POST", "applications")
     check("POST on applications is 405", status == 405)
 
+    # --- Requests another site's page could make.
+    for what, headers in (("without X-SparkForensics", {"X-SparkForensics": ""}),
+                          ("said cross-site by the browser", {"Sec-Fetch-Site": "cross-site"})):
+        status, body = api("POST", "parses?log=" + plain_name, headers=headers)
+        check(f"a parse {what} is 403 cross-site-request",
+              status == 403 and body["error"]["code"] == "cross-site-request", f"{status} {body}")
+        status, body = api("POST", f"history-server?baseUrl={shs_base}&appId=local-1", headers=headers)
+        check(f"a download {what} is 403", status == 403, f"{status} {body}")
+        status, body = api("POST", "uploads?name=x.log", body=b"{}\n", headers=headers)
+        check(f"an upload {what} is 403", status == 403, f"{status} {body}")
+
     # --- Log paths that try to leave the directory.
     for log in ("../secret.txt", "..%2Fsecret.txt", "link-out", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "~u999", "~"):
         status, body = api("POST", "parses?log=" + log)
@@ -263,7 +275,8 @@ try:
           "notes.txt" in parse["error"]["message"] and work not in parse["error"]["message"], parse["error"]["message"])
     # Declared larger than the limit: answered at the head, before a byte of the body is sent.
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(b"POST /api/sf/v1/uploads?name=big.log HTTP/1.1\r\nHost: x\r\nContent-Length: 3100000\r\n\r\n")
+        s.sendall(b"POST /api/sf/v1/uploads?name=big.log HTTP/1.1\r\nHost: x\r\nX-SparkForensics: 1\r\n"
+                  b"Content-Length: 3100000\r\n\r\n")
         answer = s.recv(65536).decode(errors="replace")
     check("an upload declared past --max-upload-bytes is 413 too-large",
           answer.startswith("HTTP/1.1 413") and '"too-large"' in answer, answer[:200])
@@ -271,6 +284,7 @@ try:
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     c.putrequest("POST", "/api/sf/v1/uploads?name=chunked.log")
     c.putheader("Transfer-Encoding", "chunked")
+    c.putheader("X-SparkForensics", "1")
     c.endheaders()
     try:
         for _ in range(60):

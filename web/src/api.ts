@@ -24,7 +24,8 @@ const BASE = '/api/sf/v1';
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(BASE + path, init);
+    // The header tells the server this page sent it (a POST without it is refused as another site's).
+    response = await fetch(BASE + path, { ...init, headers: { ...(init?.headers ?? {}), 'X-SparkForensics': '1' } });
   } catch {
     throw new ApiError(0, 'unreachable', 'The SparkForensics server did not answer: is `sparkforensics serve` still running?');
   }
