@@ -81,8 +81,11 @@ function StageDetail({ doc, stage }: { doc: AnalysisDocument; stage: Stage }) {
       </section>
       <section class="panel dists">
         <Distribution title="Task duration" q={stage.quantiles?.durationMs} format={formatMs} />
-        <Distribution title="Task input size" q={stage.quantiles?.inputBytes ?? stage.quantiles?.shuffleReadBytes}
-                      format={formatBytes} />
+        {(stage.quantiles?.inputBytes?.max ?? 0) > 0 || !stage.quantiles?.shuffleReadBytes ? (
+          <Distribution title="Task input size" q={stage.quantiles?.inputBytes} format={formatBytes} />
+        ) : (
+          <Distribution title="Task shuffle read size (no input read)" q={stage.quantiles.shuffleReadBytes} format={formatBytes} />
+        )}
       </section>
       <section class="panel">
         <h2>Where it ran</h2>

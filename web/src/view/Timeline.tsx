@@ -9,10 +9,11 @@ import { useStore } from '../store/store';
 import type { AnalysisDocument, TimelineDocument } from '../types';
 import { Chart, type ChartOption } from './charts';
 
+// 0: shared its window entirely (blue) .. 1: ran alone (orange), mixed in RGB.
 function gateColor(gate: number): string {
-  // 0: shared its window entirely (grey-blue) .. 1: ran alone (deep orange)
-  const hue = 210 - 180 * Math.max(0, Math.min(1, gate));
-  return `hsl(${hue}, 70%, 50%)`;
+  const g = Math.max(0, Math.min(1, gate));
+  const mix = (a: number, b: number) => Math.round(a + (b - a) * g);
+  return `rgb(${mix(0x4a, 0xe8)}, ${mix(0x90, 0x74)}, ${mix(0xd9, 0x2a)})`;
 }
 
 interface Row { label: string; kind: 'job' | 'stage' | 'executor'; startS: number; endS: number; color: string; tip: string;
@@ -41,7 +42,7 @@ function rowsOf(doc: AnalysisDocument, timeline: TimelineDocument): Row[] {
   for (const e of doc.executors) {
     if (e.executorId === 'driver' || e.addTimeMs === null) continue;
     rows.push({ label: `executor ${e.executorId}`, kind: 'executor', startS: s(e.addTimeMs), endS: s(e.removeTimeMs),
-                color: '#6bbf8a', tip: `executor ${e.executorId} on ${e.host}: ${e.totalCores} cores` +
+                color: '#9a8fd8', tip: `executor ${e.executorId} on ${e.host}: ${e.totalCores} cores` +
                 (e.removeReason ? `<br>removed: ${e.removeReason}` : '') });
   }
   return rows;
