@@ -2,7 +2,7 @@
 # (scripts/install-deps.sh runs apt-get only for absent packages), builds, and does its job.
 #
 #   make demo    build, generate a realistic sample event log, analyze it
-#   make test    build and run every test (unit, corpus, end to end)
+#   make test    build and run every test (unit, corpus, end to end, the dashboard in chromium)
 #   make bench        build and print the speed and memory ratios (a ~200 MB log, real logs)
 #   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
 #   make bench-quick  one small log, one run: the ratios in a few seconds
@@ -23,7 +23,7 @@ MAKEFLAGS   += --no-print-directory
 SF          := $(BUILD_DIR)/src/cli/sparkforensics
 LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 
-.PHONY: deps python-deps configure build mcp-client-deps demo test test-asan fuzz bench bench-large bench-quick clean
+.PHONY: deps python-deps web-deps configure build mcp-client-deps demo test test-asan fuzz bench bench-large bench-quick clean
 
 deps:
 	@scripts/install-deps.sh $(DEPS_EXTRA)
@@ -39,7 +39,9 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j$(JOBS)
 
-demo: build
+# Only what the demo runs: the program (with the dashboard when npm is there) and the generator.
+demo: configure
+	@cmake --build $(BUILD_DIR) -j$(JOBS) --target sparkforensics sf-loggen
 	@mkdir -p $(BUILD_DIR)/demo
 	@$(LOGGEN) --preset demo --codec zstd --layout file --out $(BUILD_DIR)/demo > $(BUILD_DIR)/demo/log-path.txt
 	@echo "== sparkforensics analyze $$(cat $(BUILD_DIR)/demo/log-path.txt)"
@@ -50,7 +52,13 @@ mcp-client-deps:
 	@if [ ! -d tests/mcp-client/node_modules ] && command -v npm >/dev/null; then \
 	  npm ci --prefix tests/mcp-client --no-audit --no-fund >/dev/null || exit 1; fi
 
-test: build mcp-client-deps python-deps
+# The dashboard's build and browser tests: npm (Debian's nodejs and npm, unless the machine has an
+# npm of its own), and Debian's chromium for playwright-core (never a browser download).
+web-deps:
+	@command -v npm >/dev/null || scripts/install-deps.sh nodejs npm
+	@scripts/install-deps.sh chromium
+
+test: web-deps build mcp-client-deps python-deps
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
 	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
 

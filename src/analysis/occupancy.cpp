@@ -26,16 +26,7 @@ double union_ms(std::vector<Interval> intervals) {
   return total;
 }
 
-namespace {
-
-// Each executor's cores over [added, removed): what the application held, instant by instant.
-struct CoreSpan {
-  double start_ms = 0;
-  double end_ms = 0;
-  double cores = 0;
-};
-
-std::vector<CoreSpan> core_spans(const model::AppModel& model) {
+std::vector<CoreSpan> held_core_spans(const model::AppModel& model) {
   std::vector<CoreSpan> spans;
   if (model.peak_cores_from_executor_count) return spans;  // no cores per executor in the log
   for (const model::Executor& e : model.executors) {
@@ -45,6 +36,8 @@ std::vector<CoreSpan> core_spans(const model::AppModel& model) {
   }
   return spans;
 }
+
+namespace {
 
 // Average cores held over the window; the peak when the log does not say when executors came.
 double cores_in_window(const std::vector<CoreSpan>& spans, const Interval& window, double peak_cores) {
@@ -63,7 +56,7 @@ double cores_in_window(const std::vector<CoreSpan>& spans, const Interval& windo
 std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
   std::vector<StageOccupancy> result(model.stages.size());
   const double peak_cores = static_cast<double>(model.peak_concurrent_cores);
-  const std::vector<CoreSpan> spans = core_spans(model);
+  const std::vector<CoreSpan> spans = held_core_spans(model);
 
   struct Boundary {
     double time_ms;

@@ -42,4 +42,14 @@ struct StageOccupancy {
 // One entry per model.stages entry, same order.
 std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model);
 
+// Each executor's cores over [added, removed): what the application held, instant by instant
+// (end is +infinity for an executor never removed). Empty when the log gives no cores per
+// executor (model.peak_cores_from_executor_count).
+struct CoreSpan {
+  double start_ms = 0;
+  double end_ms = 0;
+  double cores = 0;
+};
+std::vector<CoreSpan> held_core_spans(const model::AppModel& model);
+
 }  // namespace sf::analysis

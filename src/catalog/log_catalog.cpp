@@ -159,6 +159,14 @@ Result<std::shared_ptr<const LoadedLog>> LogCatalog::load_own_file(const std::st
   return load_real_path(real->string(), anywhere, request);
 }
 
+std::shared_ptr<const LoadedLog> LogCatalog::loaded_if_current(const std::string& path) const {
+  auto real = options_.root.resolve(path);
+  if (!real) return nullptr;
+  auto metadata = read_attempt_file_metadata(real->string(), options_.root);
+  if (!metadata) return nullptr;
+  return loaded_.peek(real->string(), metadata->files);
+}
+
 std::shared_ptr<LogCatalog::ReadProgress> LogCatalog::progress_of(const std::string& real_path) const {
   std::lock_guard lock(mutex_);
   auto it = reads_in_flight_.find(real_path);

@@ -108,6 +108,10 @@ class LogCatalog {
   // download), read without the root's confinement: never call it with a path a client gave.
   Result<std::shared_ptr<const LoadedLog>> load_own_file(const std::string& path, const LoadRequest& request = {});
 
+  // The log at `path` if it is in memory and its files are unchanged; null otherwise. Never
+  // reads the log (a stat per part): what a list shows of logs already analyzed.
+  std::shared_ptr<const LoadedLog> loaded_if_current(const std::string& path) const;
+
   size_t loaded_logs() const { return loaded_.size(); }
   // How many times a log was read in full since the catalogue was made (loads not served from
   // memory and not joined to another caller's read).

@@ -121,6 +121,15 @@ class LruLoadingCache {
     return build->value;
   }
 
+  // The cached value of `key` when its version is `version`; null otherwise. Never builds, and
+  // does not count as a use.
+  std::shared_ptr<const Value> peek(const Key& key, const Version& version) const {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || it->second.build != nullptr || !(it->second.version == version)) return nullptr;
+    return it->second.value;
+  }
+
   // Cached values (not counting builds in flight).
   size_t size() const {
     std::lock_guard lock(mutex_);

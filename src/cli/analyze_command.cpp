@@ -19,9 +19,11 @@
 #include "cli/progress.h"
 #include "io/log_source.h"
 #include "model/load.h"
+#include "report/analysis_html.h"
 #include "report/analysis_markdown.h"
 #include "report/analysis_text.h"
 #include "report/model_json.h"
+#include "report/timeline_json.h"
 
 namespace sf::cli {
 
@@ -95,6 +97,16 @@ int analyze_one(const AnalyzeOptions& options, const analysis::AnalysisOptions& 
   std::string rendered;
   if (options.format == "json") {
     rendered = report::analysis_json(model, &analysis);
+  } else if (options.format == "html") {
+    report::JsonOptions json_options;
+    json_options.indent = -1;
+    auto html = report::analysis_html(report::analysis_json(model, &analysis, json_options),
+                                      report::timeline_json(model).dump());
+    if (!html) {
+      print_error(html.error().message());
+      return kExitError;
+    }
+    rendered = std::move(*html);
   } else if (options.format == "markdown") {
     rendered = report::analysis_markdown(model, analysis);
   } else {
@@ -185,7 +197,7 @@ void register_analyze(CLI::App& app, int& exit_code) {
                   "or a directory of logs (one summary line per application)")
       ->required();
   cmd->add_option("--format,-f", options->format, "Output format of a single log's report")
-      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->check(CLI::IsMember({"text", "json", "markdown", "html"}))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output_path, "Write the report to FILE instead of stdout");
   cmd->add_option("--config", options->config_path,

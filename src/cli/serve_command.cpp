@@ -2,6 +2,7 @@
 // over the event logs in DIR, from the same model `analyze` uses.
 //
 // SIGINT and SIGTERM stop it cleanly: requests in flight finish, then it exits 0.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "catalog/log_catalog.h"
 #include "cli/commands.h"
+#include "server/dashboard_api.h"
 #include "server/http_server.h"
 #include "server/rest_router.h"
 
@@ -27,6 +29,11 @@ struct ServeOptions {
   size_t max_task_stages = 4;
   unsigned threads = 8;
   int rescan_interval_s = 10;
+  uint64_t max_upload_bytes = server::UploadLimits{}.max_upload_bytes;
+  std::string upload_dir;  // where the uploads' own directory is made; "" : the system's temporary one
+  unsigned parse_threads = 2;
+  int history_server_timeout_s = 600;
+  uint64_t history_server_max_bytes = fetch::FetchOptions{}.max_bytes;
 };
 
 // Set by the signal handler; read by the server's watcher thread.
@@ -84,6 +91,20 @@ int run_serve(const ServeOptions& options) {
   log_line(std::to_string(logs.applications().size()) + " application(s) in " + std::to_string(scan->logs) +
            " log(s) in " + options.log_dir);
 
+  server::DashboardOptions dashboard_options;
+  dashboard_options.uploads.max_upload_bytes = options.max_upload_bytes;
+  dashboard_options.upload_parent = options.upload_dir;
+  dashboard_options.parse_threads = options.parse_threads;
+  dashboard_options.fetch.timeout_ms = int64_t{options.history_server_timeout_s} * 1000;
+  dashboard_options.fetch.connect_timeout_ms = std::min<int64_t>(dashboard_options.fetch.connect_timeout_ms,
+                                                                 dashboard_options.fetch.timeout_ms);
+  dashboard_options.fetch.max_bytes = options.history_server_max_bytes;
+  auto dashboard = server::DashboardApi::create(logs, dashboard_options);
+  if (!dashboard) {
+    print_error(dashboard.error().message());
+    return kExitError;
+  }
+
   server::StageTaskCacheOptions task_options;
   task_options.max_stages = options.max_task_stages;
   server::RestRouter router(logs, task_options);
@@ -93,10 +114,19 @@ int run_serve(const ServeOptions& options) {
   http_options.threads = options.threads;
   http_options.rescan_interval_s = options.rescan_interval_s;
   http_options.log_line = log_line;
+  http_options.other_routes = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
+                                  const server::QueryParams& headers) {
+    return (*dashboard)->handle(method, path, query, headers);
+  };
+  http_options.accept_body = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
+                                 const server::QueryParams& headers, std::optional<uint64_t> length) {
+    return (*dashboard)->accept_body(method, path, query, headers, length);
+  };
   http_options.on_listening = [&](int port) {
     // On stdout, alone, so a script starting the server on port 0 can read the port.
     std::printf("listening on http://%s:%d/api/v1/applications\n", options.host.c_str(), port);
     std::fflush(stdout);
+    log_line("dashboard: http://" + options.host + ":" + std::to_string(port) + "/");
   };
   const Status status = server::run_http_server(logs, router, http_options, g_stop_requested);
   if (!status.ok()) {
@@ -141,6 +171,27 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Seconds between listings of the log directory (new and changed logs); 0: never")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  serve
+      ->add_option("--max-upload-bytes", options->max_upload_bytes,
+                   "Largest event log the dashboard accepts as an upload (a rolling-log folder's files together)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  serve->add_option("--upload-dir", options->upload_dir,
+                    "Where uploads and History Server downloads are kept while serving (a fresh folder is made "
+                    "inside it and removed at the end; default: the system's temporary directory)");
+  serve->add_option("--parse-threads", options->parse_threads, "Logs the dashboard reads at once in the background")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  serve
+      ->add_option("--history-server-timeout", options->history_server_timeout_s,
+                   "Seconds a dashboard download from a Spark History Server may take")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 24 * 3600));
+  serve
+      ->add_option("--history-server-max-bytes", options->history_server_max_bytes,
+                   "Largest History Server download (the logs zip) the dashboard accepts")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -26,6 +27,9 @@ namespace sf::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Bytes of a refused request body read and dropped before the refusal is sent anyway.
+constexpr uint64_t kDropAfterRefusalBytes = 16 << 20;
 
 std::string elapsed_text(Clock::time_point start) {
   const auto elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
@@ -197,6 +201,7 @@ struct ConnectionRecord {
   int fd = -1;
   std::string address;
   std::optional<Clock::time_point> head_deadline;  // set while a request head is awaited
+  std::optional<Clock::time_point> body_deadline;  // set while an accepted request body is read
   std::string target_being_read;                    // its request line's target, once read
   bool closed_by_deadline = false;
   uint64_t bytes_of_logged_requests = 0;  // bytes received up to the last request logged
@@ -209,12 +214,18 @@ struct RequestRecord {
   std::string method;
   std::string path;  // unescaped, without the query
   QueryParams query;
+  QueryParams headers;  // kHookHeaders only
   bool head_complete = false;  // the access handler has been called
   bool dispatched = false;     // counted in Server::active_requests_
   int status = 0;              // of the answer we queued (0: the library answered, or nobody)
   uint64_t body_bytes = 0;
+  uint64_t body_bytes_received = 0;  // of an accepted request body
   std::string note;  // said after the line: why it was refused, or how it ended
   std::shared_ptr<StreamedBody> stream;
+  std::unique_ptr<RequestBody> body;  // an accepted request body being read (an upload)
+  std::optional<RestResponse> refusal;  // its receiver refused the rest of it: the answer to give
+  uint64_t refused_at_bytes = 0;
+  bool refusal_queued = false;
   // Written by a pool thread before it resumes the connection, read on the event loop after.
   RestResponse answer;
   std::atomic<bool> answer_ready{false};
@@ -245,7 +256,7 @@ class Server {
   MHD_Result handle_head(MHD_Connection* connection, RequestRecord& request, const char* url);
   MHD_Result dispatch(MHD_Connection* connection, RequestRecord& request);
   MHD_Result queue_answer(MHD_Connection* connection, RequestRecord& request, RestResponse answer);
-  RestResponse route(const std::string& method, const std::string& path, const QueryParams& query) const;
+  RestResponse route(const RequestRecord& request) const;
   void close_connections_past_deadline();
   void rescan_directory();
   void log(const std::string& line) const {
@@ -263,6 +274,24 @@ class Server {
   std::mutex connections_mutex_;
   std::unordered_set<ConnectionRecord*> connections_;
 };
+
+void read_hook_headers(MHD_Connection* connection, QueryParams& headers) {
+  for (std::string_view name : kHookHeaders) {
+    const char* value = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, std::string(name).c_str());
+    if (value != nullptr) headers[std::string(name)].push_back(value);
+  }
+}
+
+void read_query(MHD_Connection* connection, QueryParams& query) {
+  query.clear();
+  MHD_get_connection_values(
+      connection, MHD_GET_ARGUMENT_KIND,
+      [](void* cls, MHD_ValueKind, const char* key, const char* value) {
+        (*static_cast<QueryParams*>(cls))[key].push_back(value != nullptr ? value : "");
+        return MHD_YES;
+      },
+      &query);
+}
 
 ConnectionRecord* connection_record(MHD_Connection* connection) {
   const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -343,6 +372,7 @@ void Server::on_request_completed(void* cls, MHD_Connection* connection, void** 
     std::lock_guard lock(server->connections_mutex_);
     closed_by_deadline = record->closed_by_deadline;
     record->target_being_read.clear();
+    record->body_deadline.reset();
     // The connection may carry another request: its head is awaited from now on.
     record->head_deadline = Clock::now() + std::chrono::seconds(server->limits_.request_head_deadline_s);
     // Bytes still arriving for a request refused unread (a body, an oversized head) are part of
@@ -389,7 +419,8 @@ void Server::on_request_completed(void* cls, MHD_Connection* connection, void** 
 }
 
 MHD_Result Server::on_request(void* cls, MHD_Connection* connection, const char* url, const char* method,
-                              const char*, const char*, size_t* upload_data_size, void** request_context) {
+                              const char*, const char* upload_data, size_t* upload_data_size,
+                              void** request_context) {
   auto* server = static_cast<Server*>(cls);
   if (*request_context == nullptr) *request_context = new RequestRecord;  // the URI callback always runs first
   auto& request = *static_cast<RequestRecord*>(*request_context);
@@ -398,9 +429,31 @@ MHD_Result Server::on_request(void* cls, MHD_Connection* connection, const char*
     request.method = method;
     return server->handle_head(connection, request, url);
   }
-  if (*upload_data_size != 0) {  // never reached: a request with a body is answered at its head
+  if (*upload_data_size != 0) {  // only an accepted body (any other is answered at its head)
+    const std::string_view bytes(upload_data, *upload_data_size);
     *upload_data_size = 0;
+    if (request.refusal_queued) return MHD_YES;
+    request.body_bytes_received += bytes.size();
+    if (request.refusal) {
+      // Refused: the rest is read and dropped, so that the client, still sending, reads the
+      // answer instead of a reset; past a bound it is answered at once and the connection closed.
+      if (request.body_bytes_received - request.refused_at_bytes <= kDropAfterRefusalBytes) return MHD_YES;
+      request.refusal_queued = true;
+      return server->queue_answer(connection, request, std::move(*request.refusal));
+    }
+    if (request.body == nullptr) return MHD_YES;
+    request.refusal = request.body->write(bytes);
+    if (request.refusal) {
+      request.refused_at_bytes = request.body_bytes_received;
+      request.note = "request body refused after " + std::to_string(request.body_bytes_received) + " bytes";
+      request.body.reset();  // what it wrote is removed now
+    }
     return MHD_YES;
+  }
+  if (request.refusal_queued) return MHD_YES;
+  if (request.refusal) {
+    request.refusal_queued = true;
+    return server->queue_answer(connection, request, std::move(*request.refusal));
   }
   // Dispatched at the library's "final" call, not at the head: an answer queued while the
   // request is still at its head makes the library close the connection after it.
@@ -424,6 +477,32 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
   const bool has_body = (length != nullptr && std::string_view(length) != "0") ||
                         MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
                                                     MHD_HTTP_HEADER_TRANSFER_ENCODING) != nullptr;
+  if (has_body && options_.accept_body) {
+    request.path = url;
+    read_query(connection, request.query);
+    read_hook_headers(connection, request.headers);
+    std::optional<uint64_t> declared;
+    if (length != nullptr) {
+      uint64_t n = 0;
+      const std::string_view text(length);
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec == std::errc() && end == text.data() + text.size()) declared = n;
+    }
+    std::optional<BodyHandling> handling = options_.accept_body(request.method, request.path, request.query,
+                                                                       request.headers, declared);
+    if (handling && handling->body != nullptr) {
+      request.body = std::move(handling->body);
+      if (ConnectionRecord* record = connection_record(connection)) {
+        std::lock_guard lock(connections_mutex_);
+        record->body_deadline = Clock::now() + std::chrono::seconds(limits_.request_body_deadline_s);
+      }
+      return MHD_YES;
+    }
+    if (handling) {
+      request.note = "request body refused unread";
+      return queue_answer(connection, request, std::move(handling->refusal));
+    }
+  }
   if (has_body) {
     request.note = "request body refused unread";
     // Any method but GET and HEAD is the router's 405, answered before it routes anything.
@@ -433,13 +512,8 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
                                   : router_.handle(request.method, url, QueryParams{}));
   }
   request.path = url;
-  MHD_get_connection_values(
-      connection, MHD_GET_ARGUMENT_KIND,
-      [](void* cls, MHD_ValueKind, const char* key, const char* value) {
-        (*static_cast<QueryParams*>(cls))[key].push_back(value != nullptr ? value : "");
-        return MHD_YES;
-      },
-      &request.query);
+  read_query(connection, request.query);
+  read_hook_headers(connection, request.headers);
   return MHD_YES;
 }
 
@@ -448,10 +522,17 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
   // answer is ready. Suspended first, so a fast answer cannot resume it before that.
   request.dispatched = true;
   ++active_requests_;
+  if (request.body != nullptr) {
+    if (ConnectionRecord* record = connection_record(connection)) {
+      std::lock_guard lock(connections_mutex_);
+      record->body_deadline.reset();
+    }
+  }
   MHD_suspend_connection(connection);
   auto task = [this, connection, &request] {
     try {
-      request.answer = route(request.method, request.path, request.query);
+      request.answer = request.body != nullptr ? request.body->finish()
+                                                : route(request);
     } catch (const std::exception& e) {  // out of memory, or a bug: the request fails, not the server
       request.answer = text_response(500, std::string("internal error: ") + e.what() + "\n");
     }
@@ -467,8 +548,10 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
   return MHD_YES;
 }
 
-RestResponse Server::route(const std::string& method, const std::string& path, const QueryParams& query) const {
-  if (path.rfind("/api/v1/", 0) == 0 || path == "/api/v1") return router_.handle(method, path, query);
+RestResponse Server::route(const RequestRecord& request) const {
+  const std::string& path = request.path;
+  if (path.rfind("/api/v1/", 0) == 0 || path == "/api/v1") return router_.handle(request.method, path, request.query);
+  if (options_.other_routes) return options_.other_routes(request.method, path, request.query, request.headers);
   if (path == "/" || path.empty()) {
     return text_response(
         200, "sparkforensics serve: the Spark History Server REST API is under /api/v1/ (try /api/v1/applications)\n");
@@ -504,6 +587,7 @@ MHD_Result Server::queue_answer(MHD_Connection* connection, RequestRecord& reque
   if (!answer.content_disposition.empty()) {
     MHD_add_response_header(response, "Content-Disposition", answer.content_disposition.c_str());
   }
+  for (const auto& [name, value] : answer.headers) MHD_add_response_header(response, name.c_str(), value.c_str());
   if (answer.status == 503) {
     MHD_add_response_header(response, "Retry-After", "1");
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -518,10 +602,14 @@ void Server::close_connections_past_deadline() {
   const auto now = Clock::now();
   std::lock_guard lock(connections_mutex_);
   for (ConnectionRecord* record : connections_) {
-    if (!record->head_deadline || *record->head_deadline > now || record->closed_by_deadline) continue;
+    if (record->closed_by_deadline) continue;
+    const bool head_late = record->head_deadline && *record->head_deadline <= now;
+    const bool body_late = record->body_deadline && *record->body_deadline <= now;
+    if (!head_late && !body_late) continue;
     record->closed_by_deadline = true;
-    log(record->address + " - " + (record->target_being_read.empty() ? "-" : record->target_being_read) +
-        " 408 0 bytes (request head not complete within " + std::to_string(limits_.request_head_deadline_s) +
+    log(record->address + " - " + (record->target_being_read.empty() ? "-" : record->target_being_read) + " 408 0 bytes (" +
+        (head_late ? "request head not complete within " + std::to_string(limits_.request_head_deadline_s)
+                   : "request body not complete within " + std::to_string(limits_.request_body_deadline_s)) +
         " s: connection closed)");
     // The library sees the end of the stream and closes the connection itself (it owns the
     // descriptor: closing it here could close another connection's reused one).

@@ -1,6 +1,6 @@
-// The HTTP transport of the REST API: libmicrohttpd serving RestRouter answers under /api/v1,
-// one log line per request and per rejection, the log directory rescanned in the background,
-// and a clean stop.
+// The HTTP transport of the REST API: libmicrohttpd serving RestRouter answers under /api/v1
+// (and whatever HttpServerOptions::other_routes answers beside it: the dashboard), one log line
+// per request and per rejection, the log directory rescanned in the background, and a clean stop.
 //
 // Connections are read and written by one event loop (epoll), so a slow or idle client costs a
 // connection slot and a little memory, never a thread. A request whose head is complete is
@@ -18,7 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "catalog/log_catalog.h"
 #include "common/status.h"
@@ -49,7 +52,34 @@ struct HttpLimits {
   size_t max_waiting_downloads = 16;
   // Bytes of a streamed body held between its writer and the connection.
   size_t stream_buffer_bytes = 1 << 20;
+  // From a request head accepted with a body (an upload) to its last byte; past it the connection
+  // is closed, the body dropped and the request logged 408. (A body that stalls is closed sooner,
+  // at idle_timeout_s without a byte.)
+  int request_body_deadline_s = 600;
 };
+
+// A request body being received (the dashboard's uploads). write() is given the bytes as they
+// arrive, on the HTTP event loop (keep it short: a write to a local file); finish(), once the
+// last byte came, on a request thread, makes the answer. Destroyed without finish() when the
+// body never completed (the client went, a deadline, a refusal): it removes what it wrote.
+class RequestBody {
+ public:
+  virtual ~RequestBody() = default;
+  // nullopt to go on; an answer (413, 500) to stop reading: it is sent and the connection closed.
+  virtual std::optional<RestResponse> write(std::string_view bytes) = 0;
+  virtual RestResponse finish() = 0;
+};
+
+// What to do with a request that has a body: read it into `body`, or, when that is null, answer
+// `refusal` at its head without reading a byte of it.
+struct BodyHandling {
+  std::unique_ptr<RequestBody> body;
+  RestResponse refusal;
+};
+
+// The request headers the hooks below are given (the others are not kept): what the dashboard
+// tells its own page's requests from another site's by.
+inline constexpr std::string_view kHookHeaders[] = {"Origin", "Sec-Fetch-Site", "X-SparkForensics"};
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
@@ -61,6 +91,17 @@ struct HttpServerOptions {
   std::function<void(int port)> on_listening;
   // One line per request, per rejection (and per rescan that found changes); thread-safe calls.
   std::function<void(const std::string& line)> log_line;
+  // Every path outside /api/v1 (the dashboard and its JSON API), called on request threads with
+  // the request's kHookHeaders; null: a line of text at /, 404 elsewhere.
+  std::function<RestResponse(const std::string& method, const std::string& path, const QueryParams& query,
+                             const QueryParams& headers)>
+      other_routes;
+  // A request with a body, at its head (on the event loop): nullopt refuses the body as the REST
+  // API does (413 for GET and HEAD, 405 otherwise); null: every body is refused so.
+  std::function<std::optional<BodyHandling>(const std::string& method, const std::string& path,
+                                            const QueryParams& query, const QueryParams& headers,
+                                            std::optional<uint64_t> content_length)>
+      accept_body;
 };
 
 // Serves until `stop_requested` becomes true. An error when the address cannot be bound.

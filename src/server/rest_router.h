@@ -16,6 +16,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "catalog/log_catalog.h"
 #include "common/status.h"
@@ -32,6 +34,7 @@ struct RestResponse {
   std::string content_type = "application/json";
   std::string body;
   std::string content_disposition;  // for downloads ("attachment; filename=...")
+  std::vector<std::pair<std::string, std::string>> headers;  // any other response headers
   // A body too large to hold (the /logs zip): when set, `body` is empty and whoever sends the
   // answer calls this once, from any thread, to have the body written into a sink as it is made.
   // Whatever could be refused with a status was refused before (this answer is a 200); an

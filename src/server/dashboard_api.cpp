@@ -1,0 +1,378 @@
+#include "server/dashboard_api.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "fetch/history_server_request.h"
+#include "report/timeline_json.h"
+#include "server/static_files.h"
+
+namespace sf::server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::string_view kApiPrefix = "/api/sf/v1/";
+
+// A request the API answers with an error: HTTP status, stable code, message.
+struct ApiError {
+  int status;
+  std::string code;
+  std::string message;
+};
+
+RestResponse error_response(const ApiError& error) {
+  RestResponse out;
+  out.status = error.status;
+  out.body = json{{"error", {{"code", error.code}, {"message", error.message}}}}.dump();
+  out.headers.emplace_back("Cache-Control", "no-store");
+  return out;
+}
+
+template <class Json>
+RestResponse json_response(const Json& body, int status = 200) {
+  RestResponse out;
+  out.status = status;
+  out.body = body.dump();
+  out.headers.emplace_back("Cache-Control", "no-store");
+  return out;
+}
+
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    out.emplace_back(path.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string text_param(const QueryParams& query, const std::string& name) {
+  auto it = query.find(name);
+  return it == query.end() || it->second.empty() ? std::string() : it->second.front();
+}
+
+int64_t int_param(const QueryParams& query, const std::string& name, int64_t fallback, int64_t min_value,
+                  int64_t max_value) {
+  const std::string text = text_param(query, name);
+  if (text.empty()) return fallback;
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < min_value || n > max_value) {
+    throw ApiError{400, "bad-parameter",
+                   "\"" + name + "\" must be an integer from " + std::to_string(min_value) + " to " +
+                       std::to_string(max_value)};
+  }
+  return n;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+json optional_json(const std::optional<int64_t>& value) { return value ? json(*value) : json(nullptr); }
+
+json parse_json(const ParseSnapshot& p) {
+  json out;
+  out["id"] = p.id;
+  out["log"] = p.log.empty() ? json(nullptr) : json(p.log);
+  out["state"] = to_string(p.state);
+  out["bytesDone"] = p.bytes_done;
+  out["bytesTotal"] = p.bytes_total;
+  out["lines"] = p.lines;
+  out["elapsedMs"] = p.elapsed_ms;
+  out["etaMs"] = optional_json(p.eta_ms);
+  out["error"] = p.error_code.empty() ? json(nullptr) : json{{"code", p.error_code}, {"message", p.error_message}};
+  return out;
+}
+
+// A log's figures for the application list, from its analysis.
+json analysis_summary(const catalog::LoadedLog& log) {
+  const analysis::Analysis& a = log.analysis();
+  json bands = json::object();
+  for (const analysis::Finding& f : a.findings) {
+    const std::string band(analysis::to_string(f.band));
+    bands[band] = bands.value(band, 0) + 1;
+  }
+  json top = nullptr;
+  json top_type = nullptr;
+  for (const analysis::RollupGroup& g : a.rollup.groups) {
+    if (g.tier != analysis::RollupTier::kTime || !g.fix_first) continue;
+    top = {{"low", g.recoverable_low_ms}, {"high", g.recoverable_high_ms}};
+    top_type = g.type;
+    break;
+  }
+  return {{"findings", a.findings.size()}, {"bandCounts", bands}, {"topRecoverableMs", top}, {"topType", top_type}};
+}
+
+std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+// Why a request that changes something is refused as another site's, or nullopt.
+std::optional<ApiError> cross_site(const QueryParams& headers) {
+  const std::string marker = text_param(headers, "X-SparkForensics");
+  const std::string site = text_param(headers, "Sec-Fetch-Site");
+  if (marker == "1" && (site.empty() || site == "same-origin" || site == "none")) return std::nullopt;
+  return ApiError{403, "cross-site-request",
+                  "a POST must come from the dashboard's own page (with the header X-SparkForensics: 1)"};
+}
+
+}  // namespace
+
+// One API request: the path's segments after /api/sf/v1/, answered or thrown as an ApiError.
+class DashboardApi::Request {
+ public:
+  Request(DashboardApi& api, const std::string& method, std::vector<std::string> segments, const QueryParams& query)
+      : api_(api), method_(method), seg_(std::move(segments)), query_(query) {}
+
+  RestResponse answer() {
+    if (seg_.size() == 1 && seg_[0] == "applications") return get(&Request::applications);
+    if (seg_.size() == 1 && seg_[0] == "limits") return get(&Request::limits);
+    if (seg_.size() == 1 && seg_[0] == "parses") return post(&Request::start_parse);
+    if (seg_.size() == 2 && seg_[0] == "parses") return get(&Request::parse_status);
+    if (seg_.size() == 1 && seg_[0] == "history-server") return post(&Request::history_server);
+    if (seg_.size() == 1 && seg_[0] == "uploads") {
+      // A body is taken by accept_body; a POST that reaches here had none.
+      if (method_ != "POST") throw ApiError{405, "method-not-allowed", "uploads take POST with the file as the body"};
+      throw ApiError{400, "empty-upload", "the upload has no body: the file is empty"};
+    }
+    if (seg_.size() >= 3 && seg_[0] == "logs") {
+      if (seg_[2] == "analysis" && seg_.size() == 3) return get(&Request::analysis);
+      if (seg_[2] == "timeline" && seg_.size() == 3) return get(&Request::timeline);
+      if (seg_[2] == "stages" && seg_.size() == 5) return get(&Request::stage);
+    }
+    throw ApiError{404, "not-found", "no such API resource"};
+  }
+
+ private:
+  using Handler = RestResponse (Request::*)();
+  RestResponse get(Handler handler) {
+    if (method_ != "GET" && method_ != "HEAD") throw ApiError{405, "method-not-allowed", "this resource takes GET"};
+    return (this->*handler)();
+  }
+  RestResponse post(Handler handler) {
+    if (method_ != "POST") throw ApiError{405, "method-not-allowed", "this resource takes POST"};
+    return (this->*handler)();
+  }
+
+  // applications?offset&limit&q
+  RestResponse applications() {
+    const int64_t offset = int_param(query_, "offset", 0, 0, int64_t{1} << 40);
+    const int64_t limit = int_param(query_, "limit", 50, 1, 500);
+    const std::string needle = lower(text_param(query_, "q"));
+    std::vector<const catalog::AttemptListing*> rows;
+    const std::vector<catalog::ApplicationListing> apps = api_.logs_.applications();
+    for (const catalog::ApplicationListing& app : apps) {
+      for (const catalog::AttemptListing& a : app.attempts) {
+        if (!needle.empty()) {
+          const std::string haystack = lower(a.app_id + "\n" + a.app_name + "\n" + a.user + "\n" + file_name(a.log_path));
+          if (haystack.find(needle) == std::string::npos) continue;
+        }
+        rows.push_back(&a);
+      }
+    }
+    json out_rows = json::array();
+    for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + limit; ++i) {
+      const catalog::AttemptListing& a = *rows[static_cast<size_t>(i)];
+      json row;
+      row["log"] = file_name(a.log_path);
+      row["appId"] = a.app_id;
+      row["attemptId"] = a.attempt_id ? json(*a.attempt_id) : json(nullptr);
+      row["name"] = a.app_name;
+      row["user"] = a.user;
+      row["startTimeMs"] = optional_json(a.start_time_ms);
+      row["endTimeMs"] = optional_json(a.end_time_ms);
+      row["durationMs"] = a.start_time_ms && a.end_time_ms ? json(*a.end_time_ms - *a.start_time_ms) : json(nullptr);
+      row["completed"] = a.completed;
+      row["storedBytes"] = a.stored_bytes;
+      const auto loaded = api_.logs_.loaded_if_current(a.log_path);
+      row["analysis"] = loaded ? analysis_summary(*loaded) : json(nullptr);
+      out_rows.push_back(std::move(row));
+    }
+    return json_response(json{{"total", rows.size()}, {"offset", offset}, {"limit", limit}, {"applications", out_rows}});
+  }
+
+  // What the page checks before it sends anything: an upload's size limit.
+  RestResponse limits() {
+    const UploadLimits& u = api_.uploads_->limits();
+    return json_response(json{{"maxUploadBytes", u.max_upload_bytes}, {"maxFolderFiles", u.max_files}});
+  }
+
+  // Where the dashboard's log name points: a listed log of --log-dir, an upload or a download.
+  struct LogRef {
+    std::string path;
+    bool own_file = false;
+  };
+  LogRef resolve_log(const std::string& log) const {
+    if (log.size() > 2 && log[0] == '~') {
+      auto path = api_.uploads_->path(log.substr(1));
+      if (!path) throw ApiError{404, "not-found", "no such log: " + log + " (uploads are kept while the server runs)"};
+      return {path->string(), true};
+    }
+    for (const catalog::ApplicationListing& app : api_.logs_.applications()) {
+      for (const catalog::AttemptListing& a : app.attempts) {
+        if (file_name(a.log_path) == log) return {a.log_path, false};
+      }
+    }
+    throw ApiError{404, "not-found", "no such log in the log directory: " + log};
+  }
+
+  std::shared_ptr<const catalog::LoadedLog> load(const std::string& log) const {
+    const LogRef ref = resolve_log(log);
+    auto loaded = ref.own_file ? api_.logs_.load_own_file(ref.path) : api_.logs_.load(ref.path);
+    if (!loaded) {
+      const Status& e = loaded.error();
+      throw ApiError{e.code() == StatusCode::kNotFound || e.code() == StatusCode::kOutsideRoot ? 404 : 422,
+                     error_code_of(e), api_.uploads_->without_directory(e.message())};
+    }
+    return *loaded;
+  }
+
+  RestResponse start_parse() {
+    const std::string log = text_param(query_, "log");
+    if (log.empty()) throw ApiError{400, "bad-parameter", "name the log: parses?log=<log>"};
+    const LogRef ref = resolve_log(log);
+    ParseJobs::Source source;
+    source.log = log;
+    source.path = ref.path;
+    source.own_file = ref.own_file;
+    const UploadStore* uploads = api_.uploads_.get();
+    source.message_filter = [uploads](std::string message) { return uploads->without_directory(std::move(message)); };
+    auto started = api_.parses_.start(std::move(source));
+    if (!started) throw ApiError{503, "busy", "every reader is taken and the queue is full; try again shortly"};
+    return json_response(parse_json(*started), 202);
+  }
+
+  RestResponse parse_status() {
+    auto found = api_.parses_.find(seg_[1]);
+    if (!found) throw ApiError{404, "not-found", "no such parse: " + seg_[1]};
+    return json_response(parse_json(*found));
+  }
+
+  RestResponse history_server() {
+    auto request = fetch::validate_history_server_request(text_param(query_, "baseUrl"), text_param(query_, "appId"),
+                                                          text_param(query_, "attemptId"));
+    if (!request) {
+      const auto code = fetch::history_server_error_of(request.error());
+      throw ApiError{400, code ? std::string(fetch::to_string(*code)) : "invalid-base-url", request.error().message()};
+    }
+    auto download = api_.uploads_->reserve_download(request->app_id);
+    if (!download) throw ApiError{500, "write-failed", "the download could not be saved locally"};
+    auto started = api_.parses_.start_fetch(*request, download->file, "~" + download->id, api_.options_.fetch);
+    if (!started) throw ApiError{503, "busy", "every reader is taken and the queue is full; try again shortly"};
+    return json_response(parse_json(*started), 202);
+  }
+
+  RestResponse analysis() { return json_response(load(seg_[1])->analysis_document()); }
+
+  RestResponse timeline() { return json_response(report::timeline_json(load(seg_[1])->model())); }
+
+  // logs/L/stages/S/A: the stage attempt's entry of the analysis document, its findings, and
+  // its attributed plan nodes with their names and metrics.
+  RestResponse stage() {
+    const auto log = load(seg_[1]);
+    const ordered_json& doc = log->analysis_document();
+    const int64_t stage_id = parse_number(seg_[3], "stage");
+    const int64_t attempt_id = parse_number(seg_[4], "stage attempt");
+    const ordered_json* stage = nullptr;
+    for (const ordered_json& s : doc["stages"]) {
+      if (s["stageId"] == stage_id && s["attemptId"] == attempt_id) stage = &s;
+    }
+    if (stage == nullptr) {
+      throw ApiError{404, "not-found", "no stage " + seg_[3] + "." + seg_[4] + " in this application"};
+    }
+    ordered_json findings = ordered_json::array();
+    for (const ordered_json& f : doc["findings"]) {
+      for (const ordered_json& a : f["stageAttempts"]) {
+        if (a["stageId"] == stage_id && a["attemptId"] == attempt_id) {
+          findings.push_back(f);
+          break;
+        }
+      }
+    }
+    ordered_json nodes = ordered_json::array();
+    for (const ordered_json& ref : (*stage)["planNodes"]) {
+      for (const ordered_json& x : doc["sql"]) {
+        if (x["executionId"] != ref["executionId"]) continue;
+        const size_t node_id = ref["nodeId"].get<size_t>();
+        if (!x.contains("plan") || node_id >= x["plan"].size()) continue;
+        const ordered_json& node = x["plan"][node_id];
+        nodes.push_back({{"executionId", ref["executionId"]}, {"nodeId", node_id}, {"nodeName", node["nodeName"]},
+                         {"simpleString", node["simpleString"]}, {"metrics", node["metrics"]}});
+      }
+    }
+    return json_response(ordered_json{{"stage", *stage}, {"findings", findings}, {"planNodes", nodes}});
+  }
+
+  static int64_t parse_number(const std::string& text, const std::string& what) {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n < 0) {
+      throw ApiError{404, "not-found", "no " + what + " " + text};
+    }
+    return n;
+  }
+
+  DashboardApi& api_;
+  const std::string& method_;
+  const std::vector<std::string> seg_;
+  const QueryParams& query_;
+};
+
+DashboardApi::DashboardApi(catalog::LogCatalog& logs, DashboardOptions options, std::unique_ptr<UploadStore> uploads)
+    : logs_(logs),
+      options_(std::move(options)),
+      uploads_(std::move(uploads)),
+      parses_(logs, options_.parse_threads, options_.max_waiting_parses) {}
+
+DashboardApi::~DashboardApi() = default;
+
+Result<std::unique_ptr<DashboardApi>> DashboardApi::create(catalog::LogCatalog& logs, DashboardOptions options) {
+  auto uploads = UploadStore::create(options.upload_parent, options.uploads);
+  if (!uploads) return fail(uploads.error());
+  return std::unique_ptr<DashboardApi>(new DashboardApi(logs, std::move(options), std::move(*uploads)));
+}
+
+RestResponse DashboardApi::handle(const std::string& method, const std::string& path, const QueryParams& query,
+                                  const QueryParams& headers) {
+  if (path.rfind(kApiPrefix, 0) != 0) {
+    if (method != "GET" && method != "HEAD") {
+      return error_response({405, "method-not-allowed", "the dashboard's pages take GET"});
+    }
+    return static_file(path);
+  }
+  if (method == "POST") {
+    if (auto refused = cross_site(headers)) return error_response(*refused);
+  }
+  try {
+    Request request(*this, method, split_path(std::string_view(path).substr(kApiPrefix.size())), query);
+    return request.answer();
+  } catch (const ApiError& error) {
+    return error_response(error);
+  } catch (const std::exception& e) {
+    return error_response({500, "internal", std::string("internal error: ") + e.what()});
+  }
+}
+
+std::optional<BodyHandling> DashboardApi::accept_body(const std::string& method, const std::string& path,
+                                                      const QueryParams& query, const QueryParams& headers,
+                                                      std::optional<uint64_t> content_length) {
+  if (path != std::string(kApiPrefix) + "uploads" || method != "POST") return std::nullopt;
+  if (auto refused = cross_site(headers)) {
+    BodyHandling out;
+    out.refusal = error_response(*refused);
+    return out;
+  }
+  return uploads_->receive(text_param(query, "name"), text_param(query, "folder"), text_param(query, "upload"),
+                           content_length);
+}
+
+}  // namespace sf::server

@@ -1,0 +1,79 @@
+// The dashboard beside the History Server API: its pages and files (static_files.h) and its JSON
+// API under /api/sf/v1, over the same catalogue and library calls as the CLI and the REST API
+// (the catalogue's loaded logs and their analysis documents; no cache of its own).
+//
+//   GET  /api/sf/v1/applications?offset=0&limit=50&q=     the --log-dir's applications, paged and
+//        searched, each with its top recoverable time and finding counts once its log is loaded
+//   GET  /api/sf/v1/limits                                {"maxUploadBytes", "maxFolderFiles"}
+//   POST /api/sf/v1/parses?log=L                          read log L in the background: a parse
+//   GET  /api/sf/v1/parses/P                              its progress (bytes, lines, ETA) or error
+//   GET  /api/sf/v1/logs/L/analysis                       the analysis document (analyze -f json)
+//   GET  /api/sf/v1/logs/L/timeline                       the occupancy timeline (report/timeline_json.h)
+//   GET  /api/sf/v1/logs/L/stages/S/A                     one stage attempt: its entry of the document,
+//        its findings and its attributed plan nodes
+//   POST /api/sf/v1/uploads?name=N[&folder=F&upload=U]    an event log file (the body), or one file
+//        of a rolling-log folder F (eventlog_v2_*): {"upload", "log"}
+//   POST /api/sf/v1/history-server?baseUrl=&appId=&attemptId=   download an application's logs
+//        from a Spark History Server (validated, no credentials, no redirects, size and time
+//        limits), then read it: a parse
+//
+// A POST (a parse, an upload, a download) must carry the header "X-SparkForensics: 1", which the
+// dashboard's page sends and another site's page cannot (a custom header needs a CORS preflight,
+// which this server never grants), and must not be said cross-site by the browser
+// (Sec-Fetch-Site): otherwise 403 cross-site-request. A page elsewhere cannot make the server
+// download or read anything.
+//
+// A log L is a log of --log-dir by its file name as listed, or "~u1" (an upload), "~h1" (a
+// download). Errors are {"error": {"code", "message"}} with a stable code and the HTTP status.
+// docs/server.md documents every field. Thread-safe.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "catalog/log_catalog.h"
+#include "fetch/history_server_fetch.h"
+#include "server/http_server.h"
+#include "server/parse_jobs.h"
+#include "server/rest_path.h"
+#include "server/rest_router.h"
+#include "server/upload_store.h"
+
+namespace sf::server {
+
+struct DashboardOptions {
+  unsigned parse_threads = 2;       // logs read at once in the background
+  size_t max_waiting_parses = 32;   // more queued than that: 503
+  UploadLimits uploads;
+  std::filesystem::path upload_parent;  // where the uploads' directory is made ("" : the system's temp)
+  fetch::FetchOptions fetch;            // History Server downloads: size limit, timeouts
+};
+
+class DashboardApi {
+ public:
+  static Result<std::unique_ptr<DashboardApi>> create(catalog::LogCatalog& logs, DashboardOptions options);
+  ~DashboardApi();
+
+  // Every request outside /api/v1 (HttpServerOptions::other_routes).
+  RestResponse handle(const std::string& method, const std::string& path, const QueryParams& query,
+                      const QueryParams& headers = {});
+  // A request with a body (HttpServerOptions::accept_body): uploads only.
+  std::optional<BodyHandling> accept_body(const std::string& method, const std::string& path,
+                                          const QueryParams& query, const QueryParams& headers,
+                                          std::optional<uint64_t> content_length);
+
+  UploadStore& uploads() { return *uploads_; }
+
+ private:
+  DashboardApi(catalog::LogCatalog& logs, DashboardOptions options, std::unique_ptr<UploadStore> uploads);
+  class Request;
+
+  catalog::LogCatalog& logs_;
+  const DashboardOptions options_;
+  std::unique_ptr<UploadStore> uploads_;
+  ParseJobs parses_;
+};
+
+}  // namespace sf::server

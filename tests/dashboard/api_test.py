@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""The dashboard's HTTP surface against the real binary: every /api/sf/v1 endpoint with good and
+bad input, the static files, uploads and History Server downloads.
+
+    api_test.py SPARKFORENSICS SF_LOGGEN
+
+Starts `serve` on a loopback port over a generated log directory, and a stand-in History Server
+on another loopback port (this script's own threads) whose applications answer a log zip, a
+redirect, a 500, nothing at all (a hang) or bytes without end. Checks stable safe error codes,
+413s for oversized uploads, 404s for paths that try to climb, that an upstream's words never
+reach the client, that the server stays healthy after each, and that several parses run at once.
+Prints one line per check and 'N passed, N failed'; exits 1 on any failure.
+"""
+
+import http.client
+import http.server
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+
+sf, loggen = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        print(f"FAIL  {name} {detail}")
+
+
+work = tempfile.mkdtemp(prefix="sf-dashboard-api-")
+logs = os.path.join(work, "logs")
+os.makedirs(logs)
+
+
+def generate(*args):
+    out = subprocess.run([loggen, *args], check=True, capture_output=True, text=True)
+    return out.stdout.splitlines()[0].strip()
+
+
+plain = generate("--preset", "small", "--codec", "none", "--layout", "file", "--seed", "1", "--out", logs)
+second = generate("--preset", "small", "--codec", "zstd", "--layout", "file", "--seed", "2", "--out", logs)
+rolling = generate("--preset", "small", "--codec", "zstd", "--layout", "rolling", "--part-bytes", "400000",
+                   "--seed", "3", "--out", os.path.join(work, "rolling"))
+plain_name = os.path.basename(plain)
+# A secret outside the log directory, and a symlink to it inside: neither may be read.
+secret = os.path.join(work, "secret.txt")
+with open(secret, "w") as f:
+    f.write("top secret\n")
+os.symlink(secret, os.path.join(logs, "link-out"))
+
+# ---------------------------------------------------------------------------------------------
+# The stand-in History Server.
+log_zip = io.BytesIO()
+with zipfile.ZipFile(log_zip, "w") as z:
+    z.write(plain, os.path.basename(plain))
+log_zip = log_zip.getvalue()
+seen_credentials = []
+
+
+class Upstream(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        seen_credentials.append(bool(self.headers.get("Authorization") or self.headers.get("Cookie")))
+        path = self.path
+        if path == "/shs/api/v1/applications/local-1/logs":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/zip")
+            self.send_header("Content-Length", str(len(log_zip)))
+            self.end_headers()
+            self.wfile.write(log_zip)
+        elif path == "/shs/api/v1/applications/local-302/logs":
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:9/secret-location")
+            self.end_headers()
+        elif path == "/shs/api/v1/applications/local-500/logs":
+            body = b"java.lang.Exception: internal secret stack trace"
+            self.send_response(500)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/shs/api/v1/applications/local-777/logs":
+            time.sleep(8)  # past the server's --history-server-timeout
+        elif path == "/shs/api/v1/applications/local-888/logs":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/zip")
+            self.end_headers()
+            chunk = b"z" * 65536
+            try:
+                for _ in range(2000):  # ~128 MB at most, past --history-server-max-bytes
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+        else:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+
+upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+upstream.daemon_threads = True
+threading.Thread(target=upstream.serve_forever, daemon=True).start()
+shs_base = f"http://127.0.0.1:{upstream.server_address[1]}/shs"
+
+# ---------------------------------------------------------------------------------------------
+# The server.
+server = subprocess.Popen([sf, "serve", "--log-dir", logs, "--port", "0", "--max-upload-bytes", "3000000",
+                           "--history-server-timeout", "3", "--history-server-max-bytes", "4000000",
+                           "--upload-dir", work],
+                          stdout=subprocess.PIPE, stderr=open(os.path.join(work, "serve.log"), "w"), text=True)
+line = server.stdout.readline()
+port = int(re.search(r":(\d+)/", line).group(1))
+
+
+def request(method, path, body=None, headers=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    # What the dashboard's page sends (a POST without it is refused as another site's).
+    c.request(method, path, body=body, headers={"X-SparkForensics": "1", **(headers or {})})
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    return r.status, dict(r.getheaders()), data
+
+
+def api(method, path, body=None, headers=None):
+    status, _, data = request(method, "/api/sf/v1/" + path, body, headers)
+    try:
+        return status, json.loads(data) if data else None
+    except ValueError:
+        return status, data
+
+
+def raw(target):
+    """A request line sent as given (no client normalizes it): the status."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        head = s.recv(4096).decode(errors="replace")
+    return int(head.split(" ")[1]) if head.startswith("HTTP/") else 0
+
+
+def wait_parse(parse, seconds=60):
+    deadline = time.time() + seconds
+    while parse["state"] not in ("done", "failed") and time.time() < deadline:
+        time.sleep(0.1)
+        _, parse = api("GET", "parses/" + parse["id"])
+    return parse
+
+
+def healthy():
+    status, body = api("GET", "applications")
+    return status == 200 and body["total"] >= 2
+
+
+try:
+    # --- Static files (a build without the dashboard, SF_WEB=OFF, answers / with a line of text).
+    status, headers, body = request("GET", "/")
+    web = headers.get("Content-Type", "").startswith("text/html")
+    if not web:
+        print("note: this binary was built without the dashboard: its pages and HTML report are not checked")
+    if web:
+        check("/ is the dashboard's page", status == 200 and headers.get("Content-Type", "").startswith("text/html")
+              and b'<div id="root">' in body, f"{status} {headers}")
+        check("/ is not cached and has a content security policy",
+              headers.get("Cache-Control") == "no-cache" and "script-src 'self'" in headers.get("Content-Security-Policy", ""))
+        script = re.search(rb'src="(/assets/[^"]+\.js)"', body)
+        check("index.html names its script", script is not None)
+        if script:
+            status, headers, js = request("GET", script.group(1).decode())
+            check("the script is answered as JavaScript, cached for a year",
+                  status == 200 and headers.get("Content-Type") == "text/javascript; charset=utf-8"
+                  and "immutable" in headers.get("Cache-Control", "") and len(js) > 1000, f"{status} {headers}")
+        status, _, body = request("GET", "/logs/" + plain_name + "/findings?impact=high")
+        check("a page of the dashboard is index.html", status == 200 and b'<div id="root">' in body)
+        check("an unknown file under /assets is 404", request("GET", "/assets/nothing.js")[0] == 404)
+        check("an unknown path is 404", request("GET", "/etc/passwd")[0] == 404)
+        for target in ("/assets/../../../../etc/passwd", "/assets/..%2f..%2f..%2fetc%2fpasswd", "/logs/../../etc/passwd",
+                       "/%2e%2e/%2e%2e/etc/passwd", "/assets/%2e%2e/index.html", "/assets\\..\\x"):
+            check(f"static path {target} climbs nowhere", raw(target) in (400, 404), str(raw(target)))
+    check("POST on a page is 405", request("POST", "/")[0] == 405)
+
+    # --- Applications.
+    status, body = api("GET", "applications")
+    check("applications lists the directory's logs", status == 200 and body["total"] == 2
+          and {a["log"] for a in body["applications"]} == {plain_name, os.path.basename(second)}, str(body)[:300])
+    check("a log not read yet has no analysis", all(a["analysis"] is None for a in body["applications"]))
+    status, body = api("GET", "applications?limit=1&offset=1")
+    check("applications are paged", status == 200 and body["total"] == 2 and len(body["applications"]) == 1)
+    status, body = api("GET", "applications?q=NO-SUCH-THING")
+    check("applications are searched", status == 200 and body["total"] == 0)
+    for bad in ("limit=0", "limit=x", "offset=-1", "limit=100000"):
+        status, body = api("GET", "applications?" + bad)
+        check(f"applications?{bad} is 400 bad-parameter", status == 400 and body["error"]["code"] == "bad-parameter")
+
+    # --- Parses, several at once, and the documents.
+    started = [api("POST", "parses?log=" + name)[1] for name in (plain_name, os.path.basename(second))]
+    check("a parse starts (202) with its id", all(p and p.get("id") for p in started), str(started))
+    done = [wait_parse(p) for p in started]
+    check("two parses at once both finish", all(p["state"] == "done" for p in done), str(done))
+    check("a finished parse says how much it read",
+          done[0]["bytesTotal"] > 0 and done[0]["bytesDone"] == done[0]["bytesTotal"] and done[0]["lines"] > 0)
+    status, again = api("POST", "parses?log=" + plain_name)
+    check("a parse of a loaded log ends at once", wait_parse(again, 5)["state"] == "done")
+    status, body = api("GET", "applications")
+    analyzed = [a for a in body["applications"] if a["log"] == plain_name][0]["analysis"]
+    check("a loaded log's row has its finding counts", analyzed is not None and "bandCounts" in analyzed, str(analyzed))
+    status, doc = api("GET", f"logs/{plain_name}/analysis")
+    check("the analysis document", status == 200 and doc["schemaVersion"] == 1 and "findings" in doc)
+    cli = json.loads(subprocess.run([sf, "analyze", "-f", "json", "-q", plain], check=True, capture_output=True).stdout)
+    check("the API's document is the CLI's", cli["findings"] == doc["findings"] and cli["rollup"] == doc["rollup"])
+    status, timeline = api("GET", f"logs/{plain_name}/timeline")
+    check("the timeline", status == 200 and timeline["stages"] and timeline["coresAllocated"] and timeline["coresBusy"])
+    stage = doc["stages"][0]
+    status, drill = api("GET", f"logs/{plain_name}/stages/{stage['stageId']}/{stage['attemptId']}")
+    check("a stage's drill-down", status == 200 and drill["stage"]["stageId"] == stage["stageId"]
+          and "findings" in drill and "planNodes" in drill and drill["stage"]["quantiles"] is not None)
+    for path, code in ((f"logs/{plain_name}/stages/99999/0", 404), (f"logs/{plain_name}/stages/x/0", 404),
+                       ("logs/nothing/analysis", 404), (f"logs/{plain_name}/nothing", 404), ("nothing", 404),
+                       ("parses/p999999", 404), ("parses?log=", 400)):
+        method = "POST" if path.startswith("parses?") else "GET"
+        status, body = api(method, path)
+        check(f"{method} {path} is {code} with a code", status == code and body["error"]["code"], f"{status} {body}")
+    status, body = api("GET", "parses?log=" + plain_name)
+    check("GET on parses is 405", status == 405 and body["error"]["code"] == "method-not-allowed")
+    status, body = api("POST", "applications")
+    check("POST on applications is 405", status == 405)
+
+    # --- Requests another site's page could make.
+    for what, headers in (("without X-SparkForensics", {"X-SparkForensics": ""}),
+                          ("said cross-site by the browser", {"Sec-Fetch-Site": "cross-site"})):
+        status, body = api("POST", "parses?log=" + plain_name, headers=headers)
+        check(f"a parse {what} is 403 cross-site-request",
+              status == 403 and body["error"]["code"] == "cross-site-request", f"{status} {body}")
+        status, body = api("POST", f"history-server?baseUrl={shs_base}&appId=local-1", headers=headers)
+        check(f"a download {what} is 403", status == 403, f"{status} {body}")
+        status, body = api("POST", "uploads?name=x.log", body=b"{}\n", headers=headers)
+        check(f"an upload {what} is 403", status == 403, f"{status} {body}")
+
+    # --- Log paths that try to leave the directory.
+    for log in ("../secret.txt", "..%2Fsecret.txt", "link-out", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "~u999", "~"):
+        status, body = api("POST", "parses?log=" + log)
+        check(f"parses?log={log} is 404", status == 404 and body["error"]["code"] == "not-found", f"{status} {body}")
+    for target in ("/api/sf/v1/logs/..%2Fsecret.txt/analysis", "/api/sf/v1/logs/../../../etc/passwd/analysis",
+                   "/api/sf/v1/logs/link-out/analysis", "/api/sf/v1/logs/%2e%2e/analysis"):
+        check(f"{target} is 404", raw(target) == 404, str(raw(target)))
+
+    # --- Uploads.
+    with open(plain, "rb") as f:
+        log_bytes = f.read()
+    status, up = api("POST", "uploads?name=" + plain_name, body=log_bytes)
+    check("an event log uploads (201)", status == 201 and up["log"].startswith("~u"), f"{status} {up}")
+    parse = wait_parse(api("POST", "parses?log=" + up["log"])[1])
+    check("an uploaded log parses", parse["state"] == "done", str(parse))
+    status, doc_up = api("GET", f"logs/{up['log']}/analysis")
+    check("an uploaded log's analysis is the same", status == 200 and doc_up["findings"] == doc["findings"])
+    status, up = api("POST", "uploads?name=notes.txt", body=b"this is not an event log\nat all\n")
+    parse = wait_parse(api("POST", "parses?log=" + up["log"])[1])
+    check("a file that is not an event log fails with unreadable-log",
+          parse["state"] == "failed" and parse["error"]["code"] == "unreadable-log", str(parse))
+    check("its message names the file, not the server's directory",
+          "notes.txt" in parse["error"]["message"] and work not in parse["error"]["message"], parse["error"]["message"])
+    # Declared larger than the limit: answered at the head, before a byte of the body is sent.
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /api/sf/v1/uploads?name=big.log HTTP/1.1\r\nHost: x\r\nX-SparkForensics: 1\r\n"
+                  b"Content-Length: 3100000\r\n\r\n")
+        answer = s.recv(65536).decode(errors="replace")
+    check("an upload declared past --max-upload-bytes is 413 too-large",
+          answer.startswith("HTTP/1.1 413") and '"too-large"' in answer, answer[:200])
+    # The same without a declared length (chunked): refused as the bytes pass the limit.
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.putrequest("POST", "/api/sf/v1/uploads?name=chunked.log")
+    c.putheader("Transfer-Encoding", "chunked")
+    c.putheader("X-SparkForensics", "1")
+    c.endheaders()
+    try:
+        for _ in range(60):
+            chunk = b"y" * 65536
+            c.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        c.send(b"0\r\n\r\n")
+    except OSError:
+        pass
+    try:
+        r = c.getresponse()
+        chunked_status = r.status
+    except (OSError, http.client.HTTPException):
+        chunked_status = 0
+    c.close()
+    check("a chunked upload past the limit is 413", chunked_status == 413, str(chunked_status))
+    leftovers = [p for p in os.listdir(work) if p.startswith("sparkforensics-uploads-")]
+    parts = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(work, leftovers[0])) for f in fs if f.endswith(".part")]
+    check("a refused upload leaves no file", not parts, str(parts))
+    for name, code in (("../escape", "bad-name"), (".hidden", "bad-name"), ("a/b", "bad-name"), ("", "bad-name")):
+        status, body = api("POST", "uploads?name=" + name, body=b"{}\n")
+        check(f"upload name {name!r} is 400 {code}", status == 400 and body["error"]["code"] == code, f"{status} {body}")
+    status, body = api("POST", "uploads?name=x.log", body=b"")
+    check("an empty upload is 400", status == 400 and body["error"]["code"] == "empty-upload", f"{status} {body}")
+    status, body = api("PUT", "uploads?name=x.log", body=b"abc")
+    check("PUT of an upload is 405", status == 405, str(status))
+
+    # --- A rolling-log folder.
+    folder = os.path.basename(rolling)
+    status, body = api("POST", "uploads?name=events_1_x&folder=not_a_rolling_log", body=b"{}\n")
+    check("a folder that is not eventlog_v2_* is 400 not-a-rolling-log",
+          status == 400 and body["error"]["code"] == "not-a-rolling-log", f"{status} {body}")
+    upload = None
+    for name in sorted(os.listdir(rolling)):
+        with open(os.path.join(rolling, name), "rb") as f:
+            query = f"uploads?name={name}&folder={folder}" + (f"&upload={upload}" if upload else "")
+            status, body = api("POST", query, body=f.read() or None)
+            if status == 400 and body["error"]["code"] == "empty-upload":  # the 0-byte appstatus marker
+                continue
+            upload = body["upload"]
+    parse = wait_parse(api("POST", f"parses?log=~{upload}")[1])
+    check("an uploaded rolling-log folder parses", parse["state"] == "done", str(parse))
+
+    # --- History Server downloads.
+    for base, app, attempt, code in (("http://user:pw@127.0.0.1:1/", "local-1", "", "invalid-base-url"),
+                                     ("http://127.0.0.1:1/?x=1", "local-1", "", "invalid-base-url"),
+                                     ("http://127.0.0.1:1/#top", "local-1", "", "invalid-base-url"),
+                                     ("ftp://127.0.0.1/", "local-1", "", "invalid-base-url"),
+                                     ("file:///etc/passwd", "local-1", "", "invalid-base-url"),
+                                     ("/relative", "local-1", "", "invalid-base-url"),
+                                     (shs_base, "../../etc", "", "invalid-app-id"),
+                                     (shs_base, "something", "", "invalid-app-id"),
+                                     (shs_base, "local-1", "../x", "invalid-attempt-id")):
+        from urllib.parse import quote
+        status, body = api("POST", f"history-server?baseUrl={quote(base, safe='')}&appId={quote(app, safe='')}"
+                                   f"&attemptId={quote(attempt, safe='')}")
+        check(f"History Server {base} {app} {attempt!r} is 400 {code}",
+              status == 400 and body["error"]["code"] == code, f"{status} {body}")
+    from urllib.parse import quote
+
+    def fetch(app):
+        status, body = api("POST", f"history-server?baseUrl={quote(shs_base, safe='')}&appId={app}")
+        if status != 202:
+            return {"state": "refused", "error": body}
+        return wait_parse(body, 30)
+
+    parse = fetch("local-1")
+    check("a History Server application downloads and parses", parse["state"] == "done" and parse["log"], str(parse))
+    status, fetched = api("GET", f"logs/{parse['log']}/analysis")
+    check("the downloaded log's analysis is the log's", status == 200 and fetched["findings"] == doc["findings"])
+    for app, code in (("local-302", "redirect"), ("local-500", "upstream-error"), ("local-404", "not-found"),
+                      ("local-777", "timeout"), ("local-888", "too-large")):
+        parse = fetch(app)
+        check(f"an upstream {app} fails with {code}",
+              parse["state"] == "failed" and parse["error"]["code"] == code, str(parse))
+        text = json.dumps(parse)
+        check(f"  and says nothing the upstream said", "secret" not in text and "9/" not in text, text)
+        check(f"  and the server stays healthy", healthy())
+    check("no credentials were sent upstream", not any(seen_credentials))
+
+    # --- The HTML report.
+    if web:
+        report = os.path.join(work, "report.html")
+        result = subprocess.run([sf, "analyze", "-f", "html", "-o", report, plain], capture_output=True, text=True)
+        html = open(report, encoding="utf-8").read() if result.returncode == 0 else ""
+        check("analyze --format html writes one page", result.returncode == 0 and '<script id="sf-report"' in html
+              and "<script type=\"module\">" in html and "/assets/" not in html, result.stderr)
+        check("the page holds no '</script' in its data",
+              html.count("</script>") == 2 if html else False, str(html.count("</script>")))
+finally:
+    server.terminate()
+    try:
+        code = server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        code = "killed after 20 s"
+    check("serve stops cleanly on SIGTERM (exit 0)", code == 0, str(code))
+    upstream.shutdown()
+    left = [p for p in os.listdir(work) if p.startswith("sparkforensics-uploads-")]
+    check("the uploads' directory is gone when serve stops", not left, str(left))
+    if failed:
+        print(open(os.path.join(work, "serve.log")).read()[-4000:])
+    shutil.rmtree(work, ignore_errors=True)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,62 @@
+// The dashboard's data: the JSON API of `serve` (/api/sf/v1), or, in a report written by
+// `analyze --format html`, the documents inlined in the page (no server, opened from file://).
+import type { AnalysisDocument, ApplicationRow, ParseStatus, TimelineDocument } from './types';
+
+export interface InlinedReport { analysis: AnalysisDocument; timeline: TimelineDocument }
+
+let inlined: InlinedReport | null | undefined;
+export function inlinedReport(): InlinedReport | null {
+  if (inlined === undefined) {
+    const element = document.getElementById('sf-report');
+    inlined = element?.textContent ? (JSON.parse(element.textContent) as InlinedReport) : null;
+  }
+  return inlined;
+}
+export const REPORT_LOG = 'report';
+
+// An error the API answered with its stable code ({"error": {"code", "message"}}).
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) { super(message); }
+}
+
+const BASE = '/api/sf/v1';
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    // The header tells the server this page sent it (a POST without it is refused as another site's).
+    response = await fetch(BASE + path, { ...init, headers: { ...(init?.headers ?? {}), 'X-SparkForensics': '1' } });
+  } catch {
+    throw new ApiError(0, 'unreachable', 'The SparkForensics server did not answer: is `sparkforensics serve` still running?');
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(response.status, error?.code ?? `http-${response.status}`, error?.message ?? text.trim());
+  }
+  return body as T;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  applications: (offset: number, limit: number, q: string) =>
+    request<{ total: number; offset: number; applications: ApplicationRow[] }>(
+      `/applications?offset=${offset}&limit=${limit}&q=${enc(q)}`),
+  limits: () => request<{ maxUploadBytes: number; maxFolderFiles: number }>('/limits'),
+  startParse: (log: string) => request<ParseStatus>(`/parses?log=${enc(log)}`, { method: 'POST' }),
+  parse: (id: string) => request<ParseStatus>(`/parses/${enc(id)}`),
+  analysis: (log: string) => request<AnalysisDocument>(`/logs/${enc(log)}/analysis`),
+  timeline: (log: string) => request<TimelineDocument>(`/logs/${enc(log)}/timeline`),
+  upload: (file: Blob, name: string, folder?: { name: string; upload: string | null }) => {
+    let query = `?name=${enc(name)}`;
+    if (folder) query += `&folder=${enc(folder.name)}` + (folder.upload ? `&upload=${enc(folder.upload)}` : '');
+    return request<{ upload: string; log: string }>(`/uploads${query}`, {
+      method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
+  },
+  historyServer: (baseUrl: string, appId: string, attemptId: string) =>
+    request<ParseStatus>(`/history-server?baseUrl=${enc(baseUrl)}&appId=${enc(appId)}&attemptId=${enc(attemptId)}`,
+                         { method: 'POST' }),
+};

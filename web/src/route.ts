@@ -1,0 +1,48 @@
+// Where the dashboard is: the log and the page, in the address bar. Served by `serve`, the page is
+// the path (/logs/<log>/findings); in a report opened from file:// it is the hash (#/findings),
+// the file's own path staying as it is. The finding filters live in the query (finding-filter.ts).
+import { inlinedReport, REPORT_LOG } from './api';
+
+export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'environment';
+export interface Route { log: string | null; view: View; args: string[] }
+
+const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'environment'];
+
+function parseSegments(segments: string[], log: string | null): Route {
+  const view = (VIEWS as string[]).includes(segments[0] ?? '') ? (segments[0] as View) : 'overview';
+  return { log, view, args: segments.slice(1) };
+}
+
+export function currentRoute(): Route {
+  if (inlinedReport()) {
+    const segments = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+    return parseSegments(segments, REPORT_LOG);
+  }
+  const segments = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (segments[0] !== 'logs' || segments.length < 2) return { log: null, view: 'apps', args: [] };
+  return parseSegments(segments.slice(2), segments[1]);
+}
+
+export function routeHref(route: Route, search = ''): string {
+  const rest = route.view === 'apps' ? [] : [route.view, ...route.args].map(encodeURIComponent);
+  if (inlinedReport()) return `${search}#/${rest.join('/')}`;
+  if (route.log === null || route.view === 'apps') return '/';
+  return `/logs/${encodeURIComponent(route.log)}/${rest.join('/')}${search}`;
+}
+
+const listeners = new Set<() => void>();
+export function onRouteChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+window.addEventListener('popstate', () => listeners.forEach((l) => l()));
+window.addEventListener('hashchange', () => listeners.forEach((l) => l()));
+
+// A new history entry; the finding filters follow the page within one log and are dropped when
+// the log changes (switching logs resets them).
+export function navigate(route: Route): void {
+  const sameLog = route.log === currentRoute().log;
+  const search = sameLog ? location.search : '';
+  history.pushState(null, '', routeHref(route, search));
+  listeners.forEach((l) => l());
+}

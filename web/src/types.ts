@@ -1,0 +1,101 @@
+// The parts of the analysis document (docs/analysis-schema.md) and of the dashboard API
+// (docs/server.md, "The dashboard's JSON API") that the pages read.
+
+export type ImpactBand = 'critical' | 'high' | 'medium' | 'low' | 'info';
+export const IMPACT_BANDS: ImpactBand[] = ['critical', 'high', 'medium', 'low', 'info'];
+
+export interface Quantiles { count: number; min: number; p5: number; p25: number; p50: number; p75: number; p95: number; max: number }
+
+export interface Finding {
+  id: string; type: string; rule: string; scope: string;
+  stageIds: number[]; stageAttempts: { stageId: number; attemptId: number }[];
+  sqlExecutionId: number | null;
+  title: string; explanation: string; recommendation: string;
+  settings: { key: string; suggestedValue: string; currentValue: string; effectiveValue?: string }[];
+  evidence: { name: string; value: number; unit: string }[];
+  confidence: string; impactBand: ImpactBand; validationRequired: string | null;
+  impactEstimate: { basis: string; wallClock: { lowMs: number; highMs: number } | null; estimateMethod: string;
+                    rawWaste: { value: number; unit: string } | null };
+}
+
+export interface RollupGroup {
+  type: string; tier: 'time' | 'resource' | 'count'; label: string;
+  recoverableMs?: { low: number; high: number }; fixFirst?: boolean;
+  unit?: string; total?: number;
+  bandCounts: Partial<Record<ImpactBand, number>>; bestImpactBand: ImpactBand;
+  bestFindingId: string; findingIds: string[];
+}
+
+export interface StageExecutorRow {
+  executorId?: string; host: string; executors?: number;
+  tasksSucceeded: number; tasksFailed: number; tasksKilled: number; taskTimeMs: number;
+  executorRunTimeMs: number; jvmGcTimeMs: number; inputBytes: number; shuffleReadBytes: number;
+  shuffleWriteBytes: number; memorySpillBytes: number; diskSpillBytes: number;
+}
+
+export interface Stage {
+  stageId: number; attemptId: number; name: string; status: string; numTasks: number;
+  submissionTimeMs: number | null; completionTimeMs: number | null; durationMs: number | null;
+  failureReason: string; jobIds: number[]; sqlExecutionId: number | null;
+  tasks: { started: number; succeeded: number; failed: number; killed: number; speculative: number };
+  metrics: Record<string, number>;
+  quantiles: Record<string, Quantiles> | null;
+  executors: StageExecutorRow[]; hosts: StageExecutorRow[];
+  planNodes: { executionId: number; nodeId: number }[];
+}
+
+export interface PlanNode {
+  nodeId: number; nodeName: string; simpleString: string; children: number[]; stageIds: number[];
+  metrics: { name: string; accumulatorId: number; metricType: string; value: number | null }[];
+}
+
+export interface SqlExecution {
+  executionId: number; description: string; startTimeMs: number | null; endTimeMs: number | null;
+  durationMs: number | null; jobIds: number[]; stageIds: number[]; adaptiveUpdates: number;
+  plan: PlanNode[]; earlierPlans: { nodes: PlanNode[] }[];
+}
+
+export interface Executor {
+  executorId: string; host: string; totalCores: number; addTimeMs: number | null; removeTimeMs: number | null;
+  removeReason: string;
+}
+
+export interface Job {
+  jobId: number; name: string; status: string; submissionTimeMs: number | null; completionTimeMs: number | null;
+  durationMs: number | null; stageIds: number[]; sqlExecutionId: number | null;
+}
+
+export interface AnalysisDocument {
+  schemaVersion: number;
+  source: { path: string; layout: string; inProgress: boolean };
+  app: { id: string; name: string; attemptId: string | null; user: string; sparkVersion: string;
+         startTimeMs: number | null; endTimeMs: number | null; durationMs: number | null; finished: boolean;
+         peakConcurrentCores: number };
+  environment: { sparkProperties: Record<string, string>; systemProperties: Record<string, string>;
+                 hadoopProperties: Record<string, string>; jvmInformation: Record<string, string> };
+  executors: Executor[]; jobs: Job[]; stages: Stage[]; sql: SqlExecution[];
+  diagnostics: { linesRead: number; skippedLines: number; incomplete: boolean; readError: string | null };
+  findings: Finding[]; rollup: RollupGroup[];
+}
+
+// GET /api/sf/v1/logs/<log>/timeline: the occupancy model's view of the run.
+export interface TimelineDocument {
+  stages: { stageId: number; attemptId: number; startMs: number; endMs: number; gate: number; coreWeight: number;
+            windowCores: number }[];
+  coresAllocated: [number, number][];
+  coresBusy: [number, number][];
+}
+
+export interface ApplicationRow {
+  log: string; appId: string; attemptId: string | null; name: string; user: string;
+  startTimeMs: number | null; endTimeMs: number | null; durationMs: number | null; completed: boolean;
+  storedBytes: number;
+  analysis: { findings: number; bandCounts: Partial<Record<ImpactBand, number>>;
+              topRecoverableMs: { low: number; high: number } | null; topType: string | null } | null;
+}
+
+export interface ParseStatus {
+  id: string; log: string | null; state: 'queued' | 'fetching' | 'parsing' | 'done' | 'failed';
+  bytesDone: number; bytesTotal: number; lines: number; elapsedMs: number; etaMs: number | null;
+  error: { code: string; message: string } | null;
+}
