@@ -36,6 +36,9 @@ struct IngestOutcome {
 };
 
 struct StoreOptions {
+  // False for a reader (store list, verdict): an SQLite store that does not exist is NotFound,
+  // and no empty file is left behind. A writer creates it on first use.
+  bool create_if_missing = true;
   // Test hook: called inside the ingest transaction after every row is written, before commit.
   // Crash tests stop the process here.
   std::function<void()> before_commit;
@@ -63,8 +66,8 @@ class Store {
 
 bool is_postgres_location(const std::string& location);
 
-// Opens (creating on first use) the store at `location`: a file path for SQLite, or a
-// postgresql:// URL.
+// Opens the store at `location`: a file path for SQLite (created on first use unless
+// options.create_if_missing is false), or a postgresql:// URL.
 Result<std::unique_ptr<Store>> open_store(const std::string& location, const StoreOptions& options = {});
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options);

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "history/result_json.h"
@@ -268,9 +269,13 @@ class SqliteStore final : public Store {
 }  // namespace
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
+  std::error_code ec;
+  if (!options.create_if_missing && !std::filesystem::exists(path, ec)) {
+    return fail(Status::NotFound(fmt::format("{}: no result store there (store ingest creates it)", path)));
+  }
   sqlite3* db = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  const int create = options.create_if_missing ? SQLITE_OPEN_CREATE : 0;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close_v2(db);
