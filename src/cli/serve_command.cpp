@@ -8,10 +8,12 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/log_catalog.h"
 #include "cli/commands.h"
+#include "cli/log_reading.h"
 #include "server/http_server.h"
 #include "server/rest_router.h"
 
@@ -25,8 +27,10 @@ struct ServeOptions {
   int port = 18080;
   size_t max_loaded = 8;
   size_t max_task_stages = 4;
-  unsigned threads = 8;
+  unsigned request_threads = 8;
+  std::optional<unsigned> deprecated_threads;  // --threads, the old spelling of --request-threads
   int rescan_interval_s = 10;
+  LogReadFlags read;  // limits and --config; each log is decoded on one thread
 };
 
 // Set by the signal handler; read by the server's watcher thread.
@@ -52,6 +56,14 @@ int run_serve(const ServeOptions& options) {
     std::fprintf(stderr, "%s %s\n", timestamp_utc().c_str(), line.c_str());
     std::fflush(stderr);
   };
+  auto settings = log_read_settings(options.read);
+  if (!settings) return report_error(settings.error().message(), kExitFailed);
+  unsigned request_threads = options.request_threads;
+  if (options.deprecated_threads) {
+    log_line("warning: serve --threads is deprecated: it is spelled --request-threads now (--threads means the "
+             "threads decoding a log in every other command)");
+    request_threads = *options.deprecated_threads;
+  }
   if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1") {
     log_line("warning: listening on " + options.host +
              ", not only on this machine: anyone who can reach it can read every event log in " + options.log_dir +
@@ -66,20 +78,16 @@ int run_serve(const ServeOptions& options) {
   sigaction(SIGTERM, &action, nullptr);
 
   auto root = io::PathConfinement::to(options.log_dir);
-  if (!root) {
-    print_error(root.error().message());
-    return kExitError;
-  }
+  if (!root) return report_error(root.error().message(), kExitFailed);
   catalog::CatalogOptions catalog_options;
   catalog_options.root = std::move(*root);
   catalog_options.max_loaded_logs = options.max_loaded;
-  catalog_options.load_threads = 1;  // requests already run in parallel
+  catalog_options.load = settings->load;
+  catalog_options.load.threads = 1;  // requests already run in parallel
+  catalog_options.analysis = std::make_shared<const analysis::AnalysisOptions>(std::move(settings->analysis));
   catalog::LogCatalog logs(std::move(catalog_options));
   auto scan = logs.rescan();
-  if (!scan) {
-    print_error(scan.error().message());
-    return kExitError;
-  }
+  if (!scan) return report_error(scan.error().message(), kExitFailed);
   for (const auto& problem : scan->unreadable) log_line("not listed: " + problem);
   log_line(std::to_string(logs.applications().size()) + " application(s) in " + std::to_string(scan->logs) +
            " log(s) in " + options.log_dir);
@@ -90,7 +98,7 @@ int run_serve(const ServeOptions& options) {
   server::HttpServerOptions http_options;
   http_options.host = options.host;
   http_options.port = options.port;
-  http_options.threads = options.threads;
+  http_options.threads = request_threads;
   http_options.rescan_interval_s = options.rescan_interval_s;
   http_options.log_line = log_line;
   http_options.on_listening = [&](int port) {
@@ -99,10 +107,7 @@ int run_serve(const ServeOptions& options) {
     std::fflush(stdout);
   };
   const Status status = server::run_http_server(logs, router, http_options, g_stop_requested);
-  if (!status.ok()) {
-    print_error(status.message());
-    return kExitError;
-  }
+  if (!status.ok()) return report_error(status.message(), kExitFailed);
   log_line("stopped");
   return kExitOk;
 }
@@ -133,14 +138,18 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Stages whose task lists are kept in memory (task-level endpoints)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  serve->add_option("--threads", options->threads, "Request handling threads")
+  serve->add_option("--request-threads", options->request_threads, "Threads answering requests")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  serve->add_option("--threads", options->deprecated_threads, "The old spelling of --request-threads")
+      ->check(CLI::Range(1, 256))
+      ->group("Deprecated");
   serve
       ->add_option("--rescan-interval", options->rescan_interval_s,
                    "Seconds between listings of the log directory (new and changed logs); 0: never")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  add_log_read_flags(*serve, options->read, "", /*with_threads=*/false);
   serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 
