@@ -124,6 +124,7 @@ int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings)
   }
 
   OutputSink sink(options.output_path);
+  if (sink.failed()) return kExitFailed;  // before the analyses, not after them
   OrderedDocuments documents(sink, options.format, logs.size());
   ProgressLine progress("", !options.no_progress && !options.quiet);
   std::mutex stderr_mutex;  // the progress line and the workers' messages, one at a time

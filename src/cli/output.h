@@ -27,6 +27,8 @@ class OutputSink {
   OutputSink& operator=(const OutputSink&) = delete;
 
   void write(std::string_view text);
+  // True once the file could not be opened or written (the error is printed).
+  bool failed() const { return failed_; }
   // Flushes and closes; false when the file could not be opened or written.
   bool close();
 

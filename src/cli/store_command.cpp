@@ -212,7 +212,7 @@ int run_show(const ReadOptions& o) {
   if (!store) return report_error(store.error().message(), kExitFailed);
   auto found = (*store)->find(o.id);
   if (!found) return report_error(found.error().message(), kExitFailed);
-  if (!*found) return report_error(fmt::format("no result {} in {}", o.id, o.store), kExitFailed);
+  if (!*found) return report_error(fmt::format("no result {} in {}", o.id, (*store)->description()), kExitFailed);
   const std::string shown = nlohmann::json::parse(history::result_to_json((*found)->document)).dump(2) + "\n";
   return write_output(o.output, shown) ? kExitOk : kExitFailed;
 }

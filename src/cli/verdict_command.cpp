@@ -88,8 +88,9 @@ Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::strin
   return config;
 }
 
-int finish(const VerdictOptions& o, const ComparisonDocument& doc) {
-  const report::VerdictSummaryOptions summary{o.store};
+// `store` names where the results came from (history::Store::description: no password).
+int finish(const VerdictOptions& o, const ComparisonDocument& doc, const std::string& store) {
+  const report::VerdictSummaryOptions summary{store};
   const std::string rendered = o.format == "json"       ? report::verdict_json(doc)
                                : o.format == "markdown" ? report::verdict_markdown(doc, summary)
                                                         : report::verdict_text(doc, summary);
@@ -128,8 +129,9 @@ int run_verdict(const VerdictOptions& o, const std::string& default_method, Eval
   auto results = (*store)->results();
   if (!results) return report_error(results.error().message(), kExitFailed);
   Result<ComparisonDocument> doc = evaluate(*results, *policy, *method);
-  if (!doc) return report_error(fmt::format("{} (store {})", doc.error().message(), o.store), kExitFailed);
-  return finish(o, *doc);
+  const std::string where = (*store)->description();
+  if (!doc) return report_error(fmt::format("{} (store {})", doc.error().message(), where), kExitFailed);
+  return finish(o, *doc, where);
 }
 
 void add_common(CLI::App& cmd, VerdictOptions& o, const std::string& default_method) {

@@ -58,6 +58,10 @@ class Store {
   // Stores the next version; policy.version must be the current version + 1.
   virtual Status set_identity_policy(const IdentityPolicy& policy) = 0;
 
+  // Where the store is, for a reader: the SQLite file's path, or "postgresql database DB on HOST"
+  // (never a URL's password).
+  virtual std::string description() const = 0;
+
   virtual Result<int64_t> schema_version() = 0;
   // Rows of the quantities table for a result, for consistency checks: the document's own
   // quantities are the source of truth, this index must agree with them.

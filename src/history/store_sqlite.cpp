@@ -56,6 +56,8 @@ class SqliteStore final : public Store {
       : db_(db), path_(std::move(path)), options_(std::move(options)) {}
   ~SqliteStore() override { sqlite3_close_v2(db_); }
 
+  std::string description() const override { return path_; }
+
   Status initialize() {
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
     // Switching to WAL needs a moment alone with the file; a concurrent first open may be busy.
