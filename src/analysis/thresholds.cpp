@@ -137,8 +137,10 @@ Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<s
   }
   if (!config.is_object()) return fail(Status::InvalidArgument(config_path + ": expected a JSON object"));
   for (const auto& [key, value] : config.items()) {
-    if (key != "thresholds") {
-      return fail(Status::InvalidArgument(config_path + ": unknown key \"" + key + "\" (expected \"thresholds\")"));
+    // "limits" (the read limits) is the front ends' part of the same file (cli/log_reading.h).
+    if (key != "thresholds" && key != "limits") {
+      return fail(Status::InvalidArgument(config_path + ": unknown key \"" + key +
+                                          "\" (expected \"thresholds\" or \"limits\")"));
     }
   }
   if (!config.contains("thresholds")) return thresholds;

@@ -89,6 +89,18 @@ Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& resu
   return doc;
 }
 
+Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
+                                           const MethodConfig& method, const std::vector<std::string>& target_result_ids,
+                                           const std::vector<std::string>& quantities) {
+  ComparisonDocument merged = empty_document("history", policy, method);
+  for (const std::string& id : target_result_ids) {
+    auto doc = compare_history(results, policy, method, id, quantities);
+    if (!doc) return doc;
+    for (Evaluation& e : doc->evaluations) merged.evaluations.push_back(std::move(e));
+  }
+  return merged;
+}
+
 Result<ComparisonDocument> compare_batch(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
                                          const MethodConfig& method, const BatchRequest& request) {
   if (request.revision.empty() == request.run_key.empty()) {

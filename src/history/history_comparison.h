@@ -20,6 +20,11 @@ namespace sf::history {
 Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
                                            const MethodConfig& method, const std::string& target_result_id,
                                            const std::vector<std::string>& quantities);
+// The same for several targets (resolve_targets: a revision's results, the latest of each
+// subject): one document, each target's evaluations in turn.
+Result<ComparisonDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
+                                           const MethodConfig& method, const std::vector<std::string>& target_result_ids,
+                                           const std::vector<std::string>& quantities);
 
 struct BatchRequest {
   std::string revision;  // the target revision's tree id, or

@@ -1,6 +1,9 @@
 #include "history/result.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 
 namespace sf::history {
 
@@ -86,6 +89,52 @@ Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, 
     resolved = r.id;
   }
   return resolved;
+}
+
+Result<std::vector<std::string>> resolve_targets(const std::vector<StoredResult>& results, const std::string& name,
+                                                 const std::string& subject) {
+  auto of_subject = [&](const StoredResult& r) { return subject.empty() || r.document.subject == subject; };
+  const std::string scope = subject.empty() ? "" : fmt::format(" of subject \"{}\"", subject);
+  for (const auto& r : results) {
+    if (r.id == name && of_subject(r)) return std::vector<std::string>{r.id};
+  }
+  if (name == "latest") {
+    std::map<std::string, const StoredResult*> latest;  // by subject
+    for (const auto& r : results) {
+      if (of_subject(r)) latest[r.document.subject] = &r;
+    }
+    if (latest.empty()) return fail(Status::NotFound(fmt::format("no results{} in the store", scope)));
+    std::vector<const StoredResult*> in_order;
+    for (const auto& [s, r] : latest) in_order.push_back(r);
+    std::sort(in_order.begin(), in_order.end(), [](auto* a, auto* b) { return a->order < b->order; });
+    std::vector<std::string> ids;
+    for (const StoredResult* r : in_order) ids.push_back(r->id);
+    return ids;
+  }
+  std::vector<std::string> ids;
+  std::map<std::string, std::vector<std::string>> by_subject;
+  for (const auto& r : results) {
+    if (r.document.revision.tree != name || name.empty() || !of_subject(r)) continue;
+    ids.push_back(r.id);
+    by_subject[r.document.subject].push_back(r.id);
+  }
+  for (const auto& [s, subject_ids] : by_subject) {
+    if (subject_ids.size() < 2) continue;
+    std::string listed;
+    for (const auto& id : subject_ids) listed += (listed.empty() ? "" : ", ") + id;
+    return fail(Status::InvalidArgument(fmt::format(
+        "revision {} has {} results of subject \"{}\" ({}): name one by id", name, subject_ids.size(), s, listed)));
+  }
+  if (!ids.empty()) return ids;
+  const StoredResult* found = nullptr;
+  for (const auto& r : results) {
+    if (!r.id.starts_with(name) || name.empty() || !of_subject(r)) continue;
+    if (found != nullptr) return fail(Status::InvalidArgument(name + ": ambiguous result id prefix"));
+    found = &r;
+  }
+  if (found != nullptr) return std::vector<std::string>{found->id};
+  return fail(Status::NotFound(fmt::format(
+      "no result{} named {} in the store: give a result id (or a unique prefix), a revision, or latest", scope, name)));
 }
 
 }  // namespace sf::history

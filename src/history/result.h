@@ -85,6 +85,14 @@ struct StoredResult {
 // (the comparator then reports it as not found).
 Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, const std::string& id_or_prefix);
 
+// The results a verdict's target names among `results` (native order), in that order: a result
+// id or a unique prefix of one; "latest", the last result of each subject; or a revision's tree
+// id, its results. `subject`, when not empty, keeps that subject's only. NotFound when nothing
+// matches; InvalidArgument for an ambiguous prefix, or a revision with several results of one
+// subject (none is picked implicitly: name it by id).
+Result<std::vector<std::string>> resolve_targets(const std::vector<StoredResult>& results, const std::string& name,
+                                                 const std::string& subject = "");
+
 std::string_view to_string(RunStatus status);  // ok, partial, censored, error, skipped
 std::optional<RunStatus> parse_run_status(std::string_view text);
 std::string_view to_string(Direction direction);  // lower, higher, none

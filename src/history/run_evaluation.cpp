@@ -193,7 +193,7 @@ std::vector<Evaluation> evaluate_unit(const Unit& unit, const std::string& profi
     const StoredResult* target_example = rounds.begin()->second.second;
     const SeriesPoint point = series_point(*target_example, name, policy);
     e.series_fingerprint = point.fingerprint;
-    e.series_label = fmt::format("{} {}", unit.key, name);
+    e.series_label = series_label(unit.identity, name);
     e.identity = unit.identity;
     e.quantity = name;
     e.unit = meta.unit;

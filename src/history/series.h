@@ -46,7 +46,16 @@ std::string series_fingerprint(const Coordinates& identity, std::string_view qua
 // lacks it. The point refers to `result.document`, which must outlive it.
 SeriesPoint series_point(const StoredResult& result, std::string_view quantity, const IdentityPolicy& policy);
 
-// Human-readable series name: "subject quantity {k=v, ...}" without the subject key.
+// Human-readable series name: "subject quantity {k=v, ...}", the quantity as
+// readable_quantity() writes it, the coordinates other than the subject in braces, leaving out
+// those in `omitted`, the subject included (a summary says the ones every line shares once).
+std::string series_label(const Coordinates& identity, std::string_view quantity, const Coordinates& omitted = {});
 std::string series_label(const SeriesPoint& point);
+
+// A quantity's name for a reader. A stage or SQL execution key (spark_result.h) becomes its name
+// and a short fingerprint: "stage:parquet at x.scala:#|nodes:1295dda33512f46b~2:durationMs" reads
+// 'stage "parquet at x.scala:#" (nodes 1295dd, 2nd) durationMs', "sql:daily totals@28871bebec0136ea:durationMs"
+// reads 'SQL "daily totals" (plan 28871b) durationMs'. Any other name is returned as it is.
+std::string readable_quantity(std::string_view quantity);
 
 }  // namespace sf::history

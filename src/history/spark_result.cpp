@@ -13,16 +13,6 @@ namespace {
 
 using model::TaskMetric;
 
-// The status an event log implies: a failed application is an error, an unfinished log or a
-// failed job partial, anything else ok.
-RunStatus status_from_log(const model::AppModel& app) {
-  if (app.app.exit_code && *app.app.exit_code != 0) return RunStatus::kError;
-  if (!app.app.finished || app.diagnostics.read_error) return RunStatus::kPartial;
-  const bool job_failed = std::any_of(app.jobs.begin(), app.jobs.end(),
-                                      [](const model::Job& j) { return j.status == model::JobStatus::kFailed; });
-  return job_failed ? RunStatus::kPartial : RunStatus::kOk;
-}
-
 void add(std::vector<Quantity>& out, std::string name, double value, std::string unit, Direction direction,
          bool deterministic = false) {
   out.push_back({std::move(name), value, std::move(unit), direction, deterministic});
@@ -52,7 +42,7 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
     result.environment["sparkMaster"] = *master;
   for (const auto& [key, value] : context.environment) result.environment[key] = value;
   result.procedure = context.procedure;
-  result.status = context.status ? *context.status : status_from_log(app);
+  result.status = context.status ? *context.status : status_of_log(app).status;
   result.origin = context.origin.empty() ? fmt::format("spark event log of {}", app.app.id) : context.origin;
 
   model::TaskMetricValues sums{};
@@ -96,6 +86,15 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   }
   std::sort(q.begin(), q.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
   return result;
+}
+
+LogStatus status_of_log(const model::AppModel& app) {
+  if (app.app.exit_code && *app.app.exit_code != 0) {
+    return {RunStatus::kError, fmt::format("the application exited with code {}", *app.app.exit_code)};
+  }
+  if (app.diagnostics.read_error) return {RunStatus::kPartial, "the log could not be read to its end"};
+  if (!app.app.finished) return {RunStatus::kPartial, "the log has no application end (still running, or cut)"};
+  return {};
 }
 
 Status validate(const SparkResultContext& context) {

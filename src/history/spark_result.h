@@ -27,6 +27,16 @@ struct SparkResultContext {
 
 ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
 
+// The status an event log implies, and why when it is not ok. The run is what counts: an
+// application that exited non-zero is an error; one whose log has no end (still running, or
+// cut) or could not be read to its end is partial; anything else is ok, a failed job inside an
+// otherwise complete run included (its failed tasks are a quantity of their own).
+struct LogStatus {
+  RunStatus status = RunStatus::kOk;
+  std::string reason;  // "" when ok: "the application exited with code 1", ...
+};
+LogStatus status_of_log(const model::AppModel& app);
+
 // A context must be consistent before anything is read: parents need the revision they are the
 // parents of; a round or a slot needs the run key they belong to.
 Status validate(const SparkResultContext& context);

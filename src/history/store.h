@@ -36,6 +36,9 @@ struct IngestOutcome {
 };
 
 struct StoreOptions {
+  // False for a reader (store list, verdict): an SQLite store that does not exist is NotFound,
+  // and no empty file is left behind. A writer creates it on first use.
+  bool create_if_missing = true;
   // Test hook: called inside the ingest transaction after every row is written, before commit.
   // Crash tests stop the process here.
   std::function<void()> before_commit;
@@ -55,6 +58,10 @@ class Store {
   // Stores the next version; policy.version must be the current version + 1.
   virtual Status set_identity_policy(const IdentityPolicy& policy) = 0;
 
+  // Where the store is, for a reader: the SQLite file's path, or "postgresql database DB on HOST"
+  // (never a URL's password).
+  virtual std::string description() const = 0;
+
   virtual Result<int64_t> schema_version() = 0;
   // Rows of the quantities table for a result, for consistency checks: the document's own
   // quantities are the source of truth, this index must agree with them.
@@ -63,8 +70,8 @@ class Store {
 
 bool is_postgres_location(const std::string& location);
 
-// Opens (creating on first use) the store at `location`: a file path for SQLite, or a
-// postgresql:// URL.
+// Opens the store at `location`: a file path for SQLite (created on first use unless
+// options.create_if_missing is false), or a postgresql:// URL.
 Result<std::unique_ptr<Store>> open_store(const std::string& location, const StoreOptions& options = {});
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options);

@@ -94,6 +94,8 @@ class PostgresStore final : public Store {
     return std::stoll(PQgetvalue(rows->get(), 0, 0));
   }
 
+  std::string description() const override { return redacted(); }
+
   Result<int64_t> indexed_quantity_count(const std::string& id) override {
     auto rows = query("SELECT COUNT(*) FROM quantities q JOIN results r ON q.result_seq = r.seq WHERE r.id = $1", {id});
     if (!rows) return fail(rows.error());

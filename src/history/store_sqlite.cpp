@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "history/result_json.h"
@@ -54,6 +55,8 @@ class SqliteStore final : public Store {
   SqliteStore(sqlite3* db, std::string path, StoreOptions options)
       : db_(db), path_(std::move(path)), options_(std::move(options)) {}
   ~SqliteStore() override { sqlite3_close_v2(db_); }
+
+  std::string description() const override { return path_; }
 
   Status initialize() {
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
@@ -268,9 +271,13 @@ class SqliteStore final : public Store {
 }  // namespace
 
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path, const StoreOptions& options) {
+  std::error_code ec;
+  if (!options.create_if_missing && !std::filesystem::exists(path, ec)) {
+    return fail(Status::NotFound(fmt::format("{}: no result store there (store ingest creates it)", path)));
+  }
   sqlite3* db = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  const int create = options.create_if_missing ? SQLITE_OPEN_CREATE : 0;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | create | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close_v2(db);

@@ -19,12 +19,15 @@ namespace {
 
 constexpr size_t kMaxSummaryBytes = 4000;
 
-Result<std::unique_ptr<history::Store>> open_session_store(const McpSession& session) {
+// A reader (verdict) never creates the store; a writer (store_ingest) does on first use.
+Result<std::unique_ptr<history::Store>> open_session_store(const McpSession& session, bool for_writing) {
   const std::string& location = session.options().store_location;
   if (location.empty()) {
     return fail(Status::InvalidArgument("no result store: restart the server with --store PATH|postgresql://URL"));
   }
-  return history::open_store(location);
+  history::StoreOptions options;
+  options.create_if_missing = for_writing;
+  return history::open_store(location, options);
 }
 
 Result<history::SparkResultContext> context_from(const ToolArguments& arguments) {
@@ -82,7 +85,7 @@ Tool store_ingest_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto c = context_from(arguments);
     if (!c) return ToolResult::error(c.error().message());
-    auto store = open_session_store(context.session);
+    auto store = open_session_store(context.session, /*for_writing=*/true);
     if (!store) return ToolResult::error(store.error().message());
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
@@ -116,7 +119,9 @@ Tool verdict_tool() {
       "indeterminate, with the effect and the noise that decided it.";
   tool.parameters = {
       choice_parameter("mode", "history or run", {"history", "run"}, true),
-      text_parameter("target", "history: the target result id, or a unique prefix of it"),
+      text_parameter("target",
+                     "history: the target: a result id (or a unique prefix of it), a revision (its results), or "
+                     "latest (the last result of each subject)"),
       list_parameter("quantities", "history: only these quantities (default: all of the target's)"),
       text_parameter("runKey", "run: the planned run"),
       choice_parameter("profile", "run: what varies between the sides", {"revisions", "variants", "environments"}),
@@ -136,7 +141,7 @@ Tool verdict_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     const std::string mode = arguments.string("mode");
     if (mode == "history" && !arguments.has("target")) {
-      return ToolResult::error("mode history needs \"target\" (a result id from store_ingest)");
+      return ToolResult::error("mode history needs \"target\" (a result id from store_ingest, a revision or latest)");
     }
     if (mode == "run" && (!arguments.has("runKey") || !arguments.has("profile") || !arguments.has("baseline"))) {
       return ToolResult::error("mode run needs \"runKey\", \"profile\" and \"baseline\"");
@@ -145,7 +150,7 @@ Tool verdict_tool() {
     method.name =
         arguments.string("method", std::string(mode == "run" ? history::kPairedRatio : history::kDispersionScaled));
     if (Status s = history::validate(method); !s.ok()) return ToolResult::error(s.message());
-    auto store = open_session_store(context.session);
+    auto store = open_session_store(context.session, /*for_writing=*/false);
     if (!store) return ToolResult::error(store.error().message());
     auto policy = (*store)->identity_policy();
     if (!policy) return ToolResult::error(policy.error().message());
@@ -154,9 +159,9 @@ Tool verdict_tool() {
 
     Result<history::ComparisonDocument> document = [&]() -> Result<history::ComparisonDocument> {
       if (mode == "history") {
-        auto target = history::resolve_result_id(*results, arguments.string("target"));
-        if (!target) return fail(target.error());
-        return history::compare_history(*results, *policy, method, *target, arguments.string_list("quantities"));
+        auto targets = history::resolve_targets(*results, arguments.string("target"));
+        if (!targets) return fail(targets.error());
+        return history::compare_history(*results, *policy, method, *targets, arguments.string_list("quantities"));
       }
       return history::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
                                     arguments.string("coordinate"), arguments.string("baseline")},
