@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
 #include "analysis/skew_join_settings.h"
 #include "common/units.h"

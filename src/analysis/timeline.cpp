@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
 

@@ -20,17 +20,17 @@
 #include "cli/log_reading.h"
 #include "cli/output.h"
 #include "cli/store_location.h"
-#include "history/identity_policy.h"
-#include "history/result_json.h"
-#include "history/spark_result.h"
-#include "history/store.h"
+#include "results/identity_policy.h"
+#include "results/result_json.h"
+#include "results/spark_result.h"
+#include "results/store.h"
 #include "model/load.h"
 
 namespace sf::cli {
 
 namespace {
 
-using history::ResultDocument;
+using results::ResultDocument;
 
 struct IngestOptions {
   std::string store;
@@ -57,8 +57,8 @@ int usage_error(const std::string& message) {
   return report_error(message, kExitFailed);
 }
 
-history::StoreOptions read_only() {
-  history::StoreOptions options;
+results::StoreOptions read_only() {
+  results::StoreOptions options;
   options.create_if_missing = false;
   return options;
 }
@@ -72,14 +72,14 @@ Result<std::string> read_file(const std::string& path) {
 }
 
 // The context the flags describe, checked before anything is read.
-Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
-  history::SparkResultContext c;
+Result<results::SparkResultContext> context_from_flags(const IngestOptions& o) {
+  results::SparkResultContext c;
   c.subject = o.subject;
   c.revision.tree = o.revision;
   c.revision.parents = o.parents;
   c.revision.benchmark_tree = o.benchmark_tree;
   c.revision.clean = !o.dirty;
-  if (!o.variant.empty()) c.parameters[std::string(history::kVariantRoleParameter)] = o.variant;
+  if (!o.variant.empty()) c.parameters[std::string(results::kVariantRoleParameter)] = o.variant;
   std::string key, value;
   for (const std::string& p : o.params) {
     if (!split_key_value(p, key, value))
@@ -93,12 +93,12 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
   }
   c.procedure = {o.run_key, o.round, o.slot};
   if (!o.status.empty()) {
-    c.status = history::parse_run_status(o.status);
+    c.status = results::parse_run_status(o.status);
     if (!c.status)
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
   }
-  if (Status s = history::validate(c); !s.ok()) return fail(s);
+  if (Status s = results::validate(c); !s.ok()) return fail(s);
   return c;
 }
 
@@ -122,7 +122,7 @@ int run_ingest(const IngestOptions& o) {
   for (const std::string& path : o.result_files) {
     auto text = read_file(path);
     if (!text) return usage_error(text.error().message());
-    auto document = history::parse_result_json(*text, path);
+    auto document = results::parse_result_json(*text, path);
     if (!document) return usage_error(document.error().message());
     documents.push_back({path, std::move(*document), ""});
   }
@@ -130,26 +130,26 @@ int run_ingest(const IngestOptions& o) {
     auto model = load_log(path, settings->load, !o.quiet && !o.no_progress);
     if (!model) return usage_error(model.error().message());
     if (!o.quiet) warn_about_partial_load(path, *model);
-    history::SparkResultContext c = *context;
-    c.origin = history::event_log_origin(path, model->app.id);
-    ResultDocument document = history::result_from_app_model(*model, c);
-    std::string reason = context->status ? (*context->status == history::RunStatus::kOk ? "" : "as --status says")
-                                         : history::status_of_log(*model).reason;
+    results::SparkResultContext c = *context;
+    c.origin = results::event_log_origin(path, model->app.id);
+    ResultDocument document = results::result_from_app_model(*model, c);
+    std::string reason = context->status ? (*context->status == results::RunStatus::kOk ? "" : "as --status says")
+                                         : results::status_of_log(*model).reason;
     documents.push_back({path, std::move(document), std::move(reason)});
   }
 
-  auto store = history::open_store(o.store);
+  auto store = results::open_store(o.store);
   if (!store) return report_error(store.error().message(), kExitFailed);
   for (const auto& [path, document, status_reason] : documents) {
     auto outcome = (*store)->ingest(document);
     if (!outcome) return report_error(fmt::format("{}: {}", path, outcome.error().message()), kExitFailed);
     if (o.quiet) continue;
-    const std::string_view status = history::to_string(document.status);
+    const std::string_view status = results::to_string(document.status);
     std::printf("%s %s (status %.*s%s, %zu quantities) from %s\n",
                 outcome->already_present ? "already present" : "ingested", outcome->id.c_str(),
                 static_cast<int>(status.size()), status.data(),
                 status_reason.empty() ? "" : (": " + status_reason).c_str(), document.quantities.size(), path.c_str());
-    if (document.status != history::RunStatus::kOk) {
+    if (document.status != results::RunStatus::kOk) {
       print_error(fmt::format("warning: {} is stored as {}: verdicts take only ok results as targets (and, by "
                               "default, as references)",
                               outcome->id, status));
@@ -158,7 +158,7 @@ int run_ingest(const IngestOptions& o) {
   return kExitOk;
 }
 
-std::string describe_procedure(const history::Procedure& p) {
+std::string describe_procedure(const results::Procedure& p) {
   if (p.run_key.empty()) return "-";
   std::string text = p.run_key;
   if (p.round) text += fmt::format(" r{}", *p.round);
@@ -175,7 +175,7 @@ struct ReadOptions {  // list, show, policy
 };
 
 int run_list(const ReadOptions& o) {
-  auto store = history::open_store(o.store, read_only());
+  auto store = results::open_store(o.store, read_only());
   if (!store) return report_error(store.error().message(), kExitFailed);
   auto results = (*store)->results();
   if (!results) return report_error(results.error().message(), kExitFailed);
@@ -188,7 +188,7 @@ int run_list(const ReadOptions& o) {
                       {"subject", r.document.subject},
                       {"revision", r.document.revision.tree},
                       {"runKey", r.document.procedure.run_key},
-                      {"status", history::to_string(r.document.status)},
+                      {"status", results::to_string(r.document.status)},
                       {"quantities", r.document.quantities.size()}});
     }
     out = list.dump(2) + "\n";
@@ -198,7 +198,7 @@ int run_list(const ReadOptions& o) {
     for (const auto& r : *results) {
       out += fmt::format("{:<6} {:<34} {:<24} {:<14} {:<16} {:<9} {}\n", r.order, r.id, r.document.subject,
                          r.document.revision.tree.empty() ? "-" : r.document.revision.tree,
-                         describe_procedure(r.document.procedure), history::to_string(r.document.status),
+                         describe_procedure(r.document.procedure), results::to_string(r.document.status),
                          r.document.quantities.size());
     }
   }
@@ -208,26 +208,26 @@ int run_list(const ReadOptions& o) {
 // The document exactly as stored, so `store show ID > r.json` and `store ingest --result r.json`
 // give back the same result (its id is the hash of this text).
 int run_show(const ReadOptions& o) {
-  auto store = history::open_store(o.store, read_only());
+  auto store = results::open_store(o.store, read_only());
   if (!store) return report_error(store.error().message(), kExitFailed);
   auto found = (*store)->find(o.id);
   if (!found) return report_error(found.error().message(), kExitFailed);
   if (!*found) return report_error(fmt::format("no result {} in {}", o.id, (*store)->description()), kExitFailed);
-  const std::string shown = nlohmann::json::parse(history::result_to_json((*found)->document)).dump(2) + "\n";
+  const std::string shown = nlohmann::json::parse(results::result_to_json((*found)->document)).dump(2) + "\n";
   return write_output(o.output, shown) ? kExitOk : kExitFailed;
 }
 
 int run_policy(const ReadOptions& o) {
-  history::StoreOptions store_options = o.set_path.empty() ? read_only() : history::StoreOptions{};
-  std::optional<history::IdentityPolicy> next;
+  results::StoreOptions store_options = o.set_path.empty() ? read_only() : results::StoreOptions{};
+  std::optional<results::IdentityPolicy> next;
   if (!o.set_path.empty()) {  // read before the store is touched, as ingest does
     auto text = read_file(o.set_path);
     if (!text) return usage_error(text.error().message());
-    auto policy = history::parse_identity_policy(*text, o.set_path);
+    auto policy = results::parse_identity_policy(*text, o.set_path);
     if (!policy) return usage_error(policy.error().message());
     next = std::move(*policy);
   }
-  auto store = history::open_store(o.store, store_options);
+  auto store = results::open_store(o.store, store_options);
   if (!store) return report_error(store.error().message(), kExitFailed);
   if (next) {
     if (Status s = (*store)->set_identity_policy(*next); !s.ok()) {
@@ -236,7 +236,7 @@ int run_policy(const ReadOptions& o) {
   }
   auto policy = (*store)->identity_policy();
   if (!policy) return report_error(policy.error().message(), kExitFailed);
-  return write_output(o.output, history::identity_policy_to_json(*policy) + "\n") ? kExitOk : kExitFailed;
+  return write_output(o.output, results::identity_policy_to_json(*policy) + "\n") ? kExitOk : kExitFailed;
 }
 
 // A store command that reads (and prints): its options, --store, -o and its callback.

@@ -20,10 +20,10 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/store_location.h"
-#include "history/comparison_method.h"
-#include "history/history_comparison.h"
-#include "history/run_evaluation.h"
-#include "history/store.h"
+#include "results/comparison_method.h"
+#include "results/history_comparison.h"
+#include "results/run_evaluation.h"
+#include "results/store.h"
 #include "report/verdict_json.h"
 #include "report/verdict_summary.h"
 
@@ -31,8 +31,8 @@ namespace sf::cli {
 
 namespace {
 
-using history::ComparisonDocument;
-using history::MethodConfig;
+using results::VerdictDocument;
+using results::MethodConfig;
 
 struct VerdictOptions {
   std::string store;
@@ -72,7 +72,7 @@ Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::strin
     if (!in) return fail(Status::NotFound(o.method_config + ": cannot read"));
     std::ostringstream text;
     text << in.rdbuf();
-    auto parsed = history::parse_method_config(text.str(), o.method_config);
+    auto parsed = results::parse_method_config(text.str(), o.method_config);
     if (!parsed) return parsed;
     config = *parsed;
   }
@@ -84,12 +84,12 @@ Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::strin
   if (o.provisional_noise) config.provisional_relative_noise = *o.provisional_noise;
   if (!o.ordering.empty()) config.ordering = o.ordering;
   if (!o.duplicates.empty()) config.duplicates = o.duplicates;
-  if (Status s = history::validate(config); !s.ok()) return fail(s);
+  if (Status s = results::validate(config); !s.ok()) return fail(s);
   return config;
 }
 
-// `store` names where the results came from (history::Store::description: no password).
-int finish(const VerdictOptions& o, const ComparisonDocument& doc, const std::string& store) {
+// `store` names where the results came from (results::Store::description: no password).
+int finish(const VerdictOptions& o, const VerdictDocument& doc, const std::string& store) {
   const report::VerdictSummaryOptions summary{store};
   const std::string rendered = o.format == "json"       ? report::verdict_json(doc)
                                : o.format == "markdown" ? report::verdict_markdown(doc, summary)
@@ -98,10 +98,10 @@ int finish(const VerdictOptions& o, const ComparisonDocument& doc, const std::st
   int64_t failing = 0;
   bool fail_on_indeterminate = false;
   for (const std::string& what : o.fail_on) {
-    if (what == "regressed") failing += report::count_verdict(doc, history::Verdict::kRegressed);
-    if (what == "changed") failing += report::count_verdict(doc, history::Verdict::kChanged);
+    if (what == "regressed") failing += report::count_verdict(doc, results::Verdict::kRegressed);
+    if (what == "changed") failing += report::count_verdict(doc, results::Verdict::kChanged);
     if (what == "indeterminate") {
-      failing += report::count_verdict(doc, history::Verdict::kIndeterminate);
+      failing += report::count_verdict(doc, results::Verdict::kIndeterminate);
       fail_on_indeterminate = true;
     }
     if (what == "missing") failing += static_cast<int64_t>(doc.missing.size());
@@ -120,15 +120,15 @@ template <class Evaluate>
 int run_verdict(const VerdictOptions& o, const std::string& default_method, Evaluate evaluate) {
   auto method = method_from_flags(o, default_method);
   if (!method) return report_error(method.error().message(), kExitFailed);
-  history::StoreOptions read_only;
+  results::StoreOptions read_only;
   read_only.create_if_missing = false;
-  auto store = history::open_store(o.store, read_only);
+  auto store = results::open_store(o.store, read_only);
   if (!store) return report_error(store.error().message(), kExitFailed);
   auto policy = (*store)->identity_policy();
   if (!policy) return report_error(policy.error().message(), kExitFailed);
   auto results = (*store)->results();
   if (!results) return report_error(results.error().message(), kExitFailed);
-  Result<ComparisonDocument> doc = evaluate(*results, *policy, *method);
+  Result<VerdictDocument> doc = evaluate(*results, *policy, *method);
   const std::string where = (*store)->description();
   if (!doc) return report_error(fmt::format("{} (store {})", doc.error().message(), where), kExitFailed);
   return finish(o, *doc, where);
@@ -138,7 +138,7 @@ void add_common(CLI::App& cmd, VerdictOptions& o, const std::string& default_met
   const MethodConfig defaults;
   add_store_option(cmd, o.store);
   add_format_option(cmd, o.format, {"text", "markdown", "json"},
-                    "text or markdown (the reviewer summary), or json (the comparison document)");
+                    "text or markdown (the reviewer summary), or json (the verdict document)");
   add_output_option(cmd, o.output);
   cmd.add_flag("-q,--quiet", o.quiet, "No warnings on stderr (errors still)");
   cmd.add_option("--fail-on", o.fail_on,
@@ -194,10 +194,10 @@ void register_verdict(CLI::App& app, int& exit_code) {
     const VerdictOptions& o = *history_options;
     exit_code =
         run_verdict(o, "dispersion-scaled",
-                    [&](const auto& results, const auto& policy, const auto& method) -> Result<ComparisonDocument> {
-                      auto targets = history::resolve_targets(results, o.target, o.subject);
+                    [&](const auto& results, const auto& policy, const auto& method) -> Result<VerdictDocument> {
+                      auto targets = results::resolve_targets(results, o.target, o.subject);
                       if (!targets) return fail(targets.error());
-                      return history::compare_history(results, policy, method, *targets, o.quantities);
+                      return results::compare_history(results, policy, method, *targets, o.quantities);
                     });
   });
 
@@ -215,7 +215,7 @@ void register_verdict(CLI::App& app, int& exit_code) {
   run_cmd->callback([run_options, &exit_code] {
     const VerdictOptions& o = *run_options;
     exit_code = run_verdict(o, "paired-ratio", [&](const auto& results, const auto& policy, const auto& method) {
-      return history::evaluate_run({o.run_key, o.profile, o.coordinate, o.baseline}, results, policy, method);
+      return results::evaluate_run({o.run_key, o.profile, o.coordinate, o.baseline}, results, policy, method);
     });
   });
 
@@ -234,7 +234,7 @@ void register_verdict(CLI::App& app, int& exit_code) {
   batch_cmd->callback([batch_options, &exit_code] {
     const VerdictOptions& o = *batch_options;
     exit_code = run_verdict(o, "dispersion-scaled", [&](const auto& results, const auto& policy, const auto& method) {
-      return history::compare_batch(results, policy, method, {o.revision, o.run_key, o.expected});
+      return results::compare_batch(results, policy, method, {o.revision, o.run_key, o.expected});
     });
   });
 }

@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "common/units.h"
-#include "history/series.h"
+#include "results/series.h"
 #include "report/markdown_cell.h"
 
 namespace sf::report {
 
 namespace {
 
-using namespace sf::history;
+using namespace sf::results;
 
 struct Section {
   const char* title;
@@ -62,7 +62,7 @@ std::string effect_text(const Evaluation& e) {
 }
 
 // The coordinates (subject included) every evaluation has with the same value.
-Coordinates shared_coordinates(const ComparisonDocument& d) {
+Coordinates shared_coordinates(const VerdictDocument& d) {
   if (d.evaluations.size() < 2) return {};
   Coordinates shared = d.evaluations.front().identity;
   for (const Evaluation& e : d.evaluations) {
@@ -83,7 +83,7 @@ bool unusable_target(const Evaluation& e) { return e.outcome.reason == "target-u
 
 // "target c6 (r-42bee3820d): target status is partial" -> how many series it left indeterminate,
 // in the order the targets first appear.
-std::vector<std::pair<std::string, size_t>> unusable_target_lines(const ComparisonDocument& d) {
+std::vector<std::pair<std::string, size_t>> unusable_target_lines(const VerdictDocument& d) {
   std::vector<std::pair<std::string, size_t>> lines;
   for (const Evaluation& e : d.evaluations) {
     if (!unusable_target(e)) continue;
@@ -108,7 +108,7 @@ std::string line_for(const Evaluation& e, const Coordinates& shared, bool markdo
                   : fmt::format("  {}: {}\n", what, why);
 }
 
-std::string header(const ComparisonDocument& d, const VerdictSummaryOptions& options, const Coordinates& shared,
+std::string header(const VerdictDocument& d, const VerdictSummaryOptions& options, const Coordinates& shared,
                    bool markdown) {
   std::string h = fmt::format("{} comparison, method {} v{} (k={:g}), identity policy v{}", d.mode, d.method.name,
                               d.method.version, d.method.k, d.policy_version);
@@ -127,7 +127,7 @@ std::string header(const ComparisonDocument& d, const VerdictSummaryOptions& opt
   return h;
 }
 
-std::string render(const ComparisonDocument& d, const VerdictSummaryOptions& options, bool markdown) {
+std::string render(const VerdictDocument& d, const VerdictSummaryOptions& options, bool markdown) {
   const std::string bullet = markdown ? "- " : "  ";
   const Coordinates shared = shared_coordinates(d);
   std::string out = markdown ? "## Performance verdict\n\n" + header(d, options, shared, true)
@@ -185,14 +185,14 @@ std::string render(const ComparisonDocument& d, const VerdictSummaryOptions& opt
 
 }  // namespace
 
-std::string verdict_text(const ComparisonDocument& document, const VerdictSummaryOptions& options) {
+std::string verdict_text(const VerdictDocument& document, const VerdictSummaryOptions& options) {
   return render(document, options, false);
 }
-std::string verdict_markdown(const ComparisonDocument& document, const VerdictSummaryOptions& options) {
+std::string verdict_markdown(const VerdictDocument& document, const VerdictSummaryOptions& options) {
   return render(document, options, true);
 }
 
-std::vector<std::string> unusable_targets(const ComparisonDocument& document) {
+std::vector<std::string> unusable_targets(const VerdictDocument& document) {
   std::vector<std::string> lines;
   for (const auto& [line, count] : unusable_target_lines(document)) {
     lines.push_back(fmt::format("{} ({})", line, units::format_counted(static_cast<int64_t>(count), "series", "series")));
@@ -200,7 +200,7 @@ std::vector<std::string> unusable_targets(const ComparisonDocument& document) {
   return lines;
 }
 
-int64_t count_verdict(const ComparisonDocument& document, Verdict verdict) {
+int64_t count_verdict(const VerdictDocument& document, Verdict verdict) {
   int64_t n = 0;
   for (const Evaluation& e : document.evaluations) n += e.outcome.verdict == verdict ? 1 : 0;
   return n;

@@ -4,14 +4,14 @@
 
 #include <string>
 
-#include "history/series.h"
+#include "results/series.h"
 #include "report/verdict_summary.h"
 
 namespace sf::report {
 namespace {
 
-using history::Evaluation;
-using history::Verdict;
+using results::Evaluation;
+using results::Verdict;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -20,23 +20,23 @@ Evaluation evaluation(std::string quantity, Verdict verdict) {
   e.identity = {{"subject", "etl"}, {"environment.cluster", "prod"}};
   e.quantity = std::move(quantity);
   e.outcome.verdict = verdict;
-  e.target = history::PointRef{.result_id = "r-0123456789abcdef", .revision = "c6"};
+  e.target = results::PointRef{.result_id = "r-0123456789abcdef", .revision = "c6"};
   return e;
 }
 
 TEST(ReadableQuantity, NamesStagesAndSqlExecutionsByTheirNames) {
-  EXPECT_EQ(history::readable_quantity("stage:parquet at x.scala:#|nodes:1295dda33512f46b:durationMs"),
+  EXPECT_EQ(results::readable_quantity("stage:parquet at x.scala:#|nodes:1295dda33512f46b:durationMs"),
             "stage \"parquet at x.scala:#\" (nodes 1295dd) durationMs");
-  EXPECT_EQ(history::readable_quantity("stage:count at y.py:#|site:de7edaeeb84f3225~2:durationMs"),
+  EXPECT_EQ(results::readable_quantity("stage:count at y.py:#|site:de7edaeeb84f3225~2:durationMs"),
             "stage \"count at y.py:#\" (site de7eda, 2nd) durationMs");
-  EXPECT_EQ(history::readable_quantity("sql:daily totals@28871bebec0136ea:durationMs"),
+  EXPECT_EQ(results::readable_quantity("sql:daily totals@28871bebec0136ea:durationMs"),
             "SQL \"daily totals\" (plan 28871b) durationMs");
-  EXPECT_EQ(history::readable_quantity("sql:@noplan~3:durationMs"), "SQL (no plan, 3rd) durationMs");
-  EXPECT_EQ(history::readable_quantity("appWallClockMs"), "appWallClockMs");
+  EXPECT_EQ(results::readable_quantity("sql:@noplan~3:durationMs"), "SQL (no plan, 3rd) durationMs");
+  EXPECT_EQ(results::readable_quantity("appWallClockMs"), "appWallClockMs");
 }
 
 TEST(VerdictSummary, SaysWhatEverySeriesSharesOnceAndNamesTheStore) {
-  history::ComparisonDocument d;
+  results::VerdictDocument d;
   d.mode = "history";
   d.evaluations = {evaluation("appWallClockMs", Verdict::kNoChangeDetected),
                    evaluation("stage:map at z.scala:#|site:0011223344556677:durationMs", Verdict::kNoChangeDetected)};
@@ -49,7 +49,7 @@ TEST(VerdictSummary, SaysWhatEverySeriesSharesOnceAndNamesTheStore) {
 }
 
 TEST(VerdictSummary, SaysOnceThatATargetIsUnusableAndWhy) {
-  history::ComparisonDocument d;
+  results::VerdictDocument d;
   d.mode = "history";
   for (const char* q : {"a", "b", "c"}) {
     Evaluation e = evaluation(q, Verdict::kIndeterminate);
@@ -65,7 +65,7 @@ TEST(VerdictSummary, SaysOnceThatATargetIsUnusableAndWhy) {
 }
 
 TEST(VerdictSummary, MarkdownCellsEscapePipes) {
-  history::ComparisonDocument d;
+  results::VerdictDocument d;
   d.mode = "history";
   Evaluation e = evaluation("latency|p95", Verdict::kIndeterminate);
   e.outcome.reason = "no-reference";
