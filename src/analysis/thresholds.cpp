@@ -2,6 +2,7 @@
 
 #include <array>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -123,12 +124,19 @@ const ThresholdInfo* find_threshold(std::string_view name) {
 }
 
 Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden) {
-  Thresholds thresholds;
-  std::ifstream in(config_path);
+  std::ifstream in(config_path, std::ios::binary);
   if (!in) return fail(Status::NotFound(config_path + ": cannot open the config file"));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_thresholds(text.str(), config_path, overridden);
+}
+
+Result<Thresholds> parse_thresholds(std::string_view text, const std::string& config_path,
+                                    std::vector<std::string>& overridden) {
+  Thresholds thresholds;
   nlohmann::json config;
   try {
-    config = nlohmann::json::parse(in);
+    config = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return fail(Status::InvalidArgument(config_path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " +
                                         e.what()));
@@ -137,7 +145,7 @@ Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<s
   }
   if (!config.is_object()) return fail(Status::InvalidArgument(config_path + ": expected a JSON object"));
   for (const auto& [key, value] : config.items()) {
-    // "limits" (the read limits) is the front ends' part of the same file (cli/log_reading.h).
+    // "limits" (the read limits) is config_file.h's part of the same document.
     if (key != "thresholds" && key != "limits") {
       return fail(Status::InvalidArgument(config_path + ": unknown key \"" + key +
                                           "\" (expected \"thresholds\" or \"limits\")"));

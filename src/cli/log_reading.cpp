@@ -1,50 +1,13 @@
 #include "cli/log_reading.h"
 
-#include <fstream>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "analysis/config_file.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "common/units.h"
 
 namespace sf::cli {
-
-namespace {
-
-// The "limits" object of a config file, the names as in the JSON documents (camelCase).
-struct ConfigLimits {
-  std::optional<uint64_t> max_line_bytes, max_decompression_ratio, max_open_tasks;
-};
-
-Result<ConfigLimits> read_config_limits(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail(Status::NotFound(path + ": cannot open the config file"));
-  // Parse errors are the thresholds loader's to report, with the byte they happened at.
-  const nlohmann::json config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  ConfigLimits limits;
-  if (!config.is_object() || !config.contains("limits")) return limits;
-  const nlohmann::json& entries = config["limits"];
-  if (!entries.is_object()) return fail(Status::InvalidArgument(path + ": \"limits\" must be an object"));
-  for (const auto& [key, value] : entries.items()) {
-    std::optional<uint64_t>* target = key == "maxLineBytes"            ? &limits.max_line_bytes
-                                      : key == "maxDecompressionRatio" ? &limits.max_decompression_ratio
-                                      : key == "maxOpenTasks"          ? &limits.max_open_tasks
-                                                                       : nullptr;
-    if (target == nullptr) {
-      return fail(Status::InvalidArgument(
-          fmt::format("{}: unknown limit \"{}\" (expected maxLineBytes, maxDecompressionRatio or maxOpenTasks)", path, key)));
-    }
-    if (!value.is_number_unsigned()) {
-      return fail(Status::InvalidArgument(fmt::format("{}: limit \"{}\" must be a whole number, 0 or more", path, key)));
-    }
-    *target = value.get<uint64_t>();
-  }
-  return limits;
-}
-
-}  // namespace
 
 void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& threads_note, bool with_threads) {
   const model::LoadOptions defaults;
@@ -71,14 +34,12 @@ void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& t
 
 Result<LogReadSettings> log_read_settings(const LogReadFlags& flags) {
   LogReadSettings settings;
-  ConfigLimits from_config;
+  analysis::ConfigLimits from_config;
   if (!flags.config_path.empty()) {
-    auto thresholds = analysis::load_thresholds(flags.config_path, settings.analysis.overridden_thresholds);
-    if (!thresholds) return fail(thresholds.error());
-    settings.analysis.thresholds = *thresholds;
-    auto limits = read_config_limits(flags.config_path);
-    if (!limits) return fail(limits.error());
-    from_config = *limits;
+    auto config = analysis::read_config_file(flags.config_path);
+    if (!config) return fail(config.error());
+    settings.analysis = config->analysis;
+    from_config = config->limits;
   }
   model::LoadOptions& load = settings.load;
   load.threads = flags.threads;
