@@ -28,7 +28,8 @@ LOGGEN      := $(BUILD_DIR)/bench/loggen/sf-loggen
 deps:
 	@scripts/install-deps.sh $(DEPS_EXTRA)
 
-# Real Spark (pyspark, pinned with hashes in python/requirements.lock) in .venv, and Java 17.
+# Real Spark (pyspark, pinned with hashes in python/requirements.lock) in .venv, and Java 17;
+# nanobind there too, so configuring after it builds the Python module (SF_PYTHON=AUTO).
 python-deps:
 	@scripts/install-python.sh
 
@@ -58,7 +59,8 @@ web-deps:
 	@command -v npm >/dev/null || scripts/install-deps.sh nodejs npm
 	@scripts/install-deps.sh chromium
 
-test: web-deps build mcp-client-deps python-deps
+# python-deps before build: the build makes the Python package's module when .venv has nanobind.
+test: web-deps python-deps build mcp-client-deps
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS); status=$$?; \
 	  python3 ../tests/print_skips.py Testing/Temporary/LastTest.log; exit $$status
 

@@ -1,0 +1,269 @@
+// sparkforensics._core: the library's front end for Python, as thin as the command line's.
+//
+// Every call reads logs and stores through the same library calls as `sparkforensics analyze`,
+// `compare`, `store ingest` and `verdict history`, and returns the same JSON text those commands
+// print; the Python layer (sparkforensics/__init__.py) parses it. The GIL is released while
+// the library works, so threads of a notebook or of a Spark Python worker can analyze side by
+// side. A failed Status becomes sparkforensics.Error carrying the library's message (the file,
+// the line, what was wrong) and the status code's name.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/analyzer.h"
+#include "analysis/config_file.h"
+#include "compare/normalize.h"
+#include "compare/run_comparison.h"
+#include "common/status.h"
+#include "model/load.h"
+#include "report/comparison_json.h"
+#include "report/model_json.h"
+#include "report/verdict_json.h"
+#include "results/comparison_method.h"
+#include "results/history_comparison.h"
+#include "results/result_json.h"
+#include "results/spark_result.h"
+#include "results/store.h"
+
+namespace nb = nanobind;
+using namespace sf;
+
+namespace {
+
+// Thrown with the GIL released; nanobind turns it into sparkforensics.Error once it holds the
+// GIL again (the translator registered below).
+struct LibraryError : std::runtime_error {
+  LibraryError(StatusCode code, const std::string& message) : std::runtime_error(message), code(code) {}
+  StatusCode code;
+};
+
+[[noreturn]] void raise(const Status& status) { throw LibraryError(status.code(), status.message()); }
+
+template <class T>
+T take(Result<T> result) {
+  if (!result) raise(result.error());
+  return std::move(*result);
+}
+
+struct ReadSettings {
+  model::LoadOptions load;
+  analysis::AnalysisOptions analysis;
+};
+
+// The --config document from a file (config_path) or from text (config_text, messages naming
+// "config"); neither: the defaults. `threads` as --threads (0: the loader's default).
+ReadSettings read_settings(const std::string& config_path, const std::optional<std::string>& config_text,
+                           unsigned threads) {
+  ReadSettings settings;
+  settings.load.threads = threads;
+  std::optional<analysis::ConfigFile> config;
+  if (config_text) {
+    config = take(analysis::parse_config(*config_text, "config"));
+  } else if (!config_path.empty()) {
+    config = take(analysis::read_config_file(config_path));
+  }
+  if (config) {
+    settings.analysis = config->analysis;
+    if (config->limits.max_line_bytes) settings.load.max_line_bytes = *config->limits.max_line_bytes;
+    if (config->limits.max_decompression_ratio)
+      settings.load.decompress_limits.max_ratio = *config->limits.max_decompression_ratio;
+    if (config->limits.max_open_tasks) settings.load.builder_limits.max_open_task_values = *config->limits.max_open_tasks;
+  }
+  return settings;
+}
+
+// `shown_as`, when not empty, is the path the document names as its source: a log handed over
+// as bytes is read from a private copy whose path means nothing to the caller.
+model::AppModel load(const std::string& path, const std::string& shown_as, const model::LoadOptions& options) {
+  model::AppModel model = take(model::load_event_log(path, options));
+  if (!shown_as.empty()) model.source.path = shown_as;
+  return model;
+}
+
+std::string analyze_json(const std::string& path, const std::string& shown_as, const std::string& config_path,
+                         const std::optional<std::string>& config_text, unsigned threads) {
+  nb::gil_scoped_release release;
+  const ReadSettings settings = read_settings(config_path, config_text, threads);
+  const model::AppModel model = load(path, shown_as, settings.load);
+  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
+  return report::analysis_json(model, &analysis);
+}
+
+std::string compare_json(const std::string& base_path, const std::string& cand_path,
+                         const std::vector<std::string>& normalize_paths, const std::string& config_path,
+                         const std::optional<std::string>& config_text, unsigned threads) {
+  nb::gil_scoped_release release;
+  const ReadSettings settings = read_settings(config_path, config_text, threads);
+  compare::CompareOptions options;
+  options.analysis = settings.analysis;
+  options.alignment.normalizer = take(compare::ComparisonNormalizer::with_patterns(normalize_paths));
+  const model::AppModel base = load(base_path, "", settings.load);
+  const model::AppModel cand = load(cand_path, "", settings.load);
+  return report::comparison_json(compare::compare_runs(base, cand, options));
+}
+
+// What `store ingest` takes from its flags, as keyword arguments.
+struct IngestContext {
+  std::string subject, revision, benchmark_tree, variant, run_key, status;
+  std::vector<std::string> parents;
+  bool dirty = false;
+  std::map<std::string, std::string> params, env;
+  std::optional<int64_t> round, slot;
+};
+
+results::SparkResultContext to_context(const IngestContext& in) {
+  results::SparkResultContext c;
+  c.subject = in.subject;
+  c.revision.tree = in.revision;
+  c.revision.parents = in.parents;
+  c.revision.benchmark_tree = in.benchmark_tree;
+  c.revision.clean = !in.dirty;
+  c.parameters.insert(in.params.begin(), in.params.end());
+  if (!in.variant.empty()) c.parameters[std::string(results::kVariantRoleParameter)] = in.variant;
+  c.environment.insert(in.env.begin(), in.env.end());
+  c.procedure = {in.run_key, in.round, in.slot};
+  if (!in.status.empty()) {
+    c.status = results::parse_run_status(in.status);
+    if (!c.status) raise(Status::InvalidArgument("status " + in.status + ": expected ok, partial, censored, error or skipped"));
+  }
+  if (Status s = results::validate(c); !s.ok()) raise(s);
+  return c;
+}
+
+// The result document `store ingest LOG` would store, as JSON (`origin_path`: the path its
+// origin names, as `store ingest` names the path it was given), and the reason its status is not
+// ok ("" when it is).
+std::pair<std::string, std::string> result_json(const std::string& path, const std::string& origin_path,
+                                                const IngestContext& context, const std::string& config_path,
+                                                const std::optional<std::string>& config_text, unsigned threads) {
+  nb::gil_scoped_release release;
+  results::SparkResultContext c = to_context(context);
+  const ReadSettings settings = read_settings(config_path, config_text, threads);
+  const model::AppModel model = load(path, "", settings.load);
+  c.origin = results::event_log_origin(origin_path.empty() ? path : origin_path, model.app.id);
+  const std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
+                                      : results::status_of_log(model).reason;
+  return {results::result_to_json(results::result_from_app_model(model, c)), reason};
+}
+
+// One load for both documents the fleet job keeps of a log: (analysis JSON, result document JSON,
+// why the result's status is not ok). `shown_as` as in analyze_json, and the path the result's
+// origin names, as result_json's origin_path.
+std::tuple<std::string, std::string, std::string> analysis_and_result_json(
+    const std::string& path, const std::string& shown_as, const IngestContext& context, const std::string& config_path,
+    const std::optional<std::string>& config_text, unsigned threads) {
+  nb::gil_scoped_release release;
+  results::SparkResultContext c = to_context(context);
+  const ReadSettings settings = read_settings(config_path, config_text, threads);
+  const model::AppModel model = load(path, shown_as, settings.load);
+  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
+  c.origin = results::event_log_origin(shown_as.empty() ? path : shown_as, model.app.id);
+  const std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
+                                      : results::status_of_log(model).reason;
+  return {report::analysis_json(model, &analysis), results::result_to_json(results::result_from_app_model(model, c)),
+          reason};
+}
+
+// Stores a result document (JSON in the documented schema, e.g. from result_json): its id, its
+// order in the store and whether it was there already.
+std::tuple<std::string, int64_t, bool> store_ingest_json(const std::string& location, const std::string& document_json,
+                                                          const std::string& source) {
+  nb::gil_scoped_release release;
+  const results::ResultDocument document = take(results::parse_result_json(document_json, source));
+  auto store = take(results::open_store(location));
+  const results::IngestOutcome outcome = take(store->ingest(document));
+  return {outcome.id, outcome.order, outcome.already_present};
+}
+
+results::StoreOptions read_only() {
+  results::StoreOptions options;
+  options.create_if_missing = false;
+  return options;
+}
+
+// Every stored result as (order, id, document JSON), in native order.
+std::vector<std::tuple<int64_t, std::string, std::string>> store_results(const std::string& location) {
+  nb::gil_scoped_release release;
+  auto store = take(results::open_store(location, read_only()));
+  std::vector<std::tuple<int64_t, std::string, std::string>> out;
+  for (const results::StoredResult& r : take(store->results()))
+    out.emplace_back(r.order, r.id, results::result_to_json(r.document));
+  return out;
+}
+
+// `verdict history --format json`: the verdict document of the targets `target` names.
+std::string verdict_history_json(const std::string& location, const std::string& target, const std::string& subject,
+                                 const std::vector<std::string>& quantities,
+                                 const std::optional<std::string>& method_config_json) {
+  nb::gil_scoped_release release;
+  results::MethodConfig method;
+  method.name = "dispersion-scaled";
+  if (method_config_json) method = take(results::parse_method_config(*method_config_json, "method_config"));
+  if (Status s = results::validate(method); !s.ok()) raise(s);
+  auto store = take(results::open_store(location, read_only()));
+  const results::IdentityPolicy policy = take(store->identity_policy());
+  const std::vector<results::StoredResult> stored = take(store->results());
+  const std::vector<std::string> targets = take(results::resolve_targets(stored, target, subject));
+  auto document = results::compare_history(stored, policy, method, targets, quantities);
+  if (!document) raise(document.error().with_context("store " + store->description()));
+  return report::verdict_json(*document);
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "The SparkForensics library (C++), for the sparkforensics package; use that package's functions.";
+  static nb::exception<LibraryError> error(m, "Error");
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const LibraryError& e) {
+      // str(error) is the library's message; error.code the status code's name (NotFound, ...).
+      nb::object instance = nb::borrow(error.ptr())(nb::str(e.what()));
+      const std::string_view code = to_string(e.code);
+      instance.attr("code") = nb::str(code.data(), code.size());
+      PyErr_SetObject(error.ptr(), instance.ptr());
+    }
+  });
+
+  nb::class_<IngestContext>(m, "IngestContext")
+      .def(nb::init<>())
+      .def_rw("subject", &IngestContext::subject)
+      .def_rw("revision", &IngestContext::revision)
+      .def_rw("parents", &IngestContext::parents)
+      .def_rw("benchmark_tree", &IngestContext::benchmark_tree)
+      .def_rw("dirty", &IngestContext::dirty)
+      .def_rw("variant", &IngestContext::variant)
+      .def_rw("params", &IngestContext::params)
+      .def_rw("env", &IngestContext::env)
+      .def_rw("run_key", &IngestContext::run_key)
+      .def_rw("round", &IngestContext::round)
+      .def_rw("slot", &IngestContext::slot)
+      .def_rw("status", &IngestContext::status);
+
+  m.def("analyze_json", &analyze_json, nb::arg("path"), nb::arg("shown_as"), nb::arg("config_path"),
+        nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("compare_json", &compare_json, nb::arg("base_path"), nb::arg("cand_path"), nb::arg("normalize_paths"),
+        nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("result_json", &result_json, nb::arg("path"), nb::arg("origin_path"), nb::arg("context"),
+        nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("analysis_and_result_json", &analysis_and_result_json, nb::arg("path"), nb::arg("shown_as"),
+        nb::arg("context"), nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("store_ingest_json", &store_ingest_json, nb::arg("location"), nb::arg("document_json"), nb::arg("source"));
+  m.def("store_results", &store_results, nb::arg("location"));
+  m.def("verdict_history_json", &verdict_history_json, nb::arg("location"), nb::arg("target"), nb::arg("subject"),
+        nb::arg("quantities"), nb::arg("method_config_json").none());
+}
