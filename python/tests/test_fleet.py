@@ -117,6 +117,23 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     check_equal_to_cli(spark, sf_bin, work_dir, out, store, [str(running)])
     assert len(fleet.current(spark, out, "applications").where(f"sourcePath = '{running}'").collect()) == 1
 
+    # The fleet report sorts and counts what the CLI's documents say.
+    from sparkforensics import fleet_report
+    docs = [cli_document(sf_bin, log) for log in expected + [str(running)]]
+    tables = fleet_report.report_tables(spark, out, top=100)
+    apps = sorted((frames.application_row(d) for d in docs if frames.application_row(d)["topRecoverableHighMs"]),
+                  key=lambda a: (-a["topRecoverableHighMs"], a["appId"]))
+    assert [(a["appId"], a["topRecoverableHighMs"]) for a in tables["applications"]] == \
+        [(a["appId"], a["topRecoverableHighMs"]) for a in apps]
+    counts = {}
+    for d in docs:
+        for f in d["findings"]:
+            counts[f["type"]] = counts.get(f["type"], 0) + 1
+    assert {t["type"]: t["findings"] for t in tables["findingTypes"]} == counts
+    assert [f["path"] for f in tables["failed"]] == [str(fake)]
+    text = fleet_report.render(tables, markdown=False)
+    assert "Applications with the most recoverable wall-clock" in text and str(fake) in text
+
 
 def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
     # The module's command line, as spark-submit or `python -m` runs it, in a Python of its own.
