@@ -13,7 +13,7 @@ Every function returns the document the command line prints as JSON (``analyze -
 ``compare -f json``, ``verdict history -f json``), parsed into dicts and lists: this package
 holds no analysis of its own. The library's errors are raised as :class:`Error`, whose message
 names the file (and the line) and what was wrong; ``Error.code`` is the status code's name
-("NotFound", "Corruption", ...). The GIL is released while the library works.
+("not found", "corrupt input", "unsupported input", ...). The GIL is released while the library works.
 """
 
 from __future__ import annotations

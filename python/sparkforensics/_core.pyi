@@ -4,7 +4,7 @@ from typing import Optional
 
 class Error(Exception):
     """The library's error: str() is its message (file, line, what was wrong)."""
-    code: str  # the status code's name: InvalidArgument, NotFound, IOError, Corruption, ...
+    code: str  # the status code, as the library names it: "not found", "corrupt input", "unsupported input", ...
 
 class IngestContext:
     subject: str

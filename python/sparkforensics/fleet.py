@@ -132,9 +132,9 @@ def _analyze_record(log: dict[str, Any], data: Any, config: Optional[dict[str, A
         analysis_json, result_json, _ = sf.analysis_and_result(data, config, name=log["shown_as"], threads=1,
                                                                **context)
     except sf.Error as error:
-        # "Unsupported": a file in the directory that is no event log, left out as `analyze DIR`
+        # "unsupported input": a file in the directory that is no event log, left out as `analyze DIR`
         # leaves it out; anything else is a log that could not be read.
-        record["outcome"] = "skipped" if error.code == "Unsupported" else "failed"
+        record["outcome"] = "skipped" if error.code == "unsupported input" else "failed"
         record["error"] = str(error)
         return record
     except Exception as error:  # never stop the job for one log

@@ -9,6 +9,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -46,7 +47,7 @@ namespace {
 // Thrown with the GIL released; nanobind turns it into sparkforensics.Error once it holds the
 // GIL again (the translator registered below).
 struct LibraryError : std::runtime_error {
-  LibraryError(StatusCode code, const std::string& message) : std::runtime_error(message), code(code) {}
+  LibraryError(StatusCode status_code, const std::string& message) : std::runtime_error(message), code(status_code) {}
   StatusCode code;
 };
 
@@ -231,7 +232,7 @@ NB_MODULE(_core, m) {
     try {
       std::rethrow_exception(p);
     } catch (const LibraryError& e) {
-      // str(error) is the library's message; error.code the status code's name (NotFound, ...).
+      // str(error) is the library's message; error.code the status code's name ("not found", ...).
       nb::object instance = nb::borrow(error.ptr())(nb::str(e.what()));
       const std::string_view code = to_string(e.code);
       instance.attr("code") = nb::str(code.data(), code.size());

@@ -81,7 +81,7 @@ def test_errors_carry_the_library_message(sf_bin, work_dir):
         sf.analyze(missing)
     code, _, err = cli(sf_bin, "analyze", missing)
     assert code == 2 and str(raised.value) in err and missing in str(raised.value)
-    assert raised.value.code == "NotFound"
+    assert raised.value.code == "not found"
 
     bad = {"thresholds": {"skew.noSuchThreshold": 1}}
     with pytest.raises(sf.Error, match='config: unknown threshold "skew.noSuchThreshold"'):
@@ -103,7 +103,7 @@ def test_malformed_line_is_counted_with_its_line_number(sf_bin, generated_logs, 
     damaged.write_bytes(b"\n".join(lines))
     doc = sf.analyze(damaged)
     assert doc == cli_json(sf_bin, "analyze", "-f", "json", "-q", str(damaged))
-    assert [m["lineNumber"] for m in doc["diagnostics"]["malformedLines"]] == [6]
+    assert [(m["part"], m["line"]) for m in doc["diagnostics"]["malformedLines"]] == [("damaged-log", 6)]
 
 
 def test_compare_equals_cli(sf_bin, generated_logs):
@@ -160,14 +160,14 @@ def test_frames(generated_logs):
     assert len(stages) == len(doc["stages"]) and len(findings) == len(doc["findings"])
     assert len(rollup) == len(doc["rollup"])
     assert list(findings["id"]) == [f["id"] for f in doc["findings"]]
-    assert list(stages["durationMs"]) == [s["durationMs"] for s in doc["stages"]]
+    # pandas holds a missing figure (a stage that never completed has no duration) as NaN.
+    assert [None if pandas.isna(v) else v for v in stages["durationMs"]] == [s["durationMs"] for s in doc["stages"]]
     first = doc["findings"][0]
     assert findings.iloc[0]["wallClockHighMs"] == first["impactEstimate"]["wallClock"]["highMs"]
     assert stages.iloc[0]["metrics"]["executorRunTimeMs"] == doc["stages"][0]["metrics"]["executorRunTimeMs"]
     apps = sf.applications_frame([doc, sf.analyze(generated_logs["small-zstd"])])
     assert list(apps["appId"]) == [doc["app"]["id"], sf.analyze(generated_logs["small-zstd"])["app"]["id"]]
     assert apps.iloc[0]["topFindingType"] == doc["rollup"][0]["type"]
-    assert isinstance(pandas.DataFrame, type)
 
 
 def test_frames_without_pandas_say_what_to_install(generated_logs, monkeypatch):
