@@ -71,13 +71,14 @@ class _LogOnDisk:
         self._source = source
         self._name = name
         self._tmp: Optional[tempfile.TemporaryDirectory[str]] = None
+        self._copy = ""
 
     def __enter__(self) -> tuple[str, str]:
         source = self._source
         if isinstance(source, (bytes, bytearray, memoryview)) or isinstance(source, Mapping):
             self._tmp = tempfile.TemporaryDirectory(prefix="sparkforensics-")
             base = os.path.basename((self._name or "eventlog").rstrip("/")) or "eventlog"
-            path = os.path.join(self._tmp.name, base)
+            path = self._copy = os.path.join(self._tmp.name, base)
             if isinstance(source, Mapping):
                 os.mkdir(path)
                 for part, data in source.items():
@@ -89,9 +90,12 @@ class _LogOnDisk:
             return path, self._name or "<bytes>"
         return os.fspath(source), ""
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, exc: object, traceback: object) -> None:
         if self._tmp is not None:
             self._tmp.cleanup()
+            # The library's message names the file it read: name the log as the caller did.
+            if isinstance(exc, Error) and self._copy:
+                exc.args = (str(exc).replace(self._copy, self._name or "<bytes>"),)
 
 
 def analyze_json(source: Union[PathLike, LogBytes], config: Config = None, *, name: Optional[str] = None,
