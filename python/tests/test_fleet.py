@@ -145,6 +145,8 @@ def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
     shutil.copy(generated_logs["small-zstd"], old)
     os.utime(old, (1, 1_000_000_000))  # 2001
     store = str(work_dir / "fleet-cli.db")
+    Path(store).unlink(missing_ok=True)
+    shutil.rmtree(work_dir / "fleet-cli-state", ignore_errors=True)
     done = subprocess.run([sys.executable, "-m", "sparkforensics.fleet", "--logs", str(logs_dir), "--store", store,
                            "--state", str(work_dir / "fleet-cli-state"), "--since", "2020-01-01", "--master", "local[1]",
                            "--env", "cluster=test"], capture_output=True, text=True, env={**os.environ})
