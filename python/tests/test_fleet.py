@@ -154,8 +154,9 @@ def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
     assert "2 logs listed, 0 unchanged since the last run, 1 older than --since, 1 analyzed (1 results stored" in done.stdout
     [stored] = sf.stored_results(store)
     assert stored["document"]["environment"]["cluster"] == "test"
-    code, out, _ = cli(sf_bin, "store", "ingest", "--store", str(work_dir / "fleet-cli-check.db"), "--env",
-                       "cluster=test", str(new))
+    check_store = work_dir / "fleet-cli-check.db"
+    check_store.unlink(missing_ok=True)
+    code, out, _ = cli(sf_bin, "store", "ingest", "--store", str(check_store), "--env", "cluster=test", str(new))
     assert code == 0 and out.split()[1] == stored["id"]
 
 
