@@ -8,11 +8,11 @@ namespace sf::report {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using DiffJson = nlohmann::ordered_json;
 
-json side_json(const model::SqlExecution& x, const std::vector<compare::NodeChange>& changes,
+DiffJson plan_side_json(const model::SqlExecution& x, const std::vector<compare::NodeChange>& changes,
                const std::vector<std::optional<int32_t>>& counterparts) {
-  json nodes = json::array();
+  DiffJson nodes = DiffJson::array();
   for (size_t i = 0; i < x.plan.nodes.size(); ++i) {
     const model::PlanNode& n = x.plan.nodes[i];
     nodes.push_back({{"nodeId", n.node_id},
@@ -21,13 +21,13 @@ json side_json(const model::SqlExecution& x, const std::vector<compare::NodeChan
                      {"children", n.children},
                      {"stageIds", n.stage_ids},
                      {"change", compare::to_string(changes[i])},
-                     {"counterpart", counterparts[i] ? json(*counterparts[i]) : json(nullptr)}});
+                     {"counterpart", counterparts[i] ? DiffJson(*counterparts[i]) : DiffJson(nullptr)}});
   }
   const auto duration = x.duration_ms();
-  return {{"executionId", x.execution_id}, {"durationMs", duration ? json(*duration) : json(nullptr)}, {"nodes", nodes}};
+  return {{"executionId", x.execution_id}, {"durationMs", duration ? DiffJson(*duration) : DiffJson(nullptr)}, {"nodes", nodes}};
 }
 
-json diff_json(const model::SqlExecution& base, const model::SqlExecution& cand,
+DiffJson one_plan_diff_json(const model::SqlExecution& base, const model::SqlExecution& cand,
                const compare::ComparisonNormalizer& normalizer) {
   const compare::PlanDiff d = compare::diff_plans(base.plan, cand.plan, normalizer);
   // The candidate's counterparts, from the baseline's.
@@ -39,26 +39,26 @@ json diff_json(const model::SqlExecution& base, const model::SqlExecution& cand,
           {"candidateExecutionId", cand.execution_id},
           {"description", base.description},
           {"counts", {{"same", d.same}, {"changed", d.changed}, {"removed", d.removed}, {"added", d.added}}},
-          {"baseline", side_json(base, d.base, d.base_counterpart)},
-          {"candidate", side_json(cand, d.cand, cand_counterparts)}};
+          {"baseline", plan_side_json(base, d.base, d.base_counterpart)},
+          {"candidate", plan_side_json(cand, d.cand, cand_counterparts)}};
 }
 
 }  // namespace
 
 std::string plan_diff_json(const model::SqlExecution& base, const model::SqlExecution& cand,
                            const compare::ComparisonNormalizer& normalizer) {
-  return diff_json(base, cand, normalizer).dump();
+  return one_plan_diff_json(base, cand, normalizer).dump();
 }
 
 std::string plan_diffs_json(const compare::Comparison& comparison, const model::AppModel& base,
                             const model::AppModel& cand, const compare::ComparisonNormalizer& normalizer,
                             size_t max_pairs) {
-  json out = json::array();
+  DiffJson out = DiffJson::array();
   for (const compare::ExecutionPair& p : comparison.alignment.executions.pairs) {
     if (out.size() >= max_pairs) break;
     const model::SqlExecution* b = base.sql_execution(p.base_execution_id);
     const model::SqlExecution* c = cand.sql_execution(p.cand_execution_id);
-    if (b != nullptr && c != nullptr) out.push_back(diff_json(*b, *c, normalizer));
+    if (b != nullptr && c != nullptr) out.push_back(one_plan_diff_json(*b, *c, normalizer));
   }
   return out.dump();
 }

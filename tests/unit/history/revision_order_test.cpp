@@ -4,7 +4,7 @@
 
 #include "history/revision_graph.h"
 #include "history/spark_result.h"
-#include "unit/history/history_fixture.h"
+#include "history_fixture.h"
 
 namespace sf::history {
 namespace {
