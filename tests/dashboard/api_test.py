@@ -481,9 +481,13 @@ try:
           and c8[0]["outcome"]["threshold"] is not None and c8[0]["outcome"]["noise"]["value"] is not None, str(c8)[:300])
     check("the method and its configuration come along", points["document"]["method"]["name"] == "dispersion-scaled"
           and points["document"]["method"]["config"]["k"] == 3)
-    status, body = api("GET", "history/series?subject=nightly&k=100")
-    check("method parameters are verdict's flags (k=100: no change)", status == 200
-          and body["document"]["evaluations"][0]["verdict"] == "no-change-detected", str(body)[:200])
+    # A k above |effect| / noise of the regression turns it into no change: the flag reached the method.
+    outcome = evals[0]["outcome"] if evals else {"effect": {"value": 0}, "noise": {"value": 1}}
+    k = 2 * abs(outcome["effect"]["value"]) / outcome["noise"]["value"]
+    status, body = api("GET", f"history/series?subject=nightly&k={k}")
+    check(f"method parameters are verdict's flags (k={k:.0f}: no change)", status == 200
+          and body["document"]["evaluations"][0]["verdict"] == "no-change-detected"
+          and body["document"]["method"]["config"]["k"] == k, str(body)[:200])
     status, run = api("GET", "history/run?runKey=pr-1&profile=variants&baseline=baseline")
     units = run["document"]["evaluations"] if status == 200 else []
     check("history/run: five paired rounds, the candidate regressed, with its interval", status == 200 and units

@@ -263,7 +263,7 @@ try {
     await page.goto(`${compareBase}/compare?base=${CAND_LOG}`);
     await page.setInputFiles('[data-testid=cand-file]', copy);  // the upload way in, the copy read in place
     await page.waitForSelector('.banner');
-    expect(/cand=~u\d+/.test(page.url()), `the upload is named in the address: ${page.url()}`);
+    expect(/^~u\d+$/.test(new URL(page.url()).searchParams.get('cand') ?? ''), `the upload is named in the address: ${page.url()}`);
     const methods = await page.$$eval('table.pairs tbody tr', (rows) => rows.map((r) => r.dataset.method));
     const ran = expected.baseStages.length - expected.deltaBookkeeping.baseline.length;
     expect(methods.length === ran && methods.every((m) => m === 'exact'), `every stage exact: ${methods}`);
