@@ -302,6 +302,7 @@ try {
     expect(verdicts.slice(0, -1).every((v) => v[1] !== 'regressed'), 'nothing else is');
     expect(/dispersion-scaled/.test(await page.textContent('.method')), 'the method and its configuration');
     expect((await page.textContent('.evaluation')).includes('Reference window'), 'the reference window of the point');
+    await page.screenshot({ path: join(shots, `${name}-series.png`), fullPage: true });  // the end shows the compare page
     const text = await page.textContent('body');
     expect(!/password|:\/\/[^ ]*@/.test(text), 'no credentials on the page');
     // A planned run, and one revision's verdicts with the way to the compare page.
