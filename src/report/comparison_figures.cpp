@@ -75,10 +75,14 @@ std::string execution_alignment_figure(const compare::ExecutionAlignment& e) {
 }
 
 std::string pair_counts_figure(const compare::StageAlignment& a) {
-  size_t counts[4] = {0, 0, 0, 0};
+  size_t counts[5] = {0, 0, 0, 0, 0};
   for (const auto& p : a.pairs) ++counts[static_cast<size_t>(p.method)];
-  return fmt::format("{} stage pairs (exact {}, structural {}, aligned {}, by position {})", a.pairs.size(), counts[0],
-                     counts[1], counts[2], counts[3]);
+  std::string out = fmt::format("{} stage pairs (exact {}, structural {}, aligned {}, by position {}", a.pairs.size(),
+                                counts[0], counts[1], counts[2], counts[3]);
+  // Only a comparison given pins says so, so the usual line stays as it was.
+  if (counts[4] > 0) out += fmt::format(", pinned by hand {}", counts[4]);
+  out += ')';
+  return out;
 }
 
 std::string budget_figure(const compare::BudgetResult& r, std::string_view unit) {

@@ -111,4 +111,12 @@ std::string event_log_origin(std::string_view source, std::string_view app_id) {
   return fmt::format("spark event log {} ({})", source, app_id);
 }
 
+std::optional<std::string> event_log_source(std::string_view origin) {
+  constexpr std::string_view kPrefix = "spark event log ";
+  if (origin.substr(0, kPrefix.size()) != kPrefix || origin.empty() || origin.back() != ')') return std::nullopt;
+  const size_t open = origin.rfind(" (");
+  if (open == std::string_view::npos || open < kPrefix.size()) return std::nullopt;
+  return std::string(origin.substr(kPrefix.size(), open - kPrefix.size()));
+}
+
 }  // namespace sf::results

@@ -43,5 +43,7 @@ Status validate(const SparkResultContext& context);
 
 // The origin recorded for a result read from an event log: "spark event log <source> (<app id>)".
 std::string event_log_origin(std::string_view source, std::string_view app_id);
+// The <source> of such an origin; nullopt for any other origin (a result file's own words).
+std::optional<std::string> event_log_source(std::string_view origin);
 
 }  // namespace sf::results
