@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/app_model.h"
@@ -19,8 +20,13 @@
 
 namespace sf::server {
 
-// One application of the list: its id, name and attempts (newest first).
-nlohmann::json application_json(const catalog::ApplicationListing& app);
+// The Spark version whose History Server the REST API answers as (/version): the pinned pyspark
+// the History Server oracle test runs (tests/history_server), whose answers these documents follow.
+inline constexpr std::string_view kHistoryServerVersion = "4.3.0";
+
+// One application of the list: its id, name and attempts (newest first). `log_source` is the log
+// directory as it was given, which Spark 4 names in every attempt (logSourceName).
+nlohmann::json application_json(const catalog::ApplicationListing& app, const std::string& log_source);
 
 // The metric sums a stage document shows, by their REST names, and the model metric each one is
 // (shuffleReadBytes, local + remote, is written besides these).

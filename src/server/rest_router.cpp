@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -80,21 +81,22 @@ class Params {
     if (values == nullptr || values->empty()) return std::nullopt;
     return values->front();
   }
+  // A boolean as JAX-RS reads one (Boolean.valueOf): "true" in any case, anything else is false.
   bool flag(const std::string& name, bool fallback) const {
     auto value = text(name);
     if (!value) return fallback;
-    const std::string v = upper(*value);
-    if (v == "TRUE") return true;
-    if (v == "FALSE") return false;
-    throw bad(name, *value, "true or false");
+    return upper(*value) == "TRUE";
   }
-  int64_t integer(const std::string& name, int64_t fallback, int64_t min_value = 0) const {
+  int64_t integer(const std::string& name, int64_t fallback,
+                  int64_t min_value = std::numeric_limits<int64_t>::min()) const {
     auto value = text(name);
     if (!value) return fallback;
     int64_t n = 0;
     auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
     if (ec != std::errc() || end != value->data() + value->size() || n < min_value) {
-      throw bad(name, *value, "an integer >= " + std::to_string(min_value));
+      throw bad(name, *value, min_value == std::numeric_limits<int64_t>::min()
+                                  ? std::string("an integer")
+                                  : "an integer >= " + std::to_string(min_value));
     }
     return n;
   }
@@ -105,9 +107,10 @@ class Params {
     if (!ms) throw bad(name, *value, "a date, yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss.SSSGMT");
     return ms;
   }
-  // Comma-separated values in [0, 1] ("0.05,0.25,0.5"). Each is trimmed as Java's
-  // Double.parseDouble trims (Spark reads them with toDouble): clients send "0.05, 0.25, ...".
-  // NaN is no quantile: refused like inf.
+  // Comma-separated numbers ("0.05,0.25,0.5"), sorted as Spark sorts them. Each is trimmed as
+  // Java's Double.parseDouble trims (Spark reads them with toDouble): clients send "0.05, 0.25".
+  // Spark takes any number, one above 1 picking the largest value and one below 0 the smallest
+  // (its index is min(q * n, n - 1)); NaN and the infinities, which JSON cannot say, are refused.
   std::vector<double> quantiles(const std::vector<double>& fallback) const {
     auto value = text("quantiles");
     if (!value) return fallback;
@@ -119,12 +122,13 @@ class Params {
       const std::string_view item = text::trim(std::string_view(value->data() + start, end - start));
       double q = 0;
       auto [parsed_end, ec] = std::from_chars(item.data(), item.data() + item.size(), q);
-      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !(q >= 0 && q <= 1)) {
-        throw bad("quantiles", *value, "comma-separated numbers between 0 and 1");
+      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !std::isfinite(q)) {
+        throw bad("quantiles", *value, "comma-separated numbers");
       }
       out.push_back(q);
       start = end + 1;
     }
+    std::sort(out.begin(), out.end());
     return out;
   }
   // Every value of a repeated enum parameter, upper-cased, each checked against `allowed`.
@@ -171,7 +175,7 @@ class Request {
 
   RestResponse answer() {
     const auto& seg = path_.segments;
-    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", "sparkforensics 0.1.0"}});
+    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", std::string(kHistoryServerVersion)}});
     if (seg.empty() || seg[0] != "applications") throw RequestError{404, "unknown resource: /" + path_text()};
     if (path_.app_id.empty()) return json_response(application_list());
     const std::vector<std::string>& r = path_.resource;
@@ -186,6 +190,10 @@ class Request {
     if (r[0] == "stages") return json_response(stages(m, r));
     if ((r[0] == "executors" || r[0] == "allexecutors") && r.size() == 1) {
       return json_response(executors(m, r[0] == "executors"));
+    }
+    // A History Server has no live executors to ask for their threads, whichever the id.
+    if (r[0] == "executors" && r.size() == 3 && r[2] == "threads") {
+      throw RequestError{503, "Thread dumps not available through the history server."};
     }
     if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") return json_response(storage(m, r));
     if (r[0] == "environment" && r.size() == 1) return json_response(environment_json(m));
@@ -217,6 +225,7 @@ class Request {
     const int64_t max_date = params_.date("maxDate").value_or(*parse_history_server_date_param("3000-01-01"));
     const int64_t min_end = params_.date("minEndDate").value_or(*parse_history_server_date_param("2010-01-01"));
     const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
+    // A negative limit lists nothing, as Scala's take(n) does.
     const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
     json out = json::array();
     for (const catalog::ApplicationListing& app : logs_.applications()) {
@@ -233,7 +242,7 @@ class Request {
         const bool end_ok = running ? max_end > now_ms() : (end >= min_end && end <= max_end);
         return start_ok && end_ok;
       });
-      if (in_range) out.push_back(application_json(app));
+      if (in_range) out.push_back(application_json(app, logs_.options().directory));
     }
     return out;
   }
@@ -247,7 +256,7 @@ class Request {
   json application() const {
     for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
-      json out = application_json(app);
+      json out = application_json(app, logs_.options().directory);
       if (!path_.attempt_id) return out;
       for (const json& attempt : out["attempts"]) {
         if (attempt.value("attemptId", "") == *path_.attempt_id) return attempt;
@@ -299,9 +308,13 @@ class Request {
     if (r.size() == 1) {
       const auto status = params_.statuses("status", {"ACTIVE", "COMPLETE", "PENDING", "SKIPPED", "FAILED"});
       json out = json::array();
+      // With details, Spark 3.4 and later leave out a stage none of whose tasks has a status asked for.
+      const bool by_task_status = params_.flag("details", false) && params_.all("taskStatus") != nullptr;
       for (auto it = m.stages.rbegin(); it != m.stages.rend(); ++it) {
         if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
-        out.push_back(stage_document(m, *it, false));
+        json stage = stage_document(m, *it, false);
+        if (by_task_status && stage.value("tasks", json::object()).empty()) continue;
+        out.push_back(std::move(stage));
       }
       return out;
     }
@@ -337,8 +350,9 @@ class Request {
 
   // stages/<id>/<attempt>/taskList?offset&length&sortBy&status
   json task_list(const model::AppModel& m, const model::StageAttempt& s) {
-    const int64_t offset = params_.integer("offset", 0);
-    const int64_t length = params_.integer("length", 20);
+    // A negative offset skips nothing; Spark refuses a length below 1 (its KVStore's max()).
+    const int64_t offset = std::max<int64_t>(params_.integer("offset", 0), 0);
+    const int64_t length = params_.integer("length", 20, 1);
     const auto status = params_.statuses("status", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
     const std::string sort = params_.text("sortBy").value_or("ID");
     enum class Order { kId, kIncreasingRuntime, kDecreasingRuntime } order;
@@ -357,10 +371,13 @@ class Request {
     for (const TaskRecord& t : tasks->tasks) {
       if (status.empty() || contains(status, t.status)) rows.push_back(&t);
     }
-    // The History Server sorts on its run-time index (-1 for a task without metrics), ties by
-    // task id in the direction of the sort.
+    // The History Server sorts on its run-time index, ties by task id in the direction of the
+    // sort. The index holds a task's run time when it succeeded, -1 without metrics, and a failed
+    // or killed task's run time negated, -(run time) - 1: those come first, the longest first.
     auto runtime = [](const TaskRecord* t) {
-      return t->has_metrics ? t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)] : int64_t{-1};
+      if (!t->has_metrics) return int64_t{-1};
+      const int64_t run_ms = t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)];
+      return t->status == "SUCCESS" ? run_ms : -run_ms - 1;
     };
     if (order == Order::kIncreasingRuntime) {
       std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) < runtime(b); });
@@ -415,10 +432,13 @@ class Request {
       if (x == nullptr) throw RequestError{404, "unknown query execution id: " + r[1]};
       return sql_execution_json(m, *x, details, plan);
     }
-    const int64_t offset = params_.integer("offset", 0);
-    const int64_t length = params_.integer("length", 20);
+    // Spark 4's list: every execution unless a length above 0 asks for a page (a negative offset
+    // starts at the first).
+    const int64_t length = params_.integer("length", -1);
+    const int64_t offset = length > 0 ? std::max<int64_t>(params_.integer("offset", 0), 0) : 0;
+    const int64_t end = length > 0 ? offset + length : std::numeric_limits<int64_t>::max();
     json out = json::array();
-    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < offset + length; ++i) {
+    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < end; ++i) {
       out.push_back(sql_execution_json(m, m.sql[static_cast<size_t>(i)], details, plan));
     }
     return out;
