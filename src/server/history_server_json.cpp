@@ -294,6 +294,8 @@ json application_json(const catalog::ApplicationListing& app, const std::string&
     attempt["duration"] = end >= 0 && start >= 0 ? end - start : 0;
     attempt["sparkUser"] = a.user;
     attempt["completed"] = a.completed;
+    // Spark 4.1+ logs the exit code with the application's end; the History Server shows it then.
+    if (a.exit_code) attempt["exitCode"] = *a.exit_code;
     attempt["appSparkVersion"] = a.spark_version;
     // One log directory: its name and its full path are the same, as the History Server gives them.
     attempt["logSourceName"] = log_source;
