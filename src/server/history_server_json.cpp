@@ -229,6 +229,26 @@ std::string sql_execution_status(const model::AppModel& m, const model::SqlExecu
   return a_job_failed ? "FAILED" : "COMPLETED";
 }
 
+// Speculative attempts by outcome (Spark 3.4's SpeculationStageSummary).
+json speculation_summary_json(const StageTasks& tasks) {
+  int64_t total = 0, active = 0, completed = 0, failed = 0, killed = 0;
+  for (const TaskRecord& t : tasks.tasks) {
+    if (!t.speculative) continue;
+    ++total;
+    if (t.status == "RUNNING") ++active;
+    if (t.status == "SUCCESS") ++completed;
+    if (t.status == "FAILED") ++failed;
+    if (t.status == "KILLED") ++killed;
+  }
+  return {{"numTasks", total},
+          {"numActiveTasks", active},
+          {"numCompletedTasks", completed},
+          {"numFailedTasks", failed},
+          {"numKilledTasks", killed}};
+}
+
+}  // namespace
+
 // Job ids in the order a Scala immutable Map of them iterates, as the History Server lists an SQL
 // execution's jobs (SQLExecutionUIData.jobs): up to four in the order they were added, more in
 // the order of the CHAMP trie of their hashes (scala.util.hashing's improve of each Int), which
@@ -257,26 +277,6 @@ std::vector<int64_t> scala_map_order(const std::vector<int64_t>& keys_in_inserti
   visit(keys_in_insertion_order, 0);
   return out;
 }
-
-// Speculative attempts by outcome (Spark 3.4's SpeculationStageSummary).
-json speculation_summary_json(const StageTasks& tasks) {
-  int64_t total = 0, active = 0, completed = 0, failed = 0, killed = 0;
-  for (const TaskRecord& t : tasks.tasks) {
-    if (!t.speculative) continue;
-    ++total;
-    if (t.status == "RUNNING") ++active;
-    if (t.status == "SUCCESS") ++completed;
-    if (t.status == "FAILED") ++failed;
-    if (t.status == "KILLED") ++killed;
-  }
-  return {{"numTasks", total},
-          {"numActiveTasks", active},
-          {"numCompletedTasks", completed},
-          {"numFailedTasks", failed},
-          {"numKilledTasks", killed}};
-}
-
-}  // namespace
 
 // -----------------------------------------------------------------------------------------------
 
@@ -682,7 +682,8 @@ json rdd_storage_json(const model::RddInfo& rdd) {
   };
 }
 
-json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description) {
+json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description,
+                        const SqlMetricTexts* metric_values) {
   json out = {{"id", x.execution_id}};
   out["status"] = sql_execution_status(m, x);
   out["description"] = x.description;
@@ -706,27 +707,18 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   out["successJobIds"] = std::move(succeeded);
   out["failedJobIds"] = std::move(failed);
   // details: the plan as Spark's SparkPlanGraph draws it, nodes by id from the highest (as
-  // SqlResource lists them), each metric that has a value in Spark's text for one value. The
-  // History Server aggregates an execution's values when it ends (a running one shows none), from
-  // the tasks of its own jobs' stages and its own driver updates: a plan node no stage of this
-  // execution reported (a streaming query's outer execution, whose batches run as executions of
-  // their own) shows none either.
+  // SqlResource lists them), each metric that has a value in the History Server's text of it
+  // (sql_metric_values.h: a metric no task or driver update of this execution reported has none).
   json nodes = json::array(), edges = json::array();
   if (details) {
     const SparkPlanGraph graph = spark_plan_graph(x.plan);
-    auto reported_here = [&](const model::PlanNode& node, const model::PlanMetric& metric) {
-      const bool by_a_stage = std::any_of(node.stage_ids.begin(), node.stage_ids.end(), [&](int64_t id) {
-        return std::binary_search(x.stage_ids.begin(), x.stage_ids.end(), id);
-      });
-      return by_a_stage || std::any_of(x.driver_accum_updates.begin(), x.driver_accum_updates.end(),
-                                       [&](const auto& update) { return update.first == metric.accumulator_id; });
-    };
     for (auto node = graph.nodes.rbegin(); node != graph.nodes.rend(); ++node) {
       json metrics = json::array();
       for (const model::PlanMetric& metric : node->plan->metrics) {
-        if (!metric.value || !x.end_time_ms || !reported_here(*node->plan, metric)) continue;
-        metrics.push_back(
-            {{"name", text::trim(metric.name)}, {"value", format_sql_metric_value(metric.metric_type, *metric.value)}});
+        if (metric_values == nullptr) break;
+        auto value = metric_values->find(metric.accumulator_id);
+        if (value == metric_values->end()) continue;
+        metrics.push_back({{"name", text::trim(metric.name)}, {"value", value->second}});
       }
       json shown = {{"nodeId", node->id}, {"nodeName", text::trim(node->plan->node_name)}};
       if (node->whole_stage_codegen_id) shown["wholeStageCodegenId"] = *node->whole_stage_codegen_id;

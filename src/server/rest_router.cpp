@@ -170,8 +170,9 @@ bool contains(const std::vector<std::string>& values, std::string_view v) {
 
 class Request {
  public:
-  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, const RestPath& path, const QueryParams& query)
-      : logs_(logs), tasks_(tasks), path_(path), params_(query) {}
+  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, SqlMetricValueCache& sql_metrics, const RestPath& path,
+          const QueryParams& query)
+      : logs_(logs), tasks_(tasks), sql_metrics_(sql_metrics), path_(path), params_(query) {}
 
   RestResponse answer() {
     const auto& seg = path_.segments;
@@ -181,8 +182,12 @@ class Request {
     const std::vector<std::string>& r = path_.resource;
     if (r.empty()) return json_response(application());
 
+    // Without an attempt id, the History Server's download is every attempt's log in one zip.
+    if (r[0] == "logs" && r.size() == 1 && !path_.attempt_id) {
+      if (auto every = every_attempt_log(); every.size() > 1) return logs_zip(every);
+    }
     attempt_ = take(logs_.find(path_.app_id, path_.attempt_id));
-    if (r[0] == "logs" && r.size() == 1) return logs_zip();
+    if (r[0] == "logs" && r.size() == 1) return logs_zip({attempt_.log_path});
     log_ = take(logs_.load(attempt_.log_path));
     const model::AppModel& m = log_->model();
     if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
@@ -216,6 +221,12 @@ class Request {
 
   std::string path_text() const { return joined(path_.segments, "/"); }
 
+  // The log directory every attempt names (logSourceName): --log-dir's real path.
+  std::string log_source() const {
+    const auto& root = logs_.confinement().root();
+    return root ? root->string() : std::string();
+  }
+
   // applications?status&minDate&maxDate&minEndDate&maxEndDate&limit
   json application_list() const {
     const auto status = params_.statuses("status", {"COMPLETED", "RUNNING"});
@@ -242,7 +253,7 @@ class Request {
         const bool end_ok = running ? max_end > now_ms() : (end >= min_end && end <= max_end);
         return start_ok && end_ok;
       });
-      if (in_range) out.push_back(application_json(app, logs_.options().directory));
+      if (in_range) out.push_back(application_json(app, log_source()));
     }
     return out;
   }
@@ -256,7 +267,7 @@ class Request {
   json application() const {
     for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
-      json out = application_json(app, logs_.options().directory);
+      json out = application_json(app, log_source());
       if (!path_.attempt_id) return out;
       for (const json& attempt : out["attempts"]) {
         if (attempt.value("attemptId", "") == *path_.attempt_id) return attempt;
@@ -424,13 +435,17 @@ class Request {
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
-  json sql(const model::AppModel& m, const std::vector<std::string>& r) const {
+  json sql(const model::AppModel& m, const std::vector<std::string>& r) {
     const bool details = params_.flag("details", true);
     const bool plan = params_.flag("planDescription", true);
+    // The plan metrics' values, read from the log's tasks on the first request that shows them.
+    std::shared_ptr<const SqlMetricValues> values;
+    if (details && !m.sql.empty()) values = take(sql_metrics_.get(*log_, logs_.confinement()));
+    auto values_of = [&](const model::SqlExecution& x) { return values ? values->of(x.execution_id) : nullptr; };
     if (r.size() == 2) {
       const model::SqlExecution* x = m.sql_execution(parse_id(r[1], "execution id"));
       if (x == nullptr) throw RequestError{404, "unknown query execution id: " + r[1]};
-      return sql_execution_json(m, *x, details, plan);
+      return sql_execution_json(m, *x, details, plan, values_of(*x));
     }
     // Spark 4's list: every execution unless a length above 0 asks for a page (a negative offset
     // starts at the first).
@@ -439,14 +454,25 @@ class Request {
     const int64_t end = length > 0 ? offset + length : std::numeric_limits<int64_t>::max();
     json out = json::array();
     for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < end; ++i) {
-      out.push_back(sql_execution_json(m, m.sql[static_cast<size_t>(i)], details, plan));
+      const model::SqlExecution& x = m.sql[static_cast<size_t>(i)];
+      out.push_back(sql_execution_json(m, x, details, plan, values_of(x)));
     }
     return out;
   }
 
   // Streamed: the zip of a large log is sent as it is built (log_zip.h), never held whole.
-  RestResponse logs_zip() const {
-    auto zip = EventLogZip::open(attempt_.log_path, logs_.confinement());
+  // The logs of every attempt of the application asked for (none when it is not listed).
+  std::vector<std::string> every_attempt_log() const {
+    std::vector<std::string> out;
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
+      if (app.id != path_.app_id) continue;
+      for (const catalog::AttemptListing& a : app.attempts) out.push_back(a.log_path);
+    }
+    return out;
+  }
+
+  RestResponse logs_zip(const std::vector<std::string>& log_paths) const {
+    auto zip = EventLogZip::open(log_paths, logs_.confinement());
     if (!zip) throw RequestError{status_for(zip.error()), zip.error().message()};
     RestResponse out;
     out.content_type = "application/octet-stream";
@@ -458,6 +484,7 @@ class Request {
 
   catalog::LogCatalog& logs_;
   StageTaskCache& tasks_;
+  SqlMetricValueCache& sql_metrics_;
   const RestPath& path_;
   Params params_;
   catalog::AttemptListing attempt_;
@@ -473,7 +500,7 @@ RestResponse RestRouter::handle(std::string_view method, std::string_view path, 
   RestPath parsed = parse_rest_path(path);
   parsed.query = query;
   try {
-    Request request(logs_, tasks_, parsed, parsed.query);
+    Request request(logs_, tasks_, sql_metrics_, parsed, parsed.query);
     return request.answer();
   } catch (const RequestError& error) {
     return error_response(error);

@@ -216,7 +216,8 @@ std::string format_sql_metric_value(std::string_view metric_type, int64_t value)
     if (magnitude % 10 != 0) text += "." + std::to_string(magnitude % 10);
     return with_sign(value, text);
   }
-  return "[unknown] " + std::to_string(value);
+  // Any other type (Databricks' "count") Spark shows grouped, behind "[unknown]".
+  return "[unknown] " + with_sign(value, grouped(magnitude_of(value)));
 }
 
 }  // namespace sf::server

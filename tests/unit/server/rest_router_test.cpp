@@ -306,6 +306,45 @@ TEST_F(RestRouterTest, TheLogsDownloadReadsBackAsTheSameApplication) {
   fs::remove_all(downloads);
 }
 
+// Without an attempt id, the History Server's /logs of an application of several attempts is one
+// zip of every attempt's log; with one, that attempt's log alone.
+TEST(RestRouterLogs, AnApplicationOfSeveralAttemptsDownloadsEveryAttempt) {
+  const fs::path dir = fs::temp_directory_path() / ("sf_server_attempts_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const std::string attempt : {"1", "2"}) {
+    std::ofstream(dir / ("app-7_" + attempt))
+        << "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+        << "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"a\",\"App ID\":\"app-7\","
+        << "\"Timestamp\":" << (attempt == "1" ? 1000 : 5000) << ",\"User\":\"u\",\"App Attempt ID\":\"" << attempt
+        << "\"}\n"
+        << "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" << (attempt == "1" ? 2000 : 6000)
+        << ",\"ExitCode\":" << (attempt == "1" ? 1 : 0) << "}\n";
+  }
+  catalog::CatalogOptions options;
+  options.root = *io::PathConfinement::to(dir.string());
+  catalog::LogCatalog logs(options);
+  ASSERT_TRUE(logs.rescan().has_value());
+  RestRouter router(logs);
+
+  const RestResponse every = with_body_written(router.handle("GET", "applications/app-7/logs"));
+  ASSERT_EQ(every.status, 200) << every.body;
+  EXPECT_NE(every.body.find("app-7_1"), std::string::npos);
+  EXPECT_NE(every.body.find("app-7_2"), std::string::npos);
+  const RestResponse one = with_body_written(router.handle("GET", "applications/app-7/2/logs"));
+  ASSERT_EQ(one.status, 200) << one.body;
+  EXPECT_EQ(one.body.find("app-7_1"), std::string::npos);
+  EXPECT_NE(one.body.find("app-7_2"), std::string::npos);
+
+  // The exit code each attempt's end logged (Spark 4.1+), as the History Server lists it.
+  const json app = json::parse(router.handle("GET", "applications/app-7").body);
+  ASSERT_EQ(app["attempts"].size(), 2u);
+  for (const json& attempt : app["attempts"]) {
+    EXPECT_EQ(attempt["exitCode"], attempt["attemptId"] == "1" ? 1 : 0) << attempt.dump();
+  }
+  fs::remove_all(dir);
+}
+
 TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
   const fs::path extra = *dir_ / "later";
   fs::create_directories(extra);

@@ -2,6 +2,7 @@
 // answered for the same plans (the corpus's app-20200706201101-0003, execution 0; the rest from
 // SparkPlanGraph's rules and Spark's Utils formatting).
 #include "server/spark_plan_graph.h"
+#include "server/sql_metric_values.h"
 
 #include <gtest/gtest.h>
 
@@ -125,6 +126,26 @@ TEST(SqlMetricText, OneValueAsSparkFormatsIt) {
   EXPECT_EQ(format_sql_metric_value("sum", -1), "-1");
   EXPECT_EQ(format_sql_metric_value("count", 127), "[unknown] 127");
   EXPECT_EQ(format_sql_metric_value("v2Custom_org.example.Metric", 3), "N/A");
+}
+
+// SQLMetrics.stringValue over every value reported, in the texts the History Server answered for
+// the corpus's logs (tests/history_server compares them all).
+TEST(SparkMetricText, OneValueIsShownAloneSeveralWithTheirSpread) {
+  const SqlMetricMaxTask task19{1, 0, 19};
+  EXPECT_EQ(spark_metric_text("sum", {1, 2, 3, 0}, std::nullopt), "6");
+  EXPECT_EQ(spark_metric_text("timing", {37}, task19), "37 ms");
+  EXPECT_EQ(spark_metric_text("timing", {}, std::nullopt), "0 ms");
+  // Unset (-1) values do not count: one value left is shown alone.
+  EXPECT_EQ(spark_metric_text("size", {-1, -1, 2048}, task19), "2.0 KiB");
+  EXPECT_EQ(spark_metric_text("timing", {20, 21, 0, 20}, task19),
+            "total (min, med, max (stageId: taskId))\n61 ms (0 ms, 20 ms, 21 ms (stage 1.0: task 19))");
+  EXPECT_EQ(spark_metric_text("timing", {5, 7}, std::nullopt),
+            "total (min, med, max (stageId: taskId))\n12 ms (5 ms, 7 ms, 7 ms (driver))");
+  // An average counts values above 0 only, and shows no total.
+  EXPECT_EQ(spark_metric_text("average", {10, 0, 10, 10}, SqlMetricMaxTask{0, 0, 6}),
+            "(min, med, max (stageId: taskId)):\n(1, 1, 1 (stage 0.0: task 6))");
+  EXPECT_EQ(spark_metric_text("average", {0, 15}, task19), "1.5");
+  EXPECT_EQ(spark_metric_text("v2Custom_org.example.Metric", {1, 2}, task19), "N/A");
 }
 
 }  // namespace
