@@ -1,6 +1,7 @@
 #include "server/spark_plan_graph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 
@@ -186,13 +187,41 @@ std::string bytes_text(int64_t bytes) {
   return with_sign(bytes, fixed(size, 1, 1) + " B");
 }
 
+// Java's "%.Nf" of a Float (Spark's Utils.msDurationToString divides t.toFloat): the float is
+// widened to a double, whose shortest decimal digits are rounded half up. So 1150 ms is 1.15f,
+// 1.149999976158142 as a double: "1.1 s", where the exact 1.15 would give "1.2 s".
+std::string java_float_fixed(int64_t value, int64_t unit, int decimals) {
+  const double widened = static_cast<float>(value) / static_cast<float>(unit);
+  char digits[64];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, widened, std::chars_format::fixed);
+  if (ec != std::errc()) return "0";
+  std::string text(digits, end);
+  const size_t point = text.find('.');
+  if (point == std::string::npos) return text + "." + std::string(static_cast<size_t>(decimals), '0');
+  text += std::string(static_cast<size_t>(decimals), '0');  // at least `decimals` digits after the point
+  const bool round_up = text.size() > point + 1 + static_cast<size_t>(decimals) &&
+                        text[point + 1 + static_cast<size_t>(decimals)] >= '5';
+  text.resize(point + 1 + static_cast<size_t>(decimals));
+  if (round_up) {
+    for (size_t i = text.size(); i-- > 0;) {
+      if (text[i] == '.') continue;
+      if (text[i] != '9') {
+        ++text[i];
+        break;
+      }
+      text[i] = '0';
+      if (i == 0) text.insert(text.begin(), '1');
+    }
+  }
+  return text;
+}
+
 // Spark's Utils.msDurationToString.
 std::string duration_text(int64_t ms) {
   if (ms < 1000) return std::to_string(ms) + " ms";
-  const auto t = static_cast<uint64_t>(ms);
-  if (t < 60'000) return fixed(t, 1000, 1) + " s";
-  if (t < 3'600'000) return fixed(t, 60'000, 1) + " m";
-  return fixed(t, 3'600'000, 2) + " h";
+  if (ms < 60'000) return java_float_fixed(ms, 1000, 1) + " s";
+  if (ms < 3'600'000) return java_float_fixed(ms, 60'000, 1) + " m";
+  return java_float_fixed(ms, 3'600'000, 2) + " h";
 }
 
 }  // namespace

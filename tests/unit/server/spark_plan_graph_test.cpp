@@ -115,8 +115,13 @@ TEST(SqlMetricText, OneValueAsSparkFormatsIt) {
   EXPECT_EQ(format_sql_metric_value("size", 2048), "2.0 KiB");
   EXPECT_EQ(format_sql_metric_value("size", 5LL << 30), "5.0 GiB");
   EXPECT_EQ(format_sql_metric_value("timing", 37), "37 ms");
-  EXPECT_EQ(format_sql_metric_value("timing", 1650), "1.7 s");  // half up, as Java's %.1f
+  // Spark divides the time as a Float: 1.65f is 1.6499999761581420 (the History Server showed
+  // 1150 ms as "1.1 s"); half up on the digits of that.
+  EXPECT_EQ(format_sql_metric_value("timing", 1650), "1.6 s");
+  EXPECT_EQ(format_sql_metric_value("timing", 1150), "1.1 s");
+  EXPECT_EQ(format_sql_metric_value("timing", 1651), "1.7 s");
   EXPECT_EQ(format_sql_metric_value("timing", 1649), "1.6 s");
+  EXPECT_EQ(format_sql_metric_value("timing", 59'999), "60.0 s");
   EXPECT_EQ(format_sql_metric_value("timing", 90000), "1.5 m");
   EXPECT_EQ(format_sql_metric_value("timing", 5400000), "1.50 h");
   EXPECT_EQ(format_sql_metric_value("nsTiming", 2'500'000'000), "2.5 s");
