@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 
 PUSH_SHUFFLE_FIXTURE = "app-20200706201101-0003"
-SPARK_2_SQL_LOG = "application_1506645932520_24630151"
 
 
 @dataclass(frozen=True)
@@ -24,18 +23,14 @@ class KnownDifference:
 
 
 ATTEMPT = r"(\[\d+\]\.)?(attempts\[\d+\]\.)?"
-NODE_METRIC_VALUE = r"(\[\d+\]\.)?nodes\[\d+\]\.metrics\[\d+\]\.value"
 TASK_LISTS = ("stages", "stage", "stage attempt", "taskList")
 
 KNOWN_DIFFERENCES: list[KnownDifference] = [
     KnownDifference(
-        ("applications", "application", "application attempt"), ATTEMPT + "exitCode",
-        "Spark 4.1+ logs the application's exit code; serve's application listing (src/server/app_listing, "
-        "being moved into src/catalog) does not read it yet", got=r"^\(absent\)$"),
-    KnownDifference(
-        ("applications", "application", "application attempt"), ATTEMPT + "appSparkVersion",
+        ("applications", "application", "application attempt"), ATTEMPT + r"(appSparkVersion|Application\.Spark Version)",
         "a Databricks log names its Spark version in DBCEventLoggingListenerMetadata, which the History Server "
-        "does not read (it shows \"\"); serve shows the version", expected=r'^""$'),
+        "does not read (it shows \"\"); serve shows the version (spark-history-cli's summary shows it too)",
+        expected=r'^"(  \(Scala .*)?"$'),
     KnownDifference(
         TASK_LISTS + ("taskSummary",), r".*(Merged|shufflePush).*",
         "a Spark test log edited to carry push-based shuffle read metrics as \"Shuffle Push Read Metrics\" with "
@@ -59,16 +54,6 @@ KNOWN_DIFFERENCES: list[KnownDifference] = [
         "an SQL execution still running when an unfinished log ends: the History Server counts up to now "
         "(the clock)", running=True),
     KnownDifference(
-        ("sql", "sql execution"), NODE_METRIC_VALUE,
-        "a metric that several tasks reported: Spark shows \"total (min, med, max (stageId: taskId))\" over each "
-        "task's value, which the model does not keep (it keeps each metric's total, which serve shows as Spark "
-        "shows one value)", expected=r'^"(total )?\(min, med, max'),
-    KnownDifference(
-        ("sql", "sql execution"), NODE_METRIC_VALUE,
-        "Spark 2.x's timing and size metrics start at -1: a stage's logged total is one below the sum of its "
-        "tasks' updates, which the History Server adds up; the model keeps the logged totals",
-        request=SPARK_2_SQL_LOG),
-    KnownDifference(
         ("sql",), r"\(status\)",
         "the History Server fails to load this application's SQL store (\"Failed to load application attempt\": "
         "404 for an application it lists, with no SQL execution); serve answers its empty list",
@@ -76,15 +61,6 @@ KNOWN_DIFFERENCES: list[KnownDifference] = [
     KnownDifference(
         ("logs",), r"entries\[.*\]\.size",
         "serve's download is redacted (docs/server.md, Secrets): a part with a secret in it has other bytes"),
-    KnownDifference(
-        ("logs",), r"entries\[eventlog_v2_[^/\]]*/\]",
-        "a rolling log's directory entry in the zip: the zip writer (src/server/log_zip) is being reworked on "
-        "another branch", expected="^present$"),
-    KnownDifference(
-        ("logs",), r"\(status\)",
-        "the logs of an application of several attempts, asked without an attempt: the History Server zips every "
-        "attempt's log; serve's zip writer takes one log (being reworked on another branch)",
-        expected="^200$", got="^404 "),
 ]
 
 

@@ -1,13 +1,17 @@
 """The two servers the oracle compares, on one log directory: Spark's own History Server (from the
 pinned pyspark of the project's .venv) and `sparkforensics serve`.
 
-The log directory is assembled in the work directory from the shared corpus (every log of its
-corpus-index.json but those listed in LEFT_OUT, with the reason) and, when given, the logs the
-real-Spark scenarios wrote. The corpus is read-only and outside the project: the logs are copied
-into the build tree, never into the source tree; serve refuses symlinks that leave its directory.
+The log directory is assembled in a temporary directory outside the project from the shared
+corpus (every log of its corpus-index.json but those listed in LEFT_OUT, with the reason) and,
+when given, the logs the real-Spark scenarios wrote. Both servers want one flat directory, and the
+corpus is a tree; its logs are read in place: each file is a hard link to the corpus's own (the
+same bytes, nothing copied). Symbolic links would not do: serve refuses a link that leaves its
+directory (src/io/path_confinement.h). Only where the system refuses a hard link (another
+filesystem) is a file copied, into that temporary directory, removed after the run.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -40,8 +44,17 @@ LEFT_OUT = {
 NOT_A_CODEC = (".txt",)
 
 
+def _link_or_copy(source, target):
+    try:
+        os.link(source, target)
+    except OSError as e:
+        if e.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        shutil.copyfile(source, target)
+
+
 def assemble_log_directory(corpus, scenario_logs, out):
-    """Copies the chosen logs into `out` (emptied first); returns the number of logs."""
+    """Links the chosen logs into `out` (emptied first); returns the number of logs."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     sources = []
@@ -50,8 +63,13 @@ def assemble_log_directory(corpus, scenario_logs, out):
             if entry["path"] not in LEFT_OUT:
                 sources.append((os.path.join(corpus, entry["path"]), entry["path"].split("/")[0]))
     if scenario_logs:
+        # The first round of each scenario and variant: the other rounds are the same workload
+        # again (for timing), so add requests and time, not cases.
         with open(os.path.join(scenario_logs, "manifest.json")) as f:
-            for run in json.load(f)["runs"]:
+            runs = json.load(f)["runs"]
+        first_round = min((run["round"] for run in runs), default=0)
+        for run in runs:
+            if run["round"] == first_round:
                 sources.append((run["log"], f"{run['scenario']}-{run['variant']}-{run['round']}"))
     for path, origin in sources:
         name = os.path.basename(path.rstrip("/"))
@@ -60,9 +78,9 @@ def assemble_log_directory(corpus, scenario_logs, out):
         if os.path.exists(os.path.join(out, name)):
             name = f"{origin}__{name}"  # two origins with one file name (event_log_1)
         if os.path.isdir(path):
-            shutil.copytree(path, os.path.join(out, name))
+            shutil.copytree(path, os.path.join(out, name), copy_function=_link_or_copy)
         else:
-            shutil.copyfile(path, os.path.join(out, name))
+            _link_or_copy(path, os.path.join(out, name))
     return len(sources)
 
 

@@ -33,4 +33,4 @@ def test_every_listed_difference_still_occurs(oracle_run):
     used = {rule for c in oracle_run.comparisons for *_, rule in c.listed}
     stale = [rule for rule in KNOWN_DIFFERENCES if rule not in used]
     assert not stale, "listed differences that no longer occur (remove them here and from docs/server.md):\n" + \
-        "\n".join(f"{r.endpoint}: {r.field}: {r.reason}" for r in stale)
+        "\n".join(f"{r.endpoints}: {r.field}: {r.reason}" for r in stale)
