@@ -43,6 +43,7 @@ class OracleRun:
     comparisons: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
     seconds_by_server: collections.Counter = field(default_factory=collections.Counter)
+    clients: dict = field(default_factory=dict)  # client -> the line test_real_clients.py reports
 
 
 RESULT = OracleRun()
@@ -167,3 +168,5 @@ def pytest_terminal_summary(terminalreporter):
         total[1] += len(comparisons)
         total[2] += listed
     write(f"  {'all':24} {total[0]:5} / {total[1]:5} match, {total[2]} with listed differences only")
+    for client, line in run.clients.items():
+        write(f"real client {client}: {line}")
