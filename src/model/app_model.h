@@ -236,6 +236,10 @@ struct ExecutorStageSummary {
   int64_t disk_bytes_spilled = 0;
   bool excluded = false;
   ExecutorMetricPeaks peak_metrics;
+  // Whether a task end set Spark's peaks (ExecutorMetrics.isSet: JVMHeapMemory above -1): one
+  // that logged no executor metrics (zeros), or logged them with JVMHeapMemory set. A task lost
+  // with its executor logs JVMHeapMemory -1: alone, it sets none.
+  bool peaks_set = false;
 };
 
 // The same, rolled up by host.

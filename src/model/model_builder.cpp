@@ -330,6 +330,10 @@ struct ModelBuilder::State {
     s.tasks_succeeded += succeeded ? 1 : 0;
     s.tasks_failed += failed ? 1 : 0;
     s.tasks_killed += killed ? 1 : 0;
+    if (!e.executor_metrics.present ||
+        e.executor_metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) {
+      s.peaks_set = true;
+    }
     // A Resubmitted end names a task that had ended: the History Server counts it as failed but
     // adds neither its time nor its metrics again.
     if (e.reason == ev::TaskEndReason::kResubmitted) {
@@ -823,6 +827,7 @@ void ModelBuilder::on(const ev::StageExecutorMetrics& e) {
       if (auto exec = s.executors.find(e.executor_id); exec != s.executors.end()) it->second.host = exec->second.out.host;
     }
     it->second.peak_metrics.merge(e.metrics);
+    if (e.metrics.present && e.metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) it->second.peaks_set = true;
   }
   if (auto it = s.executors.find(e.executor_id); it != s.executors.end()) it->second.out.peak_metrics.merge(e.metrics);
 }

@@ -146,11 +146,9 @@ const model::Executor* find_executor(const model::AppModel& m, std::string_view 
   return m.executor(id);
 }
 
-// The History Server's peaks are set by the first task end (zeros when the log carries no
-// executor metrics), so an executor that ended a task shows them.
-bool shows_peaks(const model::ExecutorStageSummary& e) {
-  return e.peak_metrics.present || e.tasks_succeeded + e.tasks_failed + e.tasks_killed > 0;
-}
+// The History Server's peaks are set by a task end (zeros when the log carries no executor
+// metrics) unless the metrics it logged are unset (a task lost with its executor).
+bool shows_peaks(const model::ExecutorStageSummary& e) { return e.peaks_set; }
 
 json executor_stage_summary_json(const model::ExecutorStageSummary& e) {
   json out = {
