@@ -6,7 +6,8 @@
 #include <unordered_set>
 
 #include "eventlog/decoder.h"
-#include "io/log_scan.h"
+#include "io/log_source.h"
+#include "server/matching_lines.h"
 #include "server/history_server_json.h"
 #include "server/spark_plan_graph.h"
 
@@ -364,28 +365,11 @@ Result<SqlMetricValues> load_sql_metric_values(const std::string& log_path, cons
   decoder_options.task_accumulables = true;
   ev::Decoder decoder(decoder_options);
   SqlMetricFold fold;
-  io::ScanOptions scan_options;
-  bool cancelled = false;
-  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
-    io::LineBatch batch;
-    while (part.batcher.next(batch)) {
-      if (cancel != nullptr && cancel->load()) {
-        cancelled = true;
-        return io::ScanControl::kStop;
-      }
-      io::split_lines(batch, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
-        if (line.too_long || !may_be_sql_metric_event(line.text)) return;
-        // A batch's text is followed by readable padding (LineBatcher's promise): decode in place.
-        decoder.decode(line.text, fold);
-      });
-      part.batcher.recycle(batch);
-    }
-    return io::ScanControl::kNextPart;
-  });
-  if (!scanned) return fail(scanned.error());
-  if (cancelled) return fail(Status::Cancelled(log_path + ": reading SQL metrics was cancelled"));
+  auto read = decode_matching_lines(*input, cancel, decoder, fold, may_be_sql_metric_event, [] { return false; });
+  if (!read) return fail(read.error());
+  if (read->cancelled) return fail(Status::Cancelled(log_path + ": reading SQL metrics was cancelled"));
   SqlMetricValues out = fold.finish();
-  if (scanned->read_error) out.read_error = scanned->read_error->message();
+  if (read->read_error) out.read_error = read->read_error->message();
   return out;
 }
 

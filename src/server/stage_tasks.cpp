@@ -10,7 +10,8 @@
 #include <unordered_set>
 
 #include "eventlog/decoder.h"
-#include "io/log_scan.h"
+#include "io/log_source.h"
+#include "server/matching_lines.h"
 
 namespace sf::server {
 
@@ -252,40 +253,19 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
   // `"Stage ID":7,` with the comma, so stage 7 does not match stage 70.
   const std::string stage_needle = "\"Stage ID\":" + std::to_string(stage_id) + ",";
 
-  io::ScanOptions scan_options;
-  bool cancelled = false;
-  bool over_limit = false;
-  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
-    io::LineBatch batch;
-    while (part.batcher.next(batch)) {
-      if (cancel != nullptr && cancel->load()) {
-        cancelled = true;
-        return io::ScanControl::kStop;
-      }
-      io::split_lines(batch, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
-        if (line.too_long || !may_be_task_of_stage(line.text, stage_needle)) return;
-        // Every batch's text is followed by kPaddingBytes readable bytes (LineBatcher's promise),
-        // and a line inside a batch is followed by the rest of the batch: decode in place.
-        decoder.decode(line.text, fold);
-      });
-      part.batcher.recycle(batch);
-      if (fold.over_limit()) {
-        over_limit = true;
-        return io::ScanControl::kStop;
-      }
-    }
-    return io::ScanControl::kNextPart;
-  });
-  if (!scanned) return fail(scanned.error());
-  if (cancelled) return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
-  if (over_limit) {
+  auto read = decode_matching_lines(
+      *input, cancel, decoder, fold, [&](std::string_view text) { return may_be_task_of_stage(text, stage_needle); },
+      [&] { return fold.over_limit(); });
+  if (!read) return fail(read.error());
+  if (read->cancelled) return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
+  if (read->stopped) {
     return fail(Status::LimitExceeded(log_path + ": stage " + std::to_string(stage_id) + " attempt " +
                                       std::to_string(attempt_id) + " has more than " +
                                       std::to_string(limits.max_tasks) + " task attempts, the per-stage limit"));
   }
   StageTasks out;
   // A part that stops early (a corrupt block) keeps what was read, as the model does, and says so.
-  if (scanned->read_error) out.read_error = scanned->read_error->message();
+  if (read->read_error) out.read_error = read->read_error->message();
   out.stage_id = stage_id;
   out.attempt_id = attempt_id;
   fold.move_into(out.tasks, out.accumulables_, out.text_);
