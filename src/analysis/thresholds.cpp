@@ -1,9 +1,8 @@
 #include "analysis/thresholds.h"
 
 #include <array>
-#include <fstream>
 
-#include <nlohmann/json.hpp>
+#include "analysis/analysis_config.h"
 
 namespace sf::analysis {
 
@@ -123,44 +122,10 @@ const ThresholdInfo* find_threshold(std::string_view name) {
 }
 
 Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden) {
-  Thresholds thresholds;
-  std::ifstream in(config_path);
-  if (!in) return fail(Status::NotFound(config_path + ": cannot open the config file"));
-  nlohmann::json config;
-  try {
-    config = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    return fail(Status::InvalidArgument(config_path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " +
-                                        e.what()));
-  } catch (const nlohmann::json::exception& e) {  // a number out of range, found by fuzz_thresholds_config
-    return fail(Status::InvalidArgument(config_path + ": not valid JSON: " + e.what()));
-  }
-  if (!config.is_object()) return fail(Status::InvalidArgument(config_path + ": expected a JSON object"));
-  for (const auto& [key, value] : config.items()) {
-    if (key != "thresholds") {
-      return fail(Status::InvalidArgument(config_path + ": unknown key \"" + key + "\" (expected \"thresholds\")"));
-    }
-  }
-  if (!config.contains("thresholds")) return thresholds;
-  const auto& entries = config["thresholds"];
-  if (!entries.is_object()) return fail(Status::InvalidArgument(config_path + ": \"thresholds\" must be an object"));
-  for (const auto& [name, value] : entries.items()) {
-    const ThresholdInfo* info = find_threshold(name);
-    if (info == nullptr) {
-      return fail(Status::InvalidArgument(config_path + ": unknown threshold \"" + name +
-                                          "\" (`sparkforensics thresholds` lists them)"));
-    }
-    if (!value.is_number()) {
-      return fail(Status::InvalidArgument(config_path + ": threshold \"" + name + "\" must be a number"));
-    }
-    const double number = value.get<double>();
-    if (!(number >= 0) || number > 1e18) {
-      return fail(Status::InvalidArgument(config_path + ": threshold \"" + name + "\" must be a non-negative number"));
-    }
-    thresholds.*(info->field) = number;
-    overridden.push_back(name);
-  }
-  return thresholds;
+  auto options = load_analysis_options(config_path);
+  if (!options) return fail(options.error());
+  overridden.insert(overridden.end(), options->overridden_thresholds.begin(), options->overridden_thresholds.end());
+  return options->thresholds;
 }
 
 }  // namespace sf::analysis

@@ -12,7 +12,7 @@ check "text report names the application" grep -q "^Application" "$work/report.t
 check "text report lists top stages" grep -q "Top .* stages by duration" "$work/report.txt"
 
 "$sf" analyze -q --format json "$log" >"$work/a.json"
-check "json report is valid JSON" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schemaVersion']==1" "$work/a.json"
+check "json report is valid JSON" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schemaVersion']==2" "$work/a.json"
 "$sf" analyze -q --format json "$log" >"$work/b.json"
 check "json report is byte-for-byte deterministic" cmp -s "$work/a.json" "$work/b.json"
 
