@@ -2,7 +2,6 @@
 
 #include <array>
 
-#include "analysis/analysis_config.h"
 
 namespace sf::analysis {
 
@@ -119,13 +118,6 @@ const ThresholdInfo* find_threshold(std::string_view name) {
     if (info.name == name) return &info;
   }
   return nullptr;
-}
-
-Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden) {
-  auto options = load_analysis_options(config_path);
-  if (!options) return fail(options.error());
-  overridden.insert(overridden.end(), options->overridden_thresholds.begin(), options->overridden_thresholds.end());
-  return options->thresholds;
 }
 
 }  // namespace sf::analysis

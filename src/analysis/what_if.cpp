@@ -25,10 +25,13 @@ std::vector<int32_t> executor_counts(int32_t today, int32_t top) {
 
 }  // namespace
 
-SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors) {
+SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors, int64_t most_stage_tasks) {
   SimulatedCluster cluster;
   cluster.executors = std::max(1, executors);
-  cluster.slots_per_executor = std::max(1, shape.cores_per_executor / std::max(1, shape.task_cpus));
+  // An executor never runs more tasks at once than the largest stage has: more slots would sit
+  // idle, and a log claiming 2^31 cores per executor must not make the simulation hold 2^31 of them.
+  const int64_t slots = std::max(1, shape.cores_per_executor / std::max(1, shape.task_cpus));
+  cluster.slots_per_executor = static_cast<int32_t>(std::clamp<int64_t>(slots, 1, std::max<int64_t>(1, most_stage_tasks)));
   const DynamicAllocation& da = shape.dynamic_allocation;
   cluster.dynamic_allocation = da.enabled;
   cluster.min_executors = std::min(da.min_executors, cluster.executors);
@@ -63,13 +66,13 @@ std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& 
   for (const model::StageAttempt& s : model.stages) {
     most_tasks = std::max(most_tasks, s.tasks_succeeded + s.tasks_failed + s.tasks_killed);
   }
-  const int64_t slots = std::max(1, shape.cores_per_executor / std::max(1, shape.task_cpus));
+  const int64_t slots = std::clamp<int64_t>(shape.cores_per_executor / std::max(1, shape.task_cpus), 1, most_tasks);
   const int64_t one_wave = (most_tasks + slots - 1) / slots;
   const int64_t top = std::clamp<int64_t>(one_wave, 2 * int64_t{shape.executors}, kMostPerToday * int64_t{shape.executors});
 
   double least = 0;
   for (int32_t n : executor_counts(shape.executors, static_cast<int32_t>(std::max<int64_t>(top, kLeastTop)))) {
-    const SimulationResult run = simulation.run(simulated_cluster(shape, n));
+    const SimulationResult run = simulation.run(simulated_cluster(shape, n, most_tasks));
     WhatIfPoint point;
     point.executors = n;
     point.simulated_ms = run.wall_clock_ms;

@@ -50,7 +50,8 @@ struct WhatIf {
 // nullopt when the log has no application start or no duration.
 std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape);
 
-// A cluster of `executors` executors shaped as today's, for the simulation.
-SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors);
+// A cluster of `executors` executors shaped as today's, for the simulation; each runs at most
+// `most_stage_tasks` tasks at once (the largest stage's task attempts: more slots would be idle).
+SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors, int64_t most_stage_tasks);
 
 }  // namespace sf::analysis

@@ -14,6 +14,7 @@
 #include <vector>
 
 
+#include "analysis/analysis_config.h"
 #include "analysis/analyzer.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -175,12 +176,12 @@ int analyze_many(const AnalyzeOptions& options, const analysis::AnalysisOptions&
 int run_analyze(const AnalyzeOptions& options) {
   analysis::AnalysisOptions analysis_options;
   if (!options.config_path.empty()) {
-    auto thresholds = analysis::load_thresholds(options.config_path, analysis_options.overridden_thresholds);
-    if (!thresholds) {
-      print_error(thresholds.error().message());
+    auto loaded = analysis::load_analysis_options(options.config_path);
+    if (!loaded) {
+      print_error(loaded.error().message());
       return kExitUsage;
     }
-    analysis_options.thresholds = *thresholds;
+    analysis_options = std::move(*loaded);
   }
   const bool single = options.log_paths.size() == 1 && !logs_in_directory(options.log_paths[0]);
   return single ? analyze_one(options, analysis_options) : analyze_many(options, analysis_options);

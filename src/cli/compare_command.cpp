@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "compare/budget.h"
 #include "compare/run_comparison.h"
@@ -30,6 +31,7 @@ struct CompareCliOptions {
   std::vector<std::string> budgets;
   std::string format = "text";
   std::string output_path;
+  std::string config_path;
   size_t top_stages = 10;
   bool replanned_not_covered = false;
   bool quiet = false;
@@ -80,13 +82,21 @@ int run_compare(const CompareCliOptions& options) {
     print_error(normalizer.error().message());
     return kExitUsage;
   }
+  compare::CompareOptions compare_options;
+  if (!options.config_path.empty()) {
+    auto loaded = analysis::load_analysis_options(options.config_path);
+    if (!loaded) {
+      print_error(loaded.error().message());
+      return kExitUsage;
+    }
+    compare_options.analysis = std::move(*loaded);
+  }
 
   const auto base = load(options.base_path, options.quiet);
   if (!base) return kExitUsage;
   const auto cand = load(options.cand_path, options.quiet);
   if (!cand) return kExitUsage;
 
-  compare::CompareOptions compare_options;
   compare_options.alignment.normalizer = std::move(*normalizer);
   compare_options.alignment.replanned_counts_toward_coverage = !options.replanned_not_covered;
   compare::Comparison comparison = compare::compare_runs(*base, *cand, compare_options);
@@ -126,6 +136,8 @@ void register_compare(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output_path, "Write the comparison to FILE instead of stdout");
+  cmd->add_option("--config", options->config_path,
+                  "Analysis config (JSON): thresholds of both runs' findings and the rate card the cost is priced with");
   cmd->add_option("--top-stages", options->top_stages, "How many per-stage changes to list")->capture_default_str();
   cmd->add_flag("--replanned-not-covered", options->replanned_not_covered,
                 "Count replanned stages' run time in the coverage's denominator only");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/store_location.h"
 #include "history/identity_policy.h"
@@ -44,6 +45,7 @@ struct IngestOptions {
   std::optional<int64_t> round;
   std::optional<int64_t> slot;
   std::string status;
+  std::string config_path;  // the analysis config: its rate card prices "cost"
   bool quiet = false;
 };
 
@@ -85,6 +87,11 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
     if (!c.status)
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
+  }
+  if (!o.config_path.empty()) {
+    auto options = analysis::load_analysis_options(o.config_path);
+    if (!options) return fail(options.error());
+    c.rate_card = options->rate_card;
   }
   if (Status s = history::validate(c); !s.ok()) return fail(s);
   return c;
@@ -226,6 +233,7 @@ void register_store(CLI::App& app, int& exit_code) {
   cmd->add_option("--run-key", ingest->run_key, "The planned run this attempt belongs to");
   cmd->add_option("--round", ingest->round, "The round within the run (attempts of a round are paired)");
   cmd->add_option("--slot", ingest->slot, "The execution position within the run");
+  cmd->add_option("--config", ingest->config_path, "Analysis config (JSON) whose rate card prices the cost quantity");
   cmd->add_option("--status", ingest->status, "ok, partial, censored, error or skipped (default: from the log)");
   cmd->add_flag("--quiet,-q", ingest->quiet, "Print nothing on success");
   cmd->callback([ingest, &exit_code] { exit_code = run_ingest(*ingest); });

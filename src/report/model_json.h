@@ -11,7 +11,7 @@
 
 namespace sf::report {
 
-inline constexpr int kAnalysisSchemaVersion = 2;
+inline constexpr int kAnalysisSchemaVersion = 1;
 
 struct JsonOptions {
   int indent = 2;                 // -1 for one line

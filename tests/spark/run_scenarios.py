@@ -41,7 +41,7 @@ def run_once(scenario, variant, round_index, out_dir, clusters):
     settings.update(scenario.settings_for(variant))
     settings["spark.eventLog.dir"] = "file://" + os.path.abspath(log_dir)
     # One application name for both variants: the twin is the same application with the fix.
-    master = clusters.master_of(scenario.cluster) if scenario.cluster else scenario.master
+    master = clusters.master_of(scenario.cluster) if scenario.cluster else scenario.master_for(variant)
     builder = SparkSession.builder.master(master).appName(scenario.name)
     for key, value in settings.items():
         builder = builder.config(key, value)

@@ -18,10 +18,13 @@ using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
 
+// No stage of these logs has more tasks: slots are never capped.
+constexpr int64_t kAnyTaskCount = 1 << 20;
+
 double simulate(const model::AppModel& model, int32_t executors) {
   const ScheduleSimulation simulation(model);
   EXPECT_TRUE(simulation.usable());
-  return simulation.run(simulated_cluster(cluster_shape(model), executors)).wall_clock_ms;
+  return simulation.run(simulated_cluster(cluster_shape(model), executors, kAnyTaskCount)).wall_clock_ms;
 }
 
 // Two executors of 2 cores, registered at 0.5 s. One job submitted at 1 s; its one stage, also
@@ -72,7 +75,7 @@ TEST(ScheduleSimulation, AChildStageWaitsForItsParentAndAJobForTheOneBefore) {
   // Two executors: stage 0 takes 5 s (ends at 6 s), stage 1 from 6.2 s to 12.2 s, job 0 ends at
   // 12.5 s, job 1 at 16.5 s runs its stage to 18.5 s and ends at 22 s; the application at 25 s.
   const ScheduleSimulation simulation(result.model);
-  const SimulationResult two = simulation.run(simulated_cluster(cluster_shape(result.model), 2));
+  const SimulationResult two = simulation.run(simulated_cluster(cluster_shape(result.model), 2, kAnyTaskCount));
   EXPECT_DOUBLE_EQ(two.wall_clock_ms, 25000);
   ASSERT_EQ(two.stage_windows.size(), 3u);
   EXPECT_DOUBLE_EQ(two.stage_windows[0].end_ms, 6000);

@@ -51,6 +51,25 @@ TEST(WhatIf, TheCurveTheKneeAndTodaysSize) {
   EXPECT_NEAR(w->curve.back().executor_hours, 8 * 14000 / 3.6e6, 1e-12);
 }
 
+// A log may claim any core count: the simulation holds no more slots per executor than the
+// largest stage has tasks (here 16), so 2^31 - 1 cores per executor cost no more than 16.
+TEST(WhatIf, AnExecutorClaimingBillionsOfCoresRunsAsManyTasksAsAStageHas) {
+  ScenarioLog log;
+  log.start(0).finished(44000).executor("1", "host-a", 2147483647, 0);
+  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 11000,
+              .tasks = ScenarioLog::uniform_tasks(16, 1000, 10000, {"1"}, 16)};
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 42000, .stages = {s}});
+  const auto result = analyze_scenario(log);
+  const ClusterShape shape = cluster_shape(result.model);
+  EXPECT_EQ(shape.cores_per_executor, 2147483647);
+  EXPECT_EQ(simulated_cluster(shape, 1, 16).slots_per_executor, 16);
+  const auto w = what_if(result.model, shape);
+  ASSERT_TRUE(w);
+  // One executor runs the 16 tasks at once: today's wall-clock back, and no size does better.
+  EXPECT_DOUBLE_EQ(w->today_simulated_ms, 44000);
+  EXPECT_DOUBLE_EQ(w->best_ms, 44000);
+}
+
 TEST(WhatIf, NothingWithoutAnApplicationStart) {
   model::AppModel empty;
   EXPECT_FALSE(what_if(empty, cluster_shape(empty)));
