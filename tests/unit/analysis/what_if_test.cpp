@@ -42,7 +42,9 @@ TEST(WhatIf, TheCurveTheKneeAndTodaysSize) {
   for (size_t i = 0; i < w->curve.size(); ++i) {
     EXPECT_EQ(w->curve[i].executors, executors[i]);
     EXPECT_DOUBLE_EQ(w->curve[i].predicted_ms, wall_ms[i]) << executors[i] << " executors";
-    if (i > 0) EXPECT_LE(w->curve[i].predicted_ms, w->curve[i - 1].predicted_ms);
+    if (i > 0) {
+      EXPECT_LE(w->curve[i].predicted_ms, w->curve[i - 1].predicted_ms);
+    }
   }
   // The best is 14 s; the smallest count within 5% of it (14.7 s) is 8.
   EXPECT_DOUBLE_EQ(w->best_ms, 14000);
