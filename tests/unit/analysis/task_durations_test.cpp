@@ -44,6 +44,21 @@ TEST(TaskDurations, QuantilesStayAtTheirRanksAndTheSumIsKept) {
   EXPECT_GT(d[189], 2000) << "the top of it rises toward p95";
 }
 
+// The shape search sums each segment on 256 samples, whatever the stage's task count (the time
+// limit of docs/limits.md): a stage of a million tasks is rebuilt with its quantiles at their
+// ranks and its sum within a fraction of a percent. The straight line from anchor to anchor would
+// sum to 334 million ms; 180 million needs the shape to bend.
+TEST(TaskDurations, AMillionTasksAreRebuiltFromSampledSums) {
+  const model::Quantiles q{1'000'000, 10, 20, 50, 100, 200, 1000, 5000};
+  const std::vector<double> d = durations_from_quantiles(q, 180e6);
+  ASSERT_EQ(d.size(), 1'000'000u);
+  EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
+  EXPECT_DOUBLE_EQ(d[500'000], 100);
+  EXPECT_DOUBLE_EQ(d[950'000], 1000);
+  EXPECT_DOUBLE_EQ(d.back(), 5000);
+  EXPECT_NEAR(sum_of(d), 180e6, 180e6 * 0.002);
+}
+
 TEST(TaskDurations, FewTasksAreTheirQuantiles) {
   // One task: every quantile is it.
   EXPECT_EQ(durations_from_quantiles({1, 700, 700, 700, 700, 700, 700, 700}, 700), std::vector<double>{700});
