@@ -31,8 +31,8 @@ std::string time_phrase(const WindowSplit& s) {
 
 std::string critical_phrase(const CriticalPath& p) {
   const double whole = p.wall_clock_ms > 0 ? p.wall_clock_ms : 1;
-  return fmt::format("{} with unlimited executors ({} of the run, {} of it driver-only); {} with today's {} cores and no "
-                     "skew ({})",
+  return fmt::format("{} with unlimited executors ({} of the run, {} of it driver-only); {} with today's {} cores if "
+                     "every task took its stage's mean ({})",
                      duration(p.length_ms), format_percent(p.length_ms / whole), duration(p.driver_only_ms),
                      duration(p.ideal_ms), units::format_count(static_cast<int64_t>(p.cores)),
                      format_percent(p.ideal_ms / whole));

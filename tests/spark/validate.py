@@ -5,7 +5,8 @@ and what the what-if simulation of a run predicts for larger cluster sizes, agai
         [--rounds 3] [--only NAME ...] [--write docs/validation.md]
 
 Every problem scenario runs --rounds times as the problem and as its fixed twin, alternating (a
-warm-up run first, discarded: the first SparkContext of a JVM pays for loading and JIT). For each
+warm-up run first in the same driver JVM, discarded: the first SparkContext of a JVM pays for
+loading and JIT). For each
 round, the prediction is the recoverable range of the scenario's finding type in "Fix these
 first" of the problem run; the measured recovery is the problem run's application wall-clock
 minus the twin's. The table gives the medians over the rounds and their ratio.
@@ -91,13 +92,13 @@ def main():
     sizings = sorted(n for n in chosen if REGISTRY[n].sizing)
     python = sys.executable
     runner = [python, os.path.join(HERE, "run_scenarios.py")]
-    # Warm-up: the first SparkContext of the JVM is slower than the rest. Each run writes into
+    # Warm-up: the first SparkContext of the JVM is slower than the rest, so the runner runs one
+    # first in the JVM that runs the measured ones, and leaves it out. Each run writes into
     # directories of its own, so what an earlier (or stopped) validation left goes first.
-    warmup, logs = os.path.join(args.out, "warmup"), os.path.join(args.out, "runs")
-    for stale in (warmup, logs):
-        shutil.rmtree(stale, ignore_errors=True)
-    subprocess.run(runner + ["--out", warmup, "--only", "control_aggregate"], check=True, capture_output=True)
-    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--only", *names, *sizings])
+    logs = os.path.join(args.out, "runs")
+    shutil.rmtree(logs, ignore_errors=True)
+    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--warmup", "control_aggregate",
+                                    "--only", *names, *sizings])
     if done.returncode != 0:
         print("validate: some runs failed; the table has the rest", file=sys.stderr)
     with open(os.path.join(logs, "manifest.json")) as f:
@@ -171,6 +172,11 @@ def main():
     return 0
 
 
+def run_time_ms(doc):
+    """The executor run time of every task of the run."""
+    return sum((s.get("metrics") or {}).get("executorRunTimeMs", 0) for s in doc["stages"])
+
+
 def slots_of(master):
     """local[N] -> N."""
     return int(master[len("local["):-1])
@@ -183,7 +189,7 @@ def size_lines(args, runs, sizings):
         scenario = REGISTRY[name]
         small_slots = slots_of(scenario.sizes[0])
         for i, master in enumerate(scenario.sizes):
-            predicted, measured = [], []
+            predicted, measured, task_time = [], [], []
             for r in range(args.rounds):
                 small = [x for x in runs if x["scenario"] == name and x["variant"] == "size-0" and x["round"] == r]
                 large = [x for x in runs if x["scenario"] == name and x["variant"] == f"size-{i}" and x["round"] == r]
@@ -194,11 +200,14 @@ def size_lines(args, runs, sizings):
                 point = next((p for p in what_if["curve"] if p["executors"] == executors), None)
                 if point is None:
                     continue
+                large_doc = analysis(args.sf, large[0]["log"])
                 predicted.append(point["simulatedMs"])
-                measured.append(analysis(args.sf, large[0]["log"])["app"]["durationMs"])
+                measured.append(large_doc["app"]["durationMs"])
+                task_time.append(run_time_ms(large_doc))
             if measured:
                 p, m = statistics.median(predicted), statistics.median(measured)
-                rows.append((f"`{name}`", scenario.sizes[0], master, p, m, p / m - 1, len(measured), i == 0))
+                rows.append((f"`{name}`", scenario.sizes[0], master, p, m, p / m - 1, len(measured), i == 0,
+                             statistics.median(task_time)))
     if not rows:
         return []
     errors = [abs(r[5]) for r in rows if not r[7]]
@@ -211,13 +220,15 @@ def size_lines(args, runs, sizings):
         "of the smallest run (docs/economics.md) at the larger size's executors, each of the smallest",
         "run's cores. Measured: that size's application wall-clock. The first row of each scenario is the",
         "simulation at the smallest run's own size against its own wall-clock. Medians over the rounds.",
+        "Task time: the executor run time of that size's tasks; the simulation replays the smallest run's,",
+        "so where it grows with the size (tasks sharing the host's cores) the prediction runs short.",
         "",
-        "| scenario | simulated from | size | predicted | measured | error | rounds |",
-        "|---|---|---|---|---|---|---|",
+        "| scenario | simulated from | size | predicted | measured | error | task time | rounds |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for name, source, master, p, m, error, n, own in rows:
+    for name, source, master, p, m, error, n, own, tasks in rows:
         lines.append(f"| {name} | `{source}` | `{master}`{' (itself)' if own else ''} | {seconds(p)} | {seconds(m)} "
-                     f"| {100 * error:+.1f}% | {n} |")
+                     f"| {100 * error:+.1f}% | {seconds(tasks)} | {n} |")
     lines += [
         "",
         f"**Median error: {100 * median_error:.1f}%** over {len(errors)} larger sizes; {within} of them within the",
