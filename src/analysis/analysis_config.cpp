@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace sf::analysis {
@@ -10,7 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-Status invalid(const std::string& path, const std::string& what) { return Status::InvalidArgument(path + ": " + what); }
+Status invalid(const std::string& path, const std::string& what) {
+  return Status::InvalidArgument(fmt::format("{}: {}", path, what));
+}
 
 // A number a price or threshold can be: finite, not negative, not absurd.
 bool usable_number(const json& value) {
@@ -24,10 +28,10 @@ Status apply_thresholds(const json& entries, const std::string& path, AnalysisOp
   for (const auto& [name, value] : entries.items()) {
     const ThresholdInfo* info = find_threshold(name);
     if (info == nullptr) {
-      return invalid(path, "unknown threshold \"" + name + "\" (`sparkforensics thresholds` lists them)");
+      return invalid(path, fmt::format("unknown threshold \"{}\" (`sparkforensics thresholds` lists them)", name));
     }
-    if (!value.is_number()) return invalid(path, "threshold \"" + name + "\" must be a number");
-    if (!usable_number(value)) return invalid(path, "threshold \"" + name + "\" must be a non-negative number");
+    if (!value.is_number()) return invalid(path, fmt::format("threshold \"{}\" must be a number", name));
+    if (!usable_number(value)) return invalid(path, fmt::format("threshold \"{}\" must be a non-negative number", name));
     options.thresholds.*(info->field) = value.get<double>();
     options.overridden_thresholds.push_back(name);
   }
@@ -43,7 +47,7 @@ Status apply_rate_card(const json& entry, const std::string& path, AnalysisOptio
     if (found == nullptr) {
       std::string names;
       for (const RateCard& p : rate_card_presets()) names += (names.empty() ? "" : ", ") + p.name;
-      return invalid(path, "rateCard \"preset\" must be one of " + names);
+      return invalid(path, fmt::format("rateCard \"preset\" must be one of {}", names));
     }
     card = *found;
   }
@@ -52,22 +56,22 @@ Status apply_rate_card(const json& entry, const std::string& path, AnalysisOptio
     if (key == "preset") continue;
     if (key == "name" || key == "currency" || key == "source" || key == "asOf") {
       if (!value.is_string() || value.get<std::string>().empty()) {
-        return invalid(path, "rateCard \"" + key + "\" must be a non-empty string");
+        return invalid(path, fmt::format("rateCard \"{}\" must be a non-empty string", key));
       }
       std::string& field = key == "name" ? card.name : key == "currency" ? card.currency : key == "source" ? card.source : card.as_of;
       field = value.get<std::string>();
     } else if (key == "perCoreHour" || key == "perGibHour") {
-      if (!usable_number(value)) return invalid(path, "rateCard \"" + key + "\" must be a non-negative number");
+      if (!usable_number(value)) return invalid(path, fmt::format("rateCard \"{}\" must be a non-negative number", key));
       (key == "perCoreHour" ? card.per_core_hour : card.per_gib_hour) = value.get<double>();
       priced_here = true;
     } else {
-      return invalid(path, "unknown rateCard key \"" + key +
-                               "\" (expected preset, name, currency, perCoreHour, perGibHour, source, asOf)");
+      return invalid(path, fmt::format("unknown rateCard key \"{}\" (expected preset, name, currency, perCoreHour, "
+                                       "perGibHour, source, asOf)", key));
     }
   }
   // Prices of the user's own say so, unless they named the card themselves.
   if (priced_here && !entry.contains("name")) card.name = entry.contains("preset") ? card.name + " (adjusted)" : "custom";
-  if (priced_here && !entry.contains("source")) card.source = "the analysis config " + path;
+  if (priced_here && !entry.contains("source")) card.source = fmt::format("the analysis config {}", path);
   options.rate_card = std::move(card);
   return {};
 }
@@ -77,12 +81,12 @@ Status apply_rate_card(const json& entry, const std::string& path, AnalysisOptio
 Result<AnalysisOptions> load_analysis_options(const std::string& config_path) {
   AnalysisOptions options;
   std::ifstream in(config_path);
-  if (!in) return fail(Status::NotFound(config_path + ": cannot open the config file"));
+  if (!in) return fail(Status::NotFound(fmt::format("{}: cannot open the config file", config_path)));
   json config;
   try {
     config = json::parse(in);
   } catch (const json::parse_error& e) {
-    return fail(invalid(config_path, "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what()));
+    return fail(invalid(config_path, fmt::format("not valid JSON at byte {}: {}", e.byte, e.what())));
   } catch (const json::exception& e) {  // a number out of range, found by fuzz_thresholds_config
     return fail(invalid(config_path, std::string("not valid JSON: ") + e.what()));
   }
@@ -94,7 +98,7 @@ Result<AnalysisOptions> load_analysis_options(const std::string& config_path) {
     } else if (key == "rateCard") {
       status = apply_rate_card(value, config_path, options);
     } else {
-      status = invalid(config_path, "unknown key \"" + key + "\" (expected \"thresholds\" or \"rateCard\")");
+      status = invalid(config_path, fmt::format("unknown key \"{}\" (expected \"thresholds\" or \"rateCard\")", key));
     }
     if (!status.ok()) return fail(std::move(status));
   }

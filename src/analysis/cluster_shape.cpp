@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "analysis/spark_settings.h"
 
 namespace sf::analysis {
@@ -50,11 +52,11 @@ bool is_local_master(const model::AppModel& model) {
 
 // Heap + overhead (explicit, or the factor of the heap with Spark's floor), in bytes.
 double heap_and_overhead_bytes(const model::AppModel& model, std::string_view role) {
-  const std::string prefix = "spark." + std::string(role) + ".";
-  const double heap = effective_number(model, prefix + "memory").value_or(kBytesPerGib);
-  if (auto overhead = effective_number(model, prefix + "memoryOverhead")) return heap + *overhead;
-  const double factor = effective_number(model, prefix + "memoryOverheadFactor").value_or(0.1);
-  const double floor = effective_number(model, prefix + "minMemoryOverhead").value_or(kMinOverheadBytes);
+  auto key = [role](std::string_view name) { return fmt::format("spark.{}.{}", role, name); };
+  const double heap = effective_number(model, key("memory")).value_or(kBytesPerGib);
+  if (auto overhead = effective_number(model, key("memoryOverhead"))) return heap + *overhead;
+  const double factor = effective_number(model, key("memoryOverheadFactor")).value_or(0.1);
+  const double floor = effective_number(model, key("minMemoryOverhead")).value_or(kMinOverheadBytes);
   return heap + std::max(floor, factor * heap);
 }
 

@@ -55,7 +55,6 @@ constexpr SettingDefault kOne[] = {{version_of(1, 0), "1"}};
 constexpr SettingDefault kDriverMemory[] = {{version_of(1, 0), "1g"}};
 constexpr SettingDefault kMinOverhead[] = {{version_of(4, 0), "384m"}};
 constexpr SettingDefault kZeroBytes[] = {{version_of(1, 6), "0"}};
-constexpr SettingDefault kFifo[] = {{version_of(1, 0), "FIFO"}};
 
 constexpr SparkSetting kSettings[] = {
     {"spark.decommission.enabled", Type::kBoolean, version_of(3, 1), kFalse, "", "executors hand over their blocks before they go"},
@@ -110,7 +109,6 @@ constexpr SparkSetting kSettings[] = {
      "the part of that share that cached blocks keep from execution"},
     {"spark.scheduler.minRegisteredResourcesRatio", Type::kDouble, version_of(1, 1), kNone, "",
      "the share of executors to wait for before the first task (0.8 on YARN and Kubernetes)"},
-    {"spark.scheduler.mode", Type::kText, version_of(1, 0), kFifo, "", "FIFO: jobs run in the order they came; FAIR: they share the cores"},
     {"spark.serializer", Type::kText, version_of(1, 0), kSerializer, "", "serializer of RDD shuffles and serialized caches"},
     {"spark.shuffle.compress", Type::kBoolean, version_of(1, 0), kTrue, "", "shuffle output compressed"},
     {"spark.shuffle.service.enabled", Type::kBoolean, version_of(1, 2), kFalse, "",

@@ -66,10 +66,12 @@ Tool get_economics_tool() {
     out["timeSplit"] = economics["timeSplit"];
     out["criticalPath"] = economics["criticalPath"];
     if (out["criticalPath"].is_object() && out["criticalPath"]["stages"].size() > limit) {
-      // The path's first stages: where the chain starts is what to read first.
+      // The path's first stages: where the chain starts is what to read first. (The count is
+      // added after the cut: a new key moves the object's members, and `stages` with them.)
       Json& stages = out["criticalPath"]["stages"];
-      out["criticalPath"]["stagesOnPath"] = stages.size();
+      const size_t on_path = stages.size();
       stages.erase(stages.begin() + static_cast<std::ptrdiff_t>(limit), stages.end());
+      out["criticalPath"]["stagesOnPath"] = on_path;
     }
     out["whatIf"] = economics["whatIf"];
     Json cost = economics["cost"];

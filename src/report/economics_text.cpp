@@ -29,6 +29,35 @@ std::string time_phrase(const WindowSplit& s) {
                      duration(s.inside_ms), format_percent(s.inside_ms / whole));
 }
 
+// The few jobs or SQL executions where the driver worked alone longest inside them ("job 3 2.1s
+// of 9.0s, ..."); empty when none had any.
+template <typename Item, typename Id>
+std::string most_driver_only(const std::vector<Item>& items, Id id_of) {
+  std::vector<const Item*> sorted;
+  for (const Item& item : items) {
+    if (item.split.outside_ms() >= 1) sorted.push_back(&item);
+  }
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Item* a, const Item* b) { return a->split.outside_ms() > b->split.outside_ms(); });
+  std::string words;
+  for (size_t i = 0; i < sorted.size() && i < kCostliestShown; ++i) {
+    words += fmt::format("{}{} {} of {}", i == 0 ? "" : ", ", id_of(*sorted[i]), duration(sorted[i]->split.outside_ms()),
+                         duration(sorted[i]->split.duration_ms));
+  }
+  return words;
+}
+
+// "driver alone inside jobs: job 3 2.1s of 9.0s, ...; inside SQL executions: ...", or empty.
+std::string inside_phrase(const Economics& e) {
+  const std::string jobs = most_driver_only(e.jobs, [](const JobTimeSplit& j) { return fmt::format("job {}", j.job_id); });
+  const std::string sql =
+      most_driver_only(e.sql, [](const SqlTimeSplit& x) { return fmt::format("execution {}", x.execution_id); });
+  std::string words;
+  if (!jobs.empty()) words = fmt::format("inside jobs, no stage running: {}", jobs);
+  if (!sql.empty()) words += fmt::format("{}inside SQL executions, no job running: {}", words.empty() ? "" : "; ", sql);
+  return words;
+}
+
 std::string critical_phrase(const CriticalPath& p) {
   const double whole = p.wall_clock_ms > 0 ? p.wall_clock_ms : 1;
   return fmt::format("{} with unlimited executors ({} of the run, {} of it driver-only); {} with today's {} cores if "
@@ -119,9 +148,10 @@ void economics_text_section(std::string& out, const Economics& e) {
   out += "\nWhere the time and the money go\n";
   auto line = [&out](std::string_view label, const std::string& text) { out += fmt::format("  {:<11}{}\n", label, text); };
   if (e.time_split) line("Time", time_phrase(*e.time_split));
+  if (const std::string inside = inside_phrase(e); !inside.empty()) line("", inside);
   if (e.critical_path) {
     line("Critical", critical_phrase(*e.critical_path));
-    line("", "path: " + path_phrase(*e.critical_path));
+    line("", fmt::format("path: {}", path_phrase(*e.critical_path)));
   }
   if (e.what_if) {
     const WhatIf& w = *e.what_if;
@@ -146,15 +176,16 @@ void economics_text_section(std::string& out, const Economics& e) {
 
 std::string economics_markdown_section(const Economics& e) {
   std::string out = "### Where the time and the money go\n\n";
-  if (e.time_split) out += "- Time: " + time_phrase(*e.time_split) + "\n";
+  if (e.time_split) out += fmt::format("- Time: {}\n", time_phrase(*e.time_split));
+  if (const std::string inside = inside_phrase(e); !inside.empty()) out += fmt::format("  - {}\n", inside);
   if (e.critical_path) {
-    out += "- Critical path: " + critical_phrase(*e.critical_path) + "; " + path_phrase(*e.critical_path) + "\n";
+    out += fmt::format("- Critical path: {}; {}\n", critical_phrase(*e.critical_path), path_phrase(*e.critical_path));
   }
-  out += "- Cost: " + cost_phrase(e.cost) + "\n";
-  for (const std::string& l : costliest_lines(e.cost)) out += "  - " + l + "\n";
+  out += fmt::format("- Cost: {}\n", cost_phrase(e.cost));
+  for (const std::string& l : costliest_lines(e.cost)) out += fmt::format("  - {}\n", l);
   if (e.what_if) {
     const WhatIf& w = *e.what_if;
-    out += "- What-if: " + today_phrase(w) + "; " + knee_phrase(w) + "\n\n";
+    out += fmt::format("- What-if: {}; {}\n\n", today_phrase(w), knee_phrase(w));
     out += "| executors | predicted wall-clock | cost |\n|---|---|---|\n";
     for (const WhatIfPoint& p : w.curve) {
       out += fmt::format("| {}{} | {} | {} |\n", p.executors, p.executors == w.today_executors ? " (today)" : "",

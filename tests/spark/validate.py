@@ -41,7 +41,7 @@ TOLERANCE = 2.0
 # The what-if prediction of a larger size within this share of its measured wall-clock, for the
 # median pair of sizes.
 SIZE_TOLERANCE = 0.25
-SIZES_HEADING = "## What-if: the smallest run predicts the larger ones\n"
+SIZES_HEADING = "\n## What-if: the smallest run predicts the larger ones\n"
 
 
 def analysis(sf, log):
@@ -214,7 +214,8 @@ def size_lines(args, runs, sizings):
     median_error = statistics.median(errors) if errors else float("nan")
     within = sum(1 for e in errors if e <= SIZE_TOLERANCE)
     lines = [
-        SIZES_HEADING.rstrip("\n"),
+        "",
+        SIZES_HEADING.strip("\n"),
         "",
         "Each sizing scenario runs the same job at each of its sizes. Predicted: the what-if simulation",
         "of the smallest run (docs/economics.md) at the larger size's executors, each of the smallest",

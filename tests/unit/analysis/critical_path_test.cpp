@@ -88,18 +88,20 @@ TEST(CriticalPath, NeverMoreThanTheWallClock) {
 }
 
 TEST(CriticalPath, ConcurrentJobsAreNotChained) {
-  // Two jobs over the same [0, 20) s window, each one stage with a 15 s task: neither waited for
-  // the other, so the chain is one stage, 15 s, not 30.
+  // Two jobs over the same [1, 21) s window, each one stage with a 15 s task: neither waited for
+  // the other, so the chain is one stage, 15 s, not 30; with the 1 s before the jobs, 16 s.
+  // (Not at 0 s: the log's times are epoch milliseconds, and 0 reads as a time not logged.)
   ScenarioLog log;
-  log.start(0).finished(20000).executor("1", "host-a", 2, 0);
-  log.job({.job_id = 0, .submit_ms = 0, .end_ms = 20000,
-           .stages = {stage(0, 0, 15000, {{.launch_ms = 0, .duration_ms = 15000}})}});
-  log.job({.job_id = 1, .submit_ms = 0, .end_ms = 20000,
-           .stages = {stage(1, 0, 15000, {{.launch_ms = 0, .duration_ms = 15000}})}});
+  log.start(0).finished(21000).executor("1", "host-a", 2, 0);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 21000,
+           .stages = {stage(0, 1000, 16000, {{.launch_ms = 1000, .duration_ms = 15000}})}});
+  log.job({.job_id = 1, .submit_ms = 1000, .end_ms = 21000,
+           .stages = {stage(1, 1000, 16000, {{.launch_ms = 1000, .duration_ms = 15000}})}});
   const auto path = critical_path(analyze_scenario(log).model);
   ASSERT_TRUE(path);
+  EXPECT_DOUBLE_EQ(path->driver_only_ms, 1000);
   EXPECT_DOUBLE_EQ(path->chain_ms, 15000);
-  EXPECT_DOUBLE_EQ(path->length_ms, 15000);
+  EXPECT_DOUBLE_EQ(path->length_ms, 16000);
 }
 
 }  // namespace

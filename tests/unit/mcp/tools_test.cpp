@@ -128,6 +128,11 @@ TEST_F(McpTools, AnalyzeAgreesWithTheLibraryAndFollowUpsUseItsId) {
   }
   ASSERT_TRUE(e["criticalPath"].is_object());
   EXPECT_LE(e["criticalPath"]["lengthMs"].get<double>(), e["criticalPath"]["wallClockMs"].get<double>());
+  const size_t on_path = analysis.economics.critical_path->stages.size();
+  EXPECT_EQ(e["criticalPath"]["stages"].size(), std::min<size_t>(2, on_path));
+  if (on_path > 2) {
+    EXPECT_EQ(e["criticalPath"]["stagesOnPath"], on_path);
+  }
   EXPECT_NE(text_of(economics).find("What-if"), std::string::npos) << text_of(economics);
 
   // get_slowest stages: the model's longest stage first.
