@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "history/identity_policy.h"
-#include "history/result_json.h"
+#include "results/identity_policy.h"
+#include "results/result_json.h"
 
 namespace {
 constexpr std::string_view kSource = "fuzz-input.json";
@@ -18,7 +18,7 @@ bool names_source(const sf::Status& status) { return status.message().find(kSour
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace sf::history;
+  using namespace sf::results;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   if (auto result = parse_result_json(text, kSource); result) {

@@ -12,7 +12,7 @@ The layers, each depending only on the ones before it in this list:
     model         events -> AppModel; load_event_log
     analysis      detectors, impact, rollup
     compare       the A/B comparison
-    history       result documents, the comparator, the store
+    results       result documents, the comparator, the store (not "history": the History Server is another thing)
     report        renderers of the documents above
     catalog       what every front end shares: listing, confinement, the cache of loaded logs
     server, mcp   front ends: may include every layer above, never each other
@@ -28,7 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-LAYERS = ["common", "io", "fetch", "eventlog", "model", "analysis", "compare", "history", "report", "catalog"]
+LAYERS = ["common", "io", "fetch", "eventlog", "model", "analysis", "compare", "results", "report", "catalog"]
 FRONT_ENDS = ["server", "mcp"]
 PROGRAM = "cli"
 

@@ -97,8 +97,11 @@ Result<AnalysisOptions> load_analysis_options(const std::string& config_path) {
       status = apply_thresholds(value, config_path, options);
     } else if (key == "rateCard") {
       status = apply_rate_card(value, config_path, options);
+    } else if (key == "limits") {
+      // The read limits: the front ends' part of the same file (cli/log_reading.h).
     } else {
-      status = invalid(config_path, fmt::format("unknown key \"{}\" (expected \"thresholds\" or \"rateCard\")", key));
+      status = invalid(config_path,
+                       fmt::format("unknown key \"{}\" (expected \"thresholds\", \"rateCard\" or \"limits\")", key));
     }
     if (!status.ok()) return fail(std::move(status));
   }

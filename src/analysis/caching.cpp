@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/plan_fingerprints.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/removed_work.h"
 #include "common/units.h"
 

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"
@@ -352,6 +352,14 @@ ObjectHoldingAggregates object_holding_aggregates(const model::AppModel& model, 
   return found;
 }
 
+std::string aggregate_without_lists_words(const ObjectHoldingAggregates& holders) {
+  return fmt::format(
+      "The stage runs {}, which keeps every value of a group as a JVM object until the group is done: when the "
+      "list only feeds a pick or a count (its newest element, its size), an aggregate that keeps no list does the "
+      "same work without the objects: max_by/min_by, count, sum, approx_count_distinct.",
+      holders.labels.front());
+}
+
 void gc(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const auto executors = task_executors(context.model());
@@ -400,8 +408,10 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
         format_percent(t.gc_warn_ratio), run_time / duration, format_duration_ms(as_int(duration)),
         format_duration_ms(as_int(waste)), heap_words, collector_counter_words);
     const std::optional<SettingChange> g1 = g1_options(context);
-    const ObjectHoldingAggregates holders =
-        heap_never_filled || young_only ? object_holding_aggregates(context.model(), *stage) : ObjectHoldingAggregates{};
+    // The aggregate that holds the objects is named whichever way the heap went: with full
+    // collections too (a heap that did fill), keeping no list is the fix; more memory is the
+    // fallback for a list that is needed whole.
+    const ObjectHoldingAggregates holders = object_holding_aggregates(context.model(), *stage);
     if (heap_never_filled || young_only) {
       f.recommendation =
           young_only ? "No full collection ran: the collector spent its time copying objects the tasks still held, "
@@ -410,12 +420,7 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
                        "with objects the tasks make and drop.";
       f.recommendation += collector_words(context, g1);
       if (!holders.labels.empty()) {
-        f.recommendation += fmt::format(
-            " The stage runs {}, which keeps every value of a group as a JVM object until the group is done: "
-            "when the list only feeds a pick or a count (its newest element, its size), an aggregate that keeps "
-            "no list does the same work without the objects: max_by/min_by, count, sum, "
-            "approx_count_distinct.",
-            holders.labels.front());
+        f.recommendation += " " + aggregate_without_lists_words(holders);
       } else {
         f.recommendation +=
             " Look for per-row object churn: UDFs, collect_list over wide groups, Java/Scala closures building "
@@ -429,8 +434,12 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
       }
     } else {
       f.recommendation =
-          "Give each task more memory: a bigger executor heap (spark.executor.memory) or fewer tasks sharing one "
-          "(spark.executor.cores); either doubles what a task gets." +
+          holders.labels.empty()
+              ? std::string("Give each task more memory: ")
+              : aggregate_without_lists_words(holders) + " If the list is needed whole, give each task more memory: ";
+      f.recommendation +=
+          "a bigger executor heap (spark.executor.memory) or fewer tasks sharing one (spark.executor.cores); either "
+          "doubles what a task gets." +
           collector_words(context, g1);
       more_memory_per_task(context, f);
       if (g1) f.settings.push_back(*g1);

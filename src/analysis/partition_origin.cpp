@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/plan_text.h"
 #include "common/units.h"
 

@@ -29,10 +29,11 @@ void detect_run_state(const DetectorContext& context, std::vector<Finding>& find
             : !d.incomplete && !d.read_error ? "Parts of the rolling log are missing"
                                              : "The log ends before the application did";
   f.explanation = fmt::format(
-      "{}. The analysis covers {} of the application (up to its last event{}); {} stage attempts were still running "
-      "and their figures are partial.",
+      "{}. The analysis covers {} of the application (up to its last event{}); {} partial.",
       reasons, units::format_optional_duration(model.app.duration_ms()),
-      model.app.last_event_time_ms ? " at " + units::format_time_utc(*model.app.last_event_time_ms) : "", running_stages);
+      model.app.last_event_time_ms ? " at " + units::format_time_utc(*model.app.last_event_time_ms) : "",
+      running_stages == 1 ? "1 stage attempt was still running and its figures are"
+                          : fmt::format("{} stage attempts were still running and their figures are", running_stages));
   if (!d.missing_parts.empty()) {
     f.explanation += " The jobs, stages and tasks whose events were in the missing parts are partial or absent.";
   }

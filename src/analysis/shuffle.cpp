@@ -10,7 +10,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/skew_join_settings.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "common/units.h"
 
 namespace sf::analysis {

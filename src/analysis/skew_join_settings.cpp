@@ -1,6 +1,6 @@
 #include "analysis/skew_join_settings.h"
 
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 
 #include <fmt/format.h>
 

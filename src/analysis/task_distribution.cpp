@@ -11,7 +11,7 @@
 #include <string>
 
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
 #include "analysis/skew_join_settings.h"
 #include "common/units.h"
@@ -420,9 +420,9 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
     const double idle_cores = std::max(0.0, cores - tasks);
 
     Finding f = DetectorContext::stage_finding(*stage, "stageShape", "lowParallelism");
-    f.title = fmt::format("{} ran {} tasks on {} cores for {}", DetectorContext::stage_label(*stage),
-                          format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
-                          duration_text(duration));
+    f.title = fmt::format("{} ran {} on {} for {}", DetectorContext::stage_label(*stage),
+                          units::format_counted(stage->num_tasks, "task"),
+                          units::format_counted(static_cast<int64_t>(cores), "core"), duration_text(duration));
     f.explanation = fmt::format(
         "The stage had {} tasks while the application held {} cores, so at least {} cores had nothing of this stage "
         "to run for its {}.",

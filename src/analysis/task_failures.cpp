@@ -8,7 +8,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/failure_advice.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
 

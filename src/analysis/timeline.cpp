@@ -9,7 +9,7 @@
 
 #include "analysis/cluster_shape.h"
 #include "analysis/detectors.h"
-#include "analysis/finding_text.h"
+#include "analysis/figure_words.h"
 #include "analysis/time_split.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
@@ -186,8 +186,8 @@ std::string data_words(const StageAttempt& stage) {
 std::string slowness_pointer(const DetectorContext& context, const StageAttempt& stage) {
   const auto& duration = stage.quantile(model::QuantileMetric::kDurationMs);
   if (stage.num_tasks > 0 && stage.num_tasks < context.total_cores()) {
-    return fmt::format("It ran {} tasks on {} cores: more partitions would let it use the cluster (see stageShape).",
-                       format_count(stage.num_tasks), format_count(context.total_cores()));
+    return fmt::format("It ran {} on {}: more partitions would let it use the cluster (see stageShape).",
+                       units::format_counted(stage.num_tasks, "task"), units::format_counted(context.total_cores(), "core"));
   }
   if (duration.p50 > 0 && duration.max >= 3 * duration.p50) {
     return fmt::format("Its longest task ran {} against a median of {}: look at skew and stragglers first.",

@@ -14,15 +14,22 @@ struct LoadedLog::Derived {
   nlohmann::ordered_json document;
 };
 
-LoadedLog::LoadedLog(std::string path, LogFileIdentity files, model::AppModel model)
-    : path_(std::move(path)), files_(std::move(files)), model_(std::move(model)), derived_(std::make_unique<Derived>()) {}
+LoadedLog::LoadedLog(std::string path, LogFileIdentity files, model::AppModel model,
+                     std::shared_ptr<const analysis::AnalysisOptions> analysis_options)
+    : path_(std::move(path)),
+      files_(std::move(files)),
+      model_(std::move(model)),
+      analysis_options_(std::move(analysis_options)),
+      derived_(std::make_unique<Derived>()) {}
 
 LoadedLog::~LoadedLog() = default;
 LoadedLog::LoadedLog(LoadedLog&&) = default;
 LoadedLog& LoadedLog::operator=(LoadedLog&&) = default;
 
 const analysis::Analysis& LoadedLog::analysis() const {
-  std::call_once(derived_->analyzed, [this] { derived_->analysis = analysis::analyze(model_); });
+  std::call_once(derived_->analyzed, [this] {
+    derived_->analysis = analysis_options_ ? analysis::analyze(model_, *analysis_options_) : analysis::analyze(model_);
+  });
   return derived_->analysis;
 }
 

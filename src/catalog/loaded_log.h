@@ -19,7 +19,9 @@ namespace sf::catalog {
 
 class LoadedLog {
  public:
-  LoadedLog(std::string path, LogFileIdentity files, model::AppModel model);
+  // `analysis_options` null: the default thresholds.
+  LoadedLog(std::string path, LogFileIdentity files, model::AppModel model,
+            std::shared_ptr<const analysis::AnalysisOptions> analysis_options = nullptr);
   ~LoadedLog();
   LoadedLog(LoadedLog&&);
   LoadedLog& operator=(LoadedLog&&);
@@ -31,7 +33,7 @@ class LoadedLog {
   const LogFileIdentity& files() const { return files_; }
   const model::AppModel& model() const { return model_; }
 
-  // analysis::analyze(model()) with the default thresholds, computed on the first call.
+  // analysis::analyze(model()) with the catalogue's thresholds, computed on the first call.
   const analysis::Analysis& analysis() const;
   // report::analysis_json(model(), &analysis(), with plans) parsed: what `analyze -f json`
   // writes for the log, computed on the first call.
@@ -43,6 +45,7 @@ class LoadedLog {
   std::string path_;
   LogFileIdentity files_;
   model::AppModel model_;
+  std::shared_ptr<const analysis::AnalysisOptions> analysis_options_;
   std::unique_ptr<Derived> derived_;  // never null (except in a moved-from object)
 };
 

@@ -221,8 +221,7 @@ Result<LoadedLog> LogCatalog::read_log(const std::string& real_path, const LogFi
       catalog.reads_in_flight_.erase(path);
     }
   } in_flight{*this, real_path};
-  model::LoadOptions load_options;
-  load_options.threads = options_.load_threads;
+  model::LoadOptions load_options = options_.load;
   load_options.confinement = confinement;
   load_options.cancel = request.cancel;
   load_options.progress_interval_bytes = request.progress_interval_bytes;
@@ -235,7 +234,7 @@ Result<LoadedLog> LogCatalog::read_log(const std::string& real_path, const LogFi
   };
   auto model = model::load_event_log(real_path, load_options);
   if (!model) return fail(model.error());
-  return LoadedLog(real_path, files, std::move(*model));
+  return LoadedLog(real_path, files, std::move(*model), options_.analysis);
 }
 
 }  // namespace sf::catalog

@@ -45,7 +45,17 @@ namespace sf::catalog {
 struct CatalogOptions {
   io::PathConfinement root;    // where logs may be read from (--log-dir); unconfined: anywhere
   size_t max_loaded_logs = 8;  // loaded logs kept in memory, least recently used evicted first
-  unsigned load_threads = 1;   // model::LoadOptions::threads of each read
+  // Each read's decoding threads and limits; the catalogue sets the confinement, cancellation
+  // and progress. One thread by default: a front end's requests already run side by side.
+  model::LoadOptions load = one_thread_load();
+  // The thresholds every loaded log is analyzed with (a front end's --config); null: the defaults.
+  std::shared_ptr<const analysis::AnalysisOptions> analysis;
+
+  static model::LoadOptions one_thread_load() {
+    model::LoadOptions options;
+    options.threads = 1;
+    return options;
+  }
 };
 
 // One caller's part in a load.

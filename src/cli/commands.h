@@ -9,10 +9,13 @@
 
 namespace sf::cli {
 
-// Exit codes shared by every command.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;   // the input could not be analyzed
-inline constexpr int kExitUsage = 2;   // bad flags or arguments
+// The exit codes of every command, one rule (README.md, "Exit codes"):
+inline constexpr int kExitOk = 0;          // done; warnings on stderr may say a log loaded partially
+inline constexpr int kExitCheckFailed = 1;  // a check the user asked for failed: compare --budget, verdict --fail-on
+// The command could not do what was asked: bad usage, a log or file that cannot be read, a store
+// that cannot be opened, an output that cannot be written. With several logs, the readable ones
+// are still analyzed.
+inline constexpr int kExitFailed = 2;
 
 // Prints "sparkforensics: <message>" on stderr: the one form every command's errors take.
 inline void print_error(std::string_view message) {
@@ -32,5 +35,6 @@ void register_store(CLI::App& app, int& exit_code);    // store ingest|list|show
 void register_verdict(CLI::App& app, int& exit_code);  // verdict history|run|batch
 void register_serve(CLI::App& app, int& exit_code);    // serve --log-dir DIR (REST API)
 void register_mcp(CLI::App& app, int& exit_code);      // the MCP server over stdio
+void register_thresholds(CLI::App& app, int& exit_code);  // the detector thresholds --config may set
 
 }  // namespace sf::cli

@@ -1,16 +1,18 @@
 // sparkforensics compare BASE CAND: did the candidate get better than the baseline, where, and
 // can the stage pairing be trusted?
 //
-// Exit codes: 0 when no budget is exceeded (or none was given), 1 when a --budget is exceeded,
-// 2 for bad usage or an input that cannot be read (the error names the file). The comparison's
-// confidence never changes the exit code: it is reported, and a CI gate decides what to do.
+// Exit codes (README.md): 0 when no budget is exceeded (or none was given), 1 when a --budget is
+// exceeded, 2 for bad usage or a log that cannot be read (the error names the file). The
+// comparison's confidence never changes the exit code: it is reported, and a CI gate decides
+// what to do.
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "analysis/analysis_config.h"
 #include "cli/commands.h"
+#include "cli/log_reading.h"
+#include "cli/output.h"
 #include "compare/budget.h"
 #include "compare/run_comparison.h"
 #include "model/load.h"
@@ -22,47 +24,28 @@ namespace sf::cli {
 
 namespace {
 
-inline constexpr int kExitBudgetExceeded = 1;
-
 struct CompareCliOptions {
   std::string base_path;
   std::string cand_path;
   std::vector<std::string> normalize_patterns;
   std::vector<std::string> budgets;
-  std::string format = "text";
+  std::string format;
   std::string output_path;
-  std::string config_path;
   size_t top_stages = 10;
   bool replanned_not_covered = false;
   bool quiet = false;
+  bool no_progress = false;
+  LogReadFlags read;
 };
 
-bool write_text(const std::string& path, const std::string& text) {
-  FILE* out = path.empty() || path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-  if (out == nullptr) {
-    std::fprintf(stderr, "sparkforensics: cannot write %s\n", path.c_str());
-    return false;
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  if (out != stdout) {
-    if (std::fclose(out) != 0 || !ok) {
-      std::fprintf(stderr, "sparkforensics: cannot write %s\n", path.c_str());
-      return false;
-    }
-  }
-  std::fflush(stdout);
-  return ok;
-}
-
-std::optional<model::AppModel> load(const std::string& path, bool quiet) {
-  auto loaded = model::load_event_log(path);
+std::optional<model::AppModel> load(const std::string& path, const CompareCliOptions& options,
+                                    const model::LoadOptions& load_options) {
+  auto loaded = load_log(path, load_options, !options.quiet && !options.no_progress);
   if (!loaded) {
     print_error(loaded.error().message());
     return std::nullopt;
   }
-  if (!quiet && loaded->diagnostics.read_error) {
-    std::fprintf(stderr, "sparkforensics: warning: partial load: %s\n", loaded->diagnostics.read_error->c_str());
-  }
+  if (!options.quiet) warn_about_partial_load("", *loaded);
   return std::move(*loaded);
 }
 
@@ -71,32 +54,21 @@ int run_compare(const CompareCliOptions& options) {
   std::vector<compare::Budget> budgets;
   for (const auto& text : options.budgets) {
     auto budget = compare::parse_budget(text);
-    if (!budget) {
-      print_error(budget.error().message());
-      return kExitUsage;
-    }
+    if (!budget) return report_error(budget.error().message(), kExitFailed);
     budgets.push_back(*budget);
   }
   auto normalizer = compare::ComparisonNormalizer::with_patterns(options.normalize_patterns);
-  if (!normalizer) {
-    print_error(normalizer.error().message());
-    return kExitUsage;
-  }
+  if (!normalizer) return report_error(normalizer.error().message(), kExitFailed);
+  auto settings = log_read_settings(options.read);
+  if (!settings) return report_error(settings.error().message(), kExitFailed);
+
+  const auto base = load(options.base_path, options, settings->load);
+  if (!base) return kExitFailed;
+  const auto cand = load(options.cand_path, options, settings->load);
+  if (!cand) return kExitFailed;
+
   compare::CompareOptions compare_options;
-  if (!options.config_path.empty()) {
-    auto loaded = analysis::load_analysis_options(options.config_path);
-    if (!loaded) {
-      print_error(loaded.error().message());
-      return kExitUsage;
-    }
-    compare_options.analysis = std::move(*loaded);
-  }
-
-  const auto base = load(options.base_path, options.quiet);
-  if (!base) return kExitUsage;
-  const auto cand = load(options.cand_path, options.quiet);
-  if (!cand) return kExitUsage;
-
+  compare_options.analysis = settings->analysis;
   compare_options.alignment.normalizer = std::move(*normalizer);
   compare_options.alignment.replanned_counts_toward_coverage = !options.replanned_not_covered;
   compare::Comparison comparison = compare::compare_runs(*base, *cand, compare_options);
@@ -110,8 +82,8 @@ int run_compare(const CompareCliOptions& options) {
   } else {
     rendered = report::comparison_text(comparison, {.top_stages = options.top_stages});
   }
-  if (!write_text(options.output_path, rendered)) return kExitUsage;
-  return compare::any_exceeded(comparison.budgets) ? kExitBudgetExceeded : kExitOk;
+  if (!write_output(options.output_path, rendered)) return kExitFailed;
+  return compare::any_exceeded(comparison.budgets) ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace
@@ -132,16 +104,14 @@ void register_compare(CLI::App& app, int& exit_code) {
                   "one is exceeded; repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--format,-f", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "markdown"}))
-      ->capture_default_str();
-  cmd->add_option("--output,-o", options->output_path, "Write the comparison to FILE instead of stdout");
-  cmd->add_option("--config", options->config_path,
-                  "Analysis config (JSON): thresholds of both runs' findings and the rate card the cost is priced with");
+  add_format_option(*cmd, options->format, {"text", "json", "markdown"}, "The comparison as text, JSON or Markdown");
+  add_output_option(*cmd, options->output_path);
+  cmd->add_flag("-q,--quiet", options->quiet, "No progress line and no warnings on stderr (errors still)");
+  cmd->add_flag("--no-progress", options->no_progress, "No progress line on stderr");
+  add_log_read_flags(*cmd, options->read);
   cmd->add_option("--top-stages", options->top_stages, "How many per-stage changes to list")->capture_default_str();
   cmd->add_flag("--replanned-not-covered", options->replanned_not_covered,
                 "Count replanned stages' run time in the coverage's denominator only");
-  cmd->add_flag("--quiet,-q", options->quiet, "No warnings on stderr");
   cmd->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 

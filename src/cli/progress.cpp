@@ -19,14 +19,23 @@ ProgressLine::ProgressLine(std::string label, bool wanted)
 
 ProgressLine::~ProgressLine() { clear(); }
 
+void ProgressLine::show(const std::string& text, bool now) {
+  if (!enabled_) return;
+  const auto time = std::chrono::steady_clock::now();
+  if (!now && drawn_ && time - last_draw_ < kMinRedraw) return;
+  last_draw_ = time;
+  std::fprintf(stderr, "\r  %-98s", text.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
 void ProgressLine::update(const model::LoadProgress& progress) {
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   if (drawn_ && now - last_draw_ < kMinRedraw) return;
-  last_draw_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
   const double rate = seconds > 0 ? static_cast<double>(progress.source_bytes_done) / seconds : 0;
-  std::string text = fmt::format("  reading {}  {}", label_, units::format_bytes(static_cast<int64_t>(progress.source_bytes_done)));
+  std::string text = fmt::format("reading {}  {}", label_, units::format_bytes(static_cast<int64_t>(progress.source_bytes_done)));
   if (progress.source_bytes_total > 0) {
     const double fraction = static_cast<double>(progress.source_bytes_done) / static_cast<double>(progress.source_bytes_total);
     text += fmt::format(" / {}  {:.0f}%", units::format_bytes(static_cast<int64_t>(progress.source_bytes_total)),
@@ -37,9 +46,7 @@ void ProgressLine::update(const model::LoadProgress& progress) {
     }
   }
   text += fmt::format("  {}/s", units::format_bytes(static_cast<int64_t>(rate)));
-  std::fprintf(stderr, "\r%-100s", text.c_str());
-  std::fflush(stderr);
-  drawn_ = true;
+  show(text, /*now=*/true);
 }
 
 void ProgressLine::clear() {

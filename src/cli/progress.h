@@ -1,4 +1,5 @@
-// A progress line on stderr for long loads: bytes, percent, rate and time left. Drawn at most
+// A progress line on stderr for long loads (bytes, percent, rate and time left) or for a batch
+// of logs (how many are done). Drawn at most
 // a few times a second and only when stderr is a terminal, so it costs nothing on the hot path
 // and never pollutes redirected output.
 #pragma once
@@ -17,6 +18,8 @@ class ProgressLine {
   ~ProgressLine();
 
   void update(const model::LoadProgress& progress);
+  // Any line, e.g. "3 of 10 logs analyzed"; drawn at most a few times a second unless `now`.
+  void show(const std::string& text, bool now = false);
   void clear();
 
  private:

@@ -1,5 +1,5 @@
-// sparkforensics serve --log-dir DIR: a Spark History Server compatible REST API (/api/v1/...)
-// over the event logs in DIR, from the same model `analyze` uses.
+// sparkforensics serve --log-dir DIR: the web dashboard (/) and a Spark History Server compatible
+// REST API (/api/v1/...) over the event logs in DIR, from the same model `analyze` uses.
 //
 // SIGINT and SIGTERM stop it cleanly: requests in flight finish, then it exits 0.
 #include <algorithm>
@@ -9,10 +9,12 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/log_catalog.h"
 #include "cli/commands.h"
+#include "cli/log_reading.h"
 #include "server/dashboard_api.h"
 #include "server/http_server.h"
 #include "server/rest_router.h"
@@ -27,8 +29,10 @@ struct ServeOptions {
   int port = 18080;
   size_t max_loaded = 8;
   size_t max_task_stages = 4;
-  unsigned threads = 8;
+  unsigned request_threads = 8;
+  std::optional<unsigned> deprecated_threads;  // --threads, the old spelling of --request-threads
   int rescan_interval_s = 10;
+  LogReadFlags read;  // limits and --config; each log is decoded on one thread
   uint64_t max_upload_bytes = server::UploadLimits{}.max_upload_bytes;
   std::string upload_dir;  // where the uploads' own directory is made; "" : the system's temporary one
   unsigned parse_threads = 2;
@@ -59,6 +63,14 @@ int run_serve(const ServeOptions& options) {
     std::fprintf(stderr, "%s %s\n", timestamp_utc().c_str(), line.c_str());
     std::fflush(stderr);
   };
+  auto settings = log_read_settings(options.read);
+  if (!settings) return report_error(settings.error().message(), kExitFailed);
+  unsigned request_threads = options.request_threads;
+  if (options.deprecated_threads) {
+    log_line("warning: serve --threads is deprecated: it is spelled --request-threads now (--threads means the "
+             "threads decoding a log in every other command)");
+    request_threads = *options.deprecated_threads;
+  }
   if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1") {
     log_line("warning: listening on " + options.host +
              ", not only on this machine: anyone who can reach it can read every event log in " + options.log_dir +
@@ -73,20 +85,16 @@ int run_serve(const ServeOptions& options) {
   sigaction(SIGTERM, &action, nullptr);
 
   auto root = io::PathConfinement::to(options.log_dir);
-  if (!root) {
-    print_error(root.error().message());
-    return kExitError;
-  }
+  if (!root) return report_error(root.error().message(), kExitFailed);
   catalog::CatalogOptions catalog_options;
   catalog_options.root = std::move(*root);
   catalog_options.max_loaded_logs = options.max_loaded;
-  catalog_options.load_threads = 1;  // requests already run in parallel
+  catalog_options.load = settings->load;
+  catalog_options.load.threads = 1;  // requests already run in parallel
+  catalog_options.analysis = std::make_shared<const analysis::AnalysisOptions>(std::move(settings->analysis));
   catalog::LogCatalog logs(std::move(catalog_options));
   auto scan = logs.rescan();
-  if (!scan) {
-    print_error(scan.error().message());
-    return kExitError;
-  }
+  if (!scan) return report_error(scan.error().message(), kExitFailed);
   for (const auto& problem : scan->unreadable) log_line("not listed: " + problem);
   log_line(std::to_string(logs.applications().size()) + " application(s) in " + std::to_string(scan->logs) +
            " log(s) in " + options.log_dir);
@@ -100,10 +108,7 @@ int run_serve(const ServeOptions& options) {
                                                                  dashboard_options.fetch.timeout_ms);
   dashboard_options.fetch.max_bytes = options.history_server_max_bytes;
   auto dashboard = server::DashboardApi::create(logs, dashboard_options);
-  if (!dashboard) {
-    print_error(dashboard.error().message());
-    return kExitError;
-  }
+  if (!dashboard) return report_error(dashboard.error().message(), kExitFailed);
 
   server::StageTaskCacheOptions task_options;
   task_options.max_stages = options.max_task_stages;
@@ -111,7 +116,7 @@ int run_serve(const ServeOptions& options) {
   server::HttpServerOptions http_options;
   http_options.host = options.host;
   http_options.port = options.port;
-  http_options.threads = options.threads;
+  http_options.threads = request_threads;
   http_options.rescan_interval_s = options.rescan_interval_s;
   http_options.log_line = log_line;
   http_options.other_routes = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
@@ -129,10 +134,7 @@ int run_serve(const ServeOptions& options) {
     log_line("dashboard: http://" + options.host + ":" + std::to_string(port) + "/");
   };
   const Status status = server::run_http_server(logs, router, http_options, g_stop_requested);
-  if (!status.ok()) {
-    print_error(status.message());
-    return kExitError;
-  }
+  if (!status.ok()) return report_error(status.message(), kExitFailed);
   log_line("stopped");
   return kExitOk;
 }
@@ -142,7 +144,8 @@ int run_serve(const ServeOptions& options) {
 void register_serve(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* serve = app.add_subcommand(
-      "serve", "Serve a Spark History Server compatible REST API (/api/v1/...) for the event logs in a directory");
+      "serve", "Serve the web dashboard and a Spark History Server compatible REST API (/api/v1/...) for the event "
+               "logs in a directory");
   serve
       ->add_option("--log-dir", options->log_dir,
                    "Directory of event logs (as the History Server's spark.history.fs.logDirectory)")
@@ -163,9 +166,12 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Stages whose task lists are kept in memory (task-level endpoints)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  serve->add_option("--threads", options->threads, "Request handling threads")
+  serve->add_option("--request-threads", options->request_threads, "Threads answering requests")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  serve->add_option("--threads", options->deprecated_threads, "The old spelling of --request-threads")
+      ->check(CLI::Range(1, 256))
+      ->group("Deprecated");
   serve
       ->add_option("--rescan-interval", options->rescan_interval_s,
                    "Seconds between listings of the log directory (new and changed logs); 0: never")
@@ -192,6 +198,7 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Largest History Server download (the logs zip) the dashboard accepts")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  add_log_read_flags(*serve, options->read, "", /*with_threads=*/false);
   serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 

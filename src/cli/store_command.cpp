@@ -1,9 +1,11 @@
 // sparkforensics store ingest|list|show|policy: put results in the result store and look at them.
 //
 // ingest reads Spark event logs (one result per log, quantities from the model) or JSON result
-// files in the documented schema (--result), and stores each in its own transaction. Bad input
-// (an unreadable log, an invalid result file, a malformed flag) is a usage error naming the file
-// and the problem, exit 2; a store that cannot be opened or written is exit 1.
+// files in the documented schema (--result), and stores each in its own transaction, printing
+// each result's id and status. Exit codes (README.md): bad input (an unreadable log, an invalid
+// result file, a malformed flag) or a store that cannot be opened or written is exit 2, naming
+// the file and the problem; nothing of a command with bad input is stored. list, show and policy
+// without --set only read: they never create a store.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -16,18 +18,20 @@
 
 #include "analysis/analysis_config.h"
 #include "cli/commands.h"
+#include "cli/log_reading.h"
+#include "cli/output.h"
 #include "cli/store_location.h"
-#include "history/identity_policy.h"
-#include "history/result_json.h"
-#include "history/spark_result.h"
-#include "history/store.h"
+#include "results/identity_policy.h"
+#include "results/result_json.h"
+#include "results/spark_result.h"
+#include "results/store.h"
 #include "model/load.h"
 
 namespace sf::cli {
 
 namespace {
 
-using history::ResultDocument;
+using results::ResultDocument;
 
 struct IngestOptions {
   std::string store;
@@ -45,12 +49,19 @@ struct IngestOptions {
   std::optional<int64_t> round;
   std::optional<int64_t> slot;
   std::string status;
-  std::string config_path;  // the analysis config: its rate card prices "cost"
   bool quiet = false;
+  bool no_progress = false;
+  LogReadFlags read;
 };
 
 int usage_error(const std::string& message) {
-  return report_error(message, kExitUsage);
+  return report_error(message, kExitFailed);
+}
+
+results::StoreOptions read_only() {
+  results::StoreOptions options;
+  options.create_if_missing = false;
+  return options;
 }
 
 Result<std::string> read_file(const std::string& path) {
@@ -62,14 +73,14 @@ Result<std::string> read_file(const std::string& path) {
 }
 
 // The context the flags describe, checked before anything is read.
-Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
-  history::SparkResultContext c;
+Result<results::SparkResultContext> context_from_flags(const IngestOptions& o) {
+  results::SparkResultContext c;
   c.subject = o.subject;
   c.revision.tree = o.revision;
   c.revision.parents = o.parents;
   c.revision.benchmark_tree = o.benchmark_tree;
   c.revision.clean = !o.dirty;
-  if (!o.variant.empty()) c.parameters[std::string(history::kVariantRoleParameter)] = o.variant;
+  if (!o.variant.empty()) c.parameters[std::string(results::kVariantRoleParameter)] = o.variant;
   std::string key, value;
   for (const std::string& p : o.params) {
     if (!split_key_value(p, key, value))
@@ -83,63 +94,77 @@ Result<history::SparkResultContext> context_from_flags(const IngestOptions& o) {
   }
   c.procedure = {o.run_key, o.round, o.slot};
   if (!o.status.empty()) {
-    c.status = history::parse_run_status(o.status);
+    c.status = results::parse_run_status(o.status);
     if (!c.status)
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
   }
-  if (!o.config_path.empty()) {
-    auto options = analysis::load_analysis_options(o.config_path);
+  if (!o.read.config_path.empty()) {
+    auto options = analysis::load_analysis_options(o.read.config_path);
     if (!options) return fail(options.error());
     c.rate_card = options->rate_card;
   }
-  if (Status s = history::validate(c); !s.ok()) return fail(s);
+  if (Status s = results::validate(c); !s.ok()) return fail(s);
   return c;
 }
+
+// One document to store, and what to tell the user about its status.
+struct Ingestible {
+  std::string path;
+  ResultDocument document;
+  std::string status_reason;  // why a log's result is not ok; "" otherwise
+};
 
 int run_ingest(const IngestOptions& o) {
   if (o.logs.empty() && o.result_files.empty())
     return usage_error("store ingest: give event logs or --result FILE.json");
   auto context = context_from_flags(o);
   if (!context) return usage_error(context.error().message());
+  auto settings = log_read_settings(o.read);
+  if (!settings) return usage_error(settings.error().message());
 
   // Read and validate everything before writing anything: a bad third file stores nothing.
-  std::vector<std::pair<std::string, ResultDocument>> documents;
+  std::vector<Ingestible> documents;
   for (const std::string& path : o.result_files) {
     auto text = read_file(path);
     if (!text) return usage_error(text.error().message());
-    auto document = history::parse_result_json(*text, path);
+    auto document = results::parse_result_json(*text, path);
     if (!document) return usage_error(document.error().message());
-    documents.emplace_back(path, std::move(*document));
+    documents.push_back({path, std::move(*document), ""});
   }
   for (const std::string& path : o.logs) {
-    auto model = model::load_event_log(path);
+    auto model = load_log(path, settings->load, !o.quiet && !o.no_progress);
     if (!model) return usage_error(model.error().message());
-    history::SparkResultContext c = *context;
-    c.origin = history::event_log_origin(path, model->app.id);
-    documents.emplace_back(path, history::result_from_app_model(*model, c));
+    if (!o.quiet) warn_about_partial_load(path, *model);
+    results::SparkResultContext c = *context;
+    c.origin = results::event_log_origin(path, model->app.id);
+    ResultDocument document = results::result_from_app_model(*model, c);
+    std::string reason = context->status ? (*context->status == results::RunStatus::kOk ? "" : "as --status says")
+                                         : results::status_of_log(*model).reason;
+    documents.push_back({path, std::move(document), std::move(reason)});
   }
 
-  auto store = history::open_store(o.store);
-  if (!store) {
-    print_error(store.error().message());
-    return kExitError;
-  }
-  for (const auto& [path, document] : documents) {
+  auto store = results::open_store(o.store);
+  if (!store) return report_error(store.error().message(), kExitFailed);
+  for (const auto& [path, document, status_reason] : documents) {
     auto outcome = (*store)->ingest(document);
-    if (!outcome) {
-      std::fprintf(stderr, "sparkforensics: %s: %s\n", path.c_str(), outcome.error().message().c_str());
-      return kExitError;
-    }
-    if (!o.quiet) {
-      std::printf("%s %s (%zu quantities) from %s\n", outcome->already_present ? "already present" : "ingested",
-                  outcome->id.c_str(), document.quantities.size(), path.c_str());
+    if (!outcome) return report_error(fmt::format("{}: {}", path, outcome.error().message()), kExitFailed);
+    if (o.quiet) continue;
+    const std::string_view status = results::to_string(document.status);
+    std::printf("%s %s (status %.*s%s, %zu quantities) from %s\n",
+                outcome->already_present ? "already present" : "ingested", outcome->id.c_str(),
+                static_cast<int>(status.size()), status.data(),
+                status_reason.empty() ? "" : (": " + status_reason).c_str(), document.quantities.size(), path.c_str());
+    if (document.status != results::RunStatus::kOk) {
+      print_error(fmt::format("warning: {} is stored as {}: verdicts take only ok results as targets (and, by "
+                              "default, as references)",
+                              outcome->id, status));
     }
   }
   return kExitOk;
 }
 
-std::string describe_procedure(const history::Procedure& p) {
+std::string describe_procedure(const results::Procedure& p) {
   if (p.run_key.empty()) return "-";
   std::string text = p.run_key;
   if (p.round) text += fmt::format(" r{}", *p.round);
@@ -147,12 +172,21 @@ std::string describe_procedure(const history::Procedure& p) {
   return text;
 }
 
-int run_list(const std::string& location, const std::string& format) {
-  auto store = history::open_store(location);
-  if (!store) return report_error(store.error().message(), kExitError);
+struct ReadOptions {  // list, show, policy
+  std::string store;
+  std::string format;
+  std::string output;
+  std::string id;        // show
+  std::string set_path;  // policy --set
+};
+
+int run_list(const ReadOptions& o) {
+  auto store = results::open_store(o.store, read_only());
+  if (!store) return report_error(store.error().message(), kExitFailed);
   auto results = (*store)->results();
-  if (!results) return report_error(results.error().message(), kExitError);
-  if (format == "json") {
+  if (!results) return report_error(results.error().message(), kExitFailed);
+  std::string out;
+  if (o.format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& r : *results) {
       list.push_back({{"order", r.order},
@@ -160,53 +194,66 @@ int run_list(const std::string& location, const std::string& format) {
                       {"subject", r.document.subject},
                       {"revision", r.document.revision.tree},
                       {"runKey", r.document.procedure.run_key},
-                      {"status", history::to_string(r.document.status)},
+                      {"status", results::to_string(r.document.status)},
                       {"quantities", r.document.quantities.size()}});
     }
-    std::printf("%s\n", list.dump(2).c_str());
-    return kExitOk;
+    out = list.dump(2) + "\n";
+  } else {
+    out = fmt::format("{:<6} {:<34} {:<24} {:<14} {:<16} {:<9} {}\n", "ORDER", "ID", "SUBJECT", "REVISION", "PROCEDURE",
+                      "STATUS", "QUANTITIES");
+    for (const auto& r : *results) {
+      out += fmt::format("{:<6} {:<34} {:<24} {:<14} {:<16} {:<9} {}\n", r.order, r.id, r.document.subject,
+                         r.document.revision.tree.empty() ? "-" : r.document.revision.tree,
+                         describe_procedure(r.document.procedure), results::to_string(r.document.status),
+                         r.document.quantities.size());
+    }
   }
-  std::printf("%-6s %-34s %-24s %-14s %-16s %-9s %s\n", "ORDER", "ID", "SUBJECT", "REVISION", "PROCEDURE", "STATUS",
-              "QUANTITIES");
-  for (const auto& r : *results) {
-    std::printf("%-6lld %-34s %-24s %-14s %-16s %-9s %zu\n", static_cast<long long>(r.order), r.id.c_str(),
-                r.document.subject.c_str(), r.document.revision.tree.empty() ? "-" : r.document.revision.tree.c_str(),
-                describe_procedure(r.document.procedure).c_str(),
-                std::string(history::to_string(r.document.status)).c_str(), r.document.quantities.size());
-  }
-  return kExitOk;
+  return write_output(o.output, out) ? kExitOk : kExitFailed;
 }
 
-int run_show(const std::string& location, const std::string& id) {
-  auto store = history::open_store(location);
-  if (!store) return report_error(store.error().message(), kExitError);
-  auto found = (*store)->find(id);
-  if (!found) return report_error(found.error().message(), kExitUsage);
-  if (!*found) return report_error(fmt::format("no result {} in {}", id, location), kExitUsage);
-  nlohmann::json shown = nlohmann::json::parse(history::result_to_json((*found)->document));
-  shown["id"] = (*found)->id;
-  shown["order"] = (*found)->order;
-  std::printf("%s\n", shown.dump(2).c_str());
-  return kExitOk;
+// The document exactly as stored, so `store show ID > r.json` and `store ingest --result r.json`
+// give back the same result (its id is the hash of this text).
+int run_show(const ReadOptions& o) {
+  auto store = results::open_store(o.store, read_only());
+  if (!store) return report_error(store.error().message(), kExitFailed);
+  auto found = (*store)->find(o.id);
+  if (!found) return report_error(found.error().message(), kExitFailed);
+  if (!*found) return report_error(fmt::format("no result {} in {}", o.id, (*store)->description()), kExitFailed);
+  const std::string shown = nlohmann::json::parse(results::result_to_json((*found)->document)).dump(2) + "\n";
+  return write_output(o.output, shown) ? kExitOk : kExitFailed;
 }
 
-int run_policy(const std::string& location, const std::string& set_path) {
-  auto store = history::open_store(location);
-  if (!store) return report_error(store.error().message(), kExitError);
-  if (!set_path.empty()) {
-    auto text = read_file(set_path);
+int run_policy(const ReadOptions& o) {
+  results::StoreOptions store_options = o.set_path.empty() ? read_only() : results::StoreOptions{};
+  std::optional<results::IdentityPolicy> next;
+  if (!o.set_path.empty()) {  // read before the store is touched, as ingest does
+    auto text = read_file(o.set_path);
     if (!text) return usage_error(text.error().message());
-    auto policy = history::parse_identity_policy(*text, set_path);
+    auto policy = results::parse_identity_policy(*text, o.set_path);
     if (!policy) return usage_error(policy.error().message());
-    if (Status s = (*store)->set_identity_policy(*policy); !s.ok()) {
-      std::fprintf(stderr, "sparkforensics: %s: %s\n", set_path.c_str(), s.message().c_str());
-      return s.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitError;
+    next = std::move(*policy);
+  }
+  auto store = results::open_store(o.store, store_options);
+  if (!store) return report_error(store.error().message(), kExitFailed);
+  if (next) {
+    if (Status s = (*store)->set_identity_policy(*next); !s.ok()) {
+      return report_error(fmt::format("{}: {}", o.set_path, s.message()), kExitFailed);
     }
   }
   auto policy = (*store)->identity_policy();
-  if (!policy) return report_error(policy.error().message(), kExitError);
-  std::printf("%s\n", history::identity_policy_to_json(*policy).c_str());
-  return kExitOk;
+  if (!policy) return report_error(policy.error().message(), kExitFailed);
+  return write_output(o.output, results::identity_policy_to_json(*policy) + "\n") ? kExitOk : kExitFailed;
+}
+
+// A store command that reads (and prints): its options, --store, -o and its callback.
+std::pair<CLI::App*, std::shared_ptr<ReadOptions>> add_reader(CLI::App& store, const char* name, const char* description,
+                                                              int (*run)(const ReadOptions&), int& exit_code) {
+  auto options = std::make_shared<ReadOptions>();
+  CLI::App* cmd = store.add_subcommand(name, description);
+  add_store_option(*cmd, options->store);
+  add_output_option(*cmd, options->output);
+  cmd->callback([options, run, &exit_code] { exit_code = run(*options); });
+  return {cmd, options};
 }
 
 }  // namespace
@@ -220,8 +267,9 @@ void register_store(CLI::App& app, int& exit_code) {
   add_store_option(*cmd, ingest->store);
   cmd->add_option("logs", ingest->logs, "Spark event logs: one result per log");
   cmd->add_option("--result", ingest->result_files, "A JSON result file (docs/result-schema.md); repeatable")
+      ->type_name("FILE")
       ->allow_extra_args(false);
-  cmd->add_option("--subject", ingest->subject, "The job or benchmark measured (default: the application name)");
+  cmd->add_option("--subject", ingest->subject, "The job or benchmark measured")->default_str("the application name");
   cmd->add_option("--revision", ingest->revision, "The revision's tree id");
   cmd->add_option("--parent", ingest->parents, "A parent tree id of --revision; repeatable")->allow_extra_args(false);
   cmd->add_option("--benchmark-tree", ingest->benchmark_tree, "The tree id of a separately recorded benchmark");
@@ -233,29 +281,24 @@ void register_store(CLI::App& app, int& exit_code) {
   cmd->add_option("--run-key", ingest->run_key, "The planned run this attempt belongs to");
   cmd->add_option("--round", ingest->round, "The round within the run (attempts of a round are paired)");
   cmd->add_option("--slot", ingest->slot, "The execution position within the run");
-  cmd->add_option("--config", ingest->config_path, "Analysis config (JSON) whose rate card prices the cost quantity");
-  cmd->add_option("--status", ingest->status, "ok, partial, censored, error or skipped (default: from the log)");
-  cmd->add_flag("--quiet,-q", ingest->quiet, "Print nothing on success");
+  cmd->add_option("--status", ingest->status, "ok, partial, censored, error or skipped")
+      ->check(CLI::IsMember({"ok", "partial", "censored", "error", "skipped"}))
+      ->default_str("from the log");
+  cmd->add_flag("-q,--quiet", ingest->quiet, "Print nothing on success, and no warnings (errors still)");
+  cmd->add_flag("--no-progress", ingest->no_progress, "No progress line on stderr");
+  add_log_read_flags(*cmd, ingest->read);
   cmd->callback([ingest, &exit_code] { exit_code = run_ingest(*ingest); });
 
-  auto list = std::make_shared<std::pair<std::string, std::string>>("", "text");
-  CLI::App* list_cmd = store->add_subcommand("list", "List the stored results in native (ingest) order");
-  add_store_option(*list_cmd, list->first);
-  list_cmd->add_option("--format,-f", list->second, "text or json")->check(CLI::IsMember({"text", "json"}));
-  list_cmd->callback([list, &exit_code] { exit_code = run_list(list->first, list->second); });
-
-  auto show = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* show_cmd = store->add_subcommand("show", "Print one stored result document");
-  add_store_option(*show_cmd, show->first);
-  show_cmd->add_option("id", show->second, "Result id or a unique prefix")->required();
-  show_cmd->callback([show, &exit_code] { exit_code = run_show(show->first, show->second); });
-
-  auto policy = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* policy_cmd =
-      store->add_subcommand("policy", "Print the store's identity policy, or store its next version (--set)");
-  add_store_option(*policy_cmd, policy->first);
-  policy_cmd->add_option("--set", policy->second, "An identity-policy JSON file whose version is the current one + 1");
-  policy_cmd->callback([policy, &exit_code] { exit_code = run_policy(policy->first, policy->second); });
+  auto [list_cmd, list] = add_reader(*store, "list", "List the stored results in native (ingest) order", run_list,
+                                     exit_code);
+  add_format_option(*list_cmd, list->format, {"text", "json"}, "A table, or a JSON array");
+  auto [show_cmd, show] = add_reader(*store, "show", "Print one stored result document, as store ingest --result reads it",
+                                     run_show, exit_code);
+  show_cmd->add_option("id", show->id, "Result id or a unique prefix")->required();
+  auto [policy_cmd, policy] = add_reader(
+      *store, "policy", "Print the store's identity policy, or store its next version (--set)", run_policy, exit_code);
+  policy_cmd->add_option("--set", policy->set_path, "An identity-policy JSON file whose version is the current one + 1")
+      ->type_name("FILE");
 }
 
 }  // namespace sf::cli

@@ -62,4 +62,20 @@ std::string format_optional_duration(const std::optional<int64_t>& ms) {
   return ms ? format_duration_ms(*ms) : std::string("-");
 }
 
+std::string format_counted(int64_t n, std::string_view singular, std::string_view plural) {
+  if (n == 1) return fmt::format("1 {}", singular);
+  if (plural.empty()) return fmt::format("{} {}s", format_count(n), singular);
+  return fmt::format("{} {}", format_count(n), plural);
+}
+
+std::string format_resource_hours(double hours, std::string_view unit) {
+  if (!std::isfinite(hours)) return fmt::format("- {}", unit);
+  if (hours < 0) return fmt::format("-{}", format_resource_hours(-hours, unit));
+  if (hours >= 100) return fmt::format("{} {}", format_count(std::llround(hours)), unit);
+  if (hours >= 0.1) return fmt::format("{:.2f} {}", hours, unit);
+  if (hours >= 0.0001) return fmt::format("{:.2g} {}", hours, unit);
+  if (hours == 0) return fmt::format("0 {}", unit);
+  return fmt::format("under 0.0001 {}", unit);
+}
+
 }  // namespace sf::units

@@ -20,11 +20,13 @@ constexpr std::string_view kDownloadDirPrefix = "sparkforensics-mcp-";
 
 }  // namespace
 
-std::shared_ptr<catalog::LogCatalog> make_log_catalog(io::PathConfinement root) {
+std::shared_ptr<catalog::LogCatalog> make_log_catalog(io::PathConfinement root, model::LoadOptions load,
+                                                      std::shared_ptr<const analysis::AnalysisOptions> analysis) {
   catalog::CatalogOptions options;
   options.root = std::move(root);
   options.max_loaded_logs = 4;
-  options.load_threads = 0;  // one call analyzes one log: decode on the default threads
+  options.load = std::move(load);  // one call analyzes one log: by default on the default threads
+  options.analysis = std::move(analysis);
   return std::make_shared<catalog::LogCatalog>(std::move(options));
 }
 

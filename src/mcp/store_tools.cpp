@@ -2,11 +2,11 @@
 // result store the server was started with (--store).
 #include <fmt/format.h>
 
-#include "history/comparison_method.h"
-#include "history/history_comparison.h"
-#include "history/run_evaluation.h"
-#include "history/spark_result.h"
-#include "history/store.h"
+#include "results/comparison_method.h"
+#include "results/history_comparison.h"
+#include "results/run_evaluation.h"
+#include "results/spark_result.h"
+#include "results/store.h"
 #include "mcp/log_reference.h"
 #include "mcp/session.h"
 #include "mcp/tools.h"
@@ -19,27 +19,30 @@ namespace {
 
 constexpr size_t kMaxSummaryBytes = 4000;
 
-Result<std::unique_ptr<history::Store>> open_session_store(const McpSession& session) {
+// A reader (verdict) never creates the store; a writer (store_ingest) does on first use.
+Result<std::unique_ptr<results::Store>> open_session_store(const McpSession& session, bool for_writing) {
   const std::string& location = session.options().store_location;
   if (location.empty()) {
     return fail(Status::InvalidArgument("no result store: restart the server with --store PATH|postgresql://URL"));
   }
-  return history::open_store(location);
+  results::StoreOptions options;
+  options.create_if_missing = for_writing;
+  return results::open_store(location, options);
 }
 
-Result<history::SparkResultContext> context_from(const ToolArguments& arguments) {
-  history::SparkResultContext c;
+Result<results::SparkResultContext> context_from(const ToolArguments& arguments) {
+  results::SparkResultContext c;
   c.subject = arguments.string("subject");
   c.revision.tree = arguments.string("revision");
   c.revision.parents = arguments.string_list("parents");
   c.revision.benchmark_tree = arguments.string("benchmarkTree");
   c.revision.clean = !arguments.boolean("dirty", false);
-  if (arguments.has("variant")) c.parameters[std::string(history::kVariantRoleParameter)] = arguments.string("variant");
+  if (arguments.has("variant")) c.parameters[std::string(results::kVariantRoleParameter)] = arguments.string("variant");
   for (const auto& [key, value] : arguments.string_map("parameters")) c.parameters[key] = value;
   for (const auto& [key, value] : arguments.string_map("environment")) c.environment[key] = value;
   c.procedure = {arguments.string("runKey"), arguments.optional_integer("round"), arguments.optional_integer("slot")};
-  if (arguments.has("status")) c.status = history::parse_run_status(arguments.string("status"));
-  if (Status s = history::validate(c); !s.ok()) return fail(s);
+  if (arguments.has("status")) c.status = results::parse_run_status(arguments.string("status"));
+  if (Status s = results::validate(c); !s.ok()) return fail(s);
   return c;
 }
 
@@ -82,12 +85,12 @@ Tool store_ingest_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto c = context_from(arguments);
     if (!c) return ToolResult::error(c.error().message());
-    auto store = open_session_store(context.session);
+    auto store = open_session_store(context.session, /*for_writing=*/true);
     if (!store) return ToolResult::error(store.error().message());
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    c->origin = history::event_log_origin(loaded->source, loaded->model().app.id);
-    const history::ResultDocument document = history::result_from_app_model(loaded->model(), *c);
+    c->origin = results::event_log_origin(loaded->source, loaded->model().app.id);
+    const results::ResultDocument document = results::result_from_app_model(loaded->model(), *c);
     auto outcome = (*store)->ingest(document);
     if (!outcome) return ToolResult::error(outcome.error().message());
     ToolResult result;
@@ -116,7 +119,9 @@ Tool verdict_tool() {
       "indeterminate, with the effect and the noise that decided it.";
   tool.parameters = {
       choice_parameter("mode", "history or run", {"history", "run"}, true),
-      text_parameter("target", "history: the target result id, or a unique prefix of it"),
+      text_parameter("target",
+                     "history: the target: a result id (or a unique prefix of it), a revision (its results), or "
+                     "latest (the last result of each subject)"),
       list_parameter("quantities", "history: only these quantities (default: all of the target's)"),
       text_parameter("runKey", "run: the planned run"),
       choice_parameter("profile", "run: what varies between the sides", {"revisions", "variants", "environments"}),
@@ -136,29 +141,29 @@ Tool verdict_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     const std::string mode = arguments.string("mode");
     if (mode == "history" && !arguments.has("target")) {
-      return ToolResult::error("mode history needs \"target\" (a result id from store_ingest)");
+      return ToolResult::error("mode history needs \"target\" (a result id from store_ingest, a revision or latest)");
     }
     if (mode == "run" && (!arguments.has("runKey") || !arguments.has("profile") || !arguments.has("baseline"))) {
       return ToolResult::error("mode run needs \"runKey\", \"profile\" and \"baseline\"");
     }
-    history::MethodConfig method;
+    results::MethodConfig method;
     method.name =
-        arguments.string("method", std::string(mode == "run" ? history::kPairedRatio : history::kDispersionScaled));
-    if (Status s = history::validate(method); !s.ok()) return ToolResult::error(s.message());
-    auto store = open_session_store(context.session);
+        arguments.string("method", std::string(mode == "run" ? results::kPairedRatio : results::kDispersionScaled));
+    if (Status s = results::validate(method); !s.ok()) return ToolResult::error(s.message());
+    auto store = open_session_store(context.session, /*for_writing=*/false);
     if (!store) return ToolResult::error(store.error().message());
     auto policy = (*store)->identity_policy();
     if (!policy) return ToolResult::error(policy.error().message());
     auto results = (*store)->results();
     if (!results) return ToolResult::error(results.error().message());
 
-    Result<history::ComparisonDocument> document = [&]() -> Result<history::ComparisonDocument> {
+    Result<results::VerdictDocument> document = [&]() -> Result<results::VerdictDocument> {
       if (mode == "history") {
-        auto target = history::resolve_result_id(*results, arguments.string("target"));
-        if (!target) return fail(target.error());
-        return history::compare_history(*results, *policy, method, *target, arguments.string_list("quantities"));
+        auto targets = results::resolve_targets(*results, arguments.string("target"));
+        if (!targets) return fail(targets.error());
+        return results::compare_history(*results, *policy, method, *targets, arguments.string_list("quantities"));
       }
-      return history::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
+      return results::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
                                     arguments.string("coordinate"), arguments.string("baseline")},
                                    *results, *policy, method);
     }();
@@ -169,9 +174,9 @@ Tool verdict_tool() {
     const size_t limit = static_cast<size_t>(arguments.integer("limit", 50));
     if (total > limit) doc["evaluations"].get_ref<Json::array_t&>().resize(limit);
     Json counts = Json::object();
-    for (auto verdict : {history::Verdict::kRegressed, history::Verdict::kImproved, history::Verdict::kChanged,
-                         history::Verdict::kNoChangeDetected, history::Verdict::kIndeterminate}) {
-      counts[std::string(history::to_string(verdict))] = report::count_verdict(*document, verdict);
+    for (auto verdict : {results::Verdict::kRegressed, results::Verdict::kImproved, results::Verdict::kChanged,
+                         results::Verdict::kNoChangeDetected, results::Verdict::kIndeterminate}) {
+      counts[std::string(results::to_string(verdict))] = report::count_verdict(*document, verdict);
     }
     counts["missing"] = document->missing.size();
     ToolResult result;

@@ -31,10 +31,11 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
                      app.id.empty() ? "id unknown" : app.id);
   int64_t tasks = 0;
   for (const auto& s : model.stages) tasks += s.tasks_succeeded + s.tasks_failed + s.tasks_killed;
-  out += fmt::format("Spark {} · {} · {} · {} jobs · {} tasks · peak {} cores\n\n",
-                     app.spark_version.empty() ? "version not logged" : app.spark_version,
+  out += fmt::format("Spark {} · {} · {} · {} · {} · peak {}\n\n",
+                     app.spark_version.empty() ? "version not logged" : markdown_cell(app.spark_version),
                      units::format_optional_duration(app.duration_ms()), app.finished ? "finished" : "**incomplete log**",
-                     model.jobs.size(), units::format_count(tasks), model.peak_concurrent_cores);
+                     units::format_counted(static_cast<int64_t>(model.jobs.size()), "job"),
+                     units::format_counted(tasks, "task"), units::format_counted(model.peak_concurrent_cores, "core"));
 
   out += "### Fix these first\n\n";
   std::vector<const RollupGroup*> time_groups;
@@ -52,7 +53,7 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
       const Finding* best = analysis.finding(g->best_finding_id);
       if (best == nullptr) continue;
       out += fmt::format("| {} | {} | {} | {} | {} |\n", ++rank, g->type, markdown_cell(rollup_figure(*g)), markdown_cell(best->title),
-                         code_settings(*best).empty() ? markdown_cell(best->recommendation) : code_settings(*best));
+                         markdown_cell(code_settings(*best).empty() ? best->recommendation : code_settings(*best)));
     }
     out += "\n";
   }
@@ -63,8 +64,16 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
   }
 
   out += economics_markdown_section(analysis.economics);
+  size_t negligible = 0;
+  for (const Finding& f : analysis.findings) negligible += recovers_nothing(f) ? 1 : 0;
   out += fmt::format("<details><summary>All findings ({})</summary>\n\n", analysis.findings.size());
+  if (negligible > 0) {
+    out += fmt::format("{} with no measurable wall-clock to recover {} not listed (`-f json` lists {}).\n\n",
+                       units::format_counted(static_cast<int64_t>(negligible), "finding"),
+                       negligible == 1 ? "is" : "are", negligible == 1 ? "it" : "them");
+  }
   for (const Finding& f : analysis.findings) {
+    if (recovers_nothing(f)) continue;
     out += fmt::format("#### [{}] {}\n\n", to_string(f.band), markdown_cell(f.title));
     out += f.explanation + "\n\n";
     const std::string impact = impact_phrase(f);

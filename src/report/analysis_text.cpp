@@ -18,7 +18,9 @@ using namespace sf::model;
 using namespace sf::units;
 
 struct Totals {
-  int64_t stage_attempts = 0, stages_failed = 0, stages_skipped = 0, stages_active = 0;
+  // Attempts that ran (complete, failed or still running); skipped ones (their output was
+  // already there) and pending ones (their job ended or the log stopped first) did not.
+  int64_t stage_attempts = 0, stages_failed = 0, stages_skipped = 0, stages_active = 0, stages_pending = 0;
   int64_t tasks = 0, tasks_failed = 0, tasks_killed = 0, tasks_speculative = 0;
   int64_t jobs_failed = 0, jobs_running = 0;
   int64_t run_time_ms = 0, cpu_time_ns = 0, gc_time_ms = 0;
@@ -32,6 +34,10 @@ Totals totals_of(const AppModel& model) {
   for (const StageAttempt& s : model.stages) {
     if (s.status == StageStatus::kSkipped) {
       ++t.stages_skipped;
+      continue;
+    }
+    if (s.status == StageStatus::kPending) {
+      ++t.stages_pending;
       continue;
     }
     ++t.stage_attempts;
@@ -84,32 +90,42 @@ void application_section(std::string& out, const AppModel& model) {
                                     when.empty() ? "" : " from " + when, status));
 }
 
+// The notes joined with ", ".
+std::string join_notes(const std::vector<std::string>& notes) {
+  std::string text;
+  for (size_t i = 0; i < notes.size(); ++i) text += (i == 0 ? "" : ", ") + notes[i];
+  return text;
+}
+
 void work_section(std::string& out, const AppModel& model, const Totals& t) {
   const auto added = static_cast<int64_t>(model.executors.size());
-  std::string peak = fmt::format("peak {} cores on {} executors{}", model.peak_concurrent_cores,
-                                 model.peak_concurrent_executors,
+  std::string peak = fmt::format("peak {} on {}{}", format_counted(model.peak_concurrent_cores, "core"),
+                                 format_counted(model.peak_concurrent_executors, "executor"),
                                  model.peak_cores_from_executor_count ? " (cores estimated from spark.executor.cores)" : "");
-  line(out, "Executors", fmt::format("{} seen, {} removed · {}", added, t.executors_removed, peak));
+  line(out, "Executors", fmt::format("{} seen, {} removed · {}", format_counted(added, "executor"), t.executors_removed, peak));
 
-  std::string jobs = fmt::format("{} jobs", format_count(static_cast<int64_t>(model.jobs.size())));
-  if (t.jobs_failed > 0) jobs += fmt::format(" ({} failed)", t.jobs_failed);
-  if (t.jobs_running > 0) jobs += fmt::format(" ({} never ended)", t.jobs_running);
-  std::string stages = fmt::format("{} stage attempts", format_count(t.stage_attempts));
+  std::string jobs = format_counted(static_cast<int64_t>(model.jobs.size()), "job");
+  std::vector<std::string> job_notes;
+  if (t.jobs_failed > 0) job_notes.push_back(fmt::format("{} failed", t.jobs_failed));
+  if (t.jobs_running > 0) job_notes.push_back(fmt::format("{} never ended", t.jobs_running));
+  if (!job_notes.empty()) jobs += " (" + join_notes(job_notes) + ")";
+  // What ran is counted first, what did not run after it: "6 stage attempts ran, 6 skipped"
+  // (the skipped ones are not among the six).
+  std::string stages = format_counted(t.stage_attempts, "stage attempt") + " ran";
   std::vector<std::string> stage_notes;
   if (t.stages_failed > 0) stage_notes.push_back(fmt::format("{} failed", t.stages_failed));
   if (t.stages_active > 0) stage_notes.push_back(fmt::format("{} unfinished", t.stages_active));
-  if (t.stages_skipped > 0) stage_notes.push_back(fmt::format("{} skipped", t.stages_skipped));
-  if (!stage_notes.empty()) {
-    stages += " (" + stage_notes.front();
-    for (size_t i = 1; i < stage_notes.size(); ++i) stages += ", " + stage_notes[i];
-    stages += ")";
-  }
-  std::string tasks = fmt::format("{} tasks", format_count(t.tasks));
-  if (t.tasks_failed + t.tasks_killed + t.tasks_speculative > 0) {
-    tasks += fmt::format(" ({} failed, {} killed, {} speculative)", format_count(t.tasks_failed),
-                         format_count(t.tasks_killed), format_count(t.tasks_speculative));
-  }
-  line(out, "Work", fmt::format("{} · {} · {} · {} SQL executions", jobs, stages, tasks, model.sql.size()));
+  if (!stage_notes.empty()) stages += " (" + join_notes(stage_notes) + ")";
+  if (t.stages_skipped > 0) stages += fmt::format(", {} skipped", format_count(t.stages_skipped));
+  if (t.stages_pending > 0) stages += fmt::format(", {} never started", format_count(t.stages_pending));
+  std::string tasks = format_counted(t.tasks, "task");
+  std::vector<std::string> task_notes;
+  if (t.tasks_failed > 0) task_notes.push_back(fmt::format("{} failed", format_count(t.tasks_failed)));
+  if (t.tasks_killed > 0) task_notes.push_back(fmt::format("{} killed", format_count(t.tasks_killed)));
+  if (t.tasks_speculative > 0) task_notes.push_back(fmt::format("{} speculative", format_count(t.tasks_speculative)));
+  if (!task_notes.empty()) tasks += " (" + join_notes(task_notes) + ")";
+  line(out, "Work", fmt::format("{} · {} · {} · {}", jobs, stages, tasks,
+                                format_counted(static_cast<int64_t>(model.sql.size()), "SQL execution")));
 
   const double gc_share = t.run_time_ms > 0 ? static_cast<double>(t.gc_time_ms) / static_cast<double>(t.run_time_ms) : 0.0;
   line(out, "Task time",
@@ -127,7 +143,8 @@ void work_section(std::string& out, const AppModel& model, const Totals& t) {
 void top_stages_section(std::string& out, const AppModel& model, size_t limit) {
   const std::vector<const StageAttempt*> ran = slowest_stages(model, limit);
   if (ran.empty()) return;
-  out += fmt::format("\nTop {} stages by duration\n", ran.size());
+  out += ran.size() == 1 ? std::string("\nTop stage by duration\n")
+                         : fmt::format("\nTop {} stages by duration\n", ran.size());
   out += fmt::format("  {:>8} {:>9} {:>7} {:>9} {:>9} {:>10} {:>10}  {}\n", "stage", "duration", "tasks", "p50 task",
                      "max task", "shuffle rd", "disk spill", "name");
   for (const StageAttempt* s : ran) {
@@ -168,8 +185,9 @@ void diagnostics_section(std::string& out, const AppModel& model) {
   if (!d.unknown_events.empty()) {
     uint64_t total = 0;
     for (const auto& [name, count] : d.unknown_events) total += count;
-    out += fmt::format("  {} events of {} types not used by the analysis (listed in the JSON output)\n", total,
-                       d.unknown_events.size());
+    out += fmt::format("  {} of {} not used by the analysis (listed in the JSON output)\n",
+                       format_counted(static_cast<int64_t>(total), "event"),
+                       format_counted(static_cast<int64_t>(d.unknown_events.size()), "type"));
   }
   for (const auto& [kind, count] : d.orphan_events) out += fmt::format("  {} x {}\n", count, kind);
   if (d.read_error) out += fmt::format("  READ STOPPED EARLY: {}\n  (everything before that point is analyzed)\n", *d.read_error);
@@ -198,7 +216,7 @@ void fix_these_first_section(std::string& out, const analysis::Analysis& analysi
     } else if (group.tier == RollupTier::kResource) {
       costs.push_back(fmt::format("{} ({})", group.type, raw_waste_phrase({group.resource_total, *group.unit})));
     } else if (group.tier == RollupTier::kCount || group.tier == RollupTier::kTime) {
-      others.push_back(fmt::format("{} ({} {})", group.type, group.finding_ids.size(), to_string(best->band)));
+      others.push_back(fmt::format("{} ({})", group.type, band_counts_phrase(group)));
     }
   }
   if (shown == 0) out += "  Nothing with a wall-clock cost stands out.\n";
@@ -212,17 +230,37 @@ void fix_these_first_section(std::string& out, const analysis::Analysis& analysi
   out += "\n";
 }
 
-void findings_section(std::string& out, const analysis::Analysis& analysis) {
+void findings_section(std::string& out, const analysis::Analysis& analysis, size_t limit) {
   if (analysis.findings.empty()) {
     out += "\nFindings: none\n";
     return;
   }
   out += fmt::format("\nFindings ({})\n", analysis.findings.size());
+  size_t listed = 0, not_listed = 0, negligible = 0;
   for (const auto& f : analysis.findings) {
+    // A time finding whose figure rounds to nothing has nothing to say in a report.
+    if (recovers_nothing(f)) {
+      ++negligible;
+      continue;
+    }
+    if (limit != 0 && listed == limit) {
+      ++not_listed;
+      continue;
+    }
+    ++listed;
     const std::string impact = impact_phrase(f);
     out += fmt::format("  [{}] {}{}\n", to_string(f.band), f.title, impact.empty() ? "" : " -- " + impact);
     out += fmt::format("      {}{} · {} · {} confidence\n", f.type, f.rule.empty() ? "" : "/" + f.rule,
                        to_string(f.impact.basis), to_string(f.confidence));
+  }
+  if (not_listed > 0) {
+    out += fmt::format("  ... and {} more (--top-findings 0 lists every one; -f json and -f markdown do)\n",
+                       format_count(static_cast<int64_t>(not_listed)));
+  }
+  if (negligible > 0) {
+    out += fmt::format("  {} with no measurable wall-clock to recover {} not listed (-f json lists {})\n",
+                       format_counted(static_cast<int64_t>(negligible), "more finding"), negligible == 1 ? "is" : "are",
+                       negligible == 1 ? "it" : "them");
   }
   for (const auto& violation : analysis.guard_violations) out += "  WARNING: regression guard: " + violation + "\n";
 }
@@ -236,7 +274,7 @@ std::string analysis_text(const AppModel& model, const analysis::Analysis* analy
   application_section(out, model);
   work_section(out, model, totals);
   if (analysis != nullptr) economics_text_section(out, analysis->economics);
-  if (analysis != nullptr) findings_section(out, *analysis);
+  if (analysis != nullptr) findings_section(out, *analysis, options.top_findings);
   top_stages_section(out, model, options.top_stages);
   diagnostics_section(out, model);
   return out;

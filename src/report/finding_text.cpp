@@ -14,6 +14,8 @@ using units::format_duration_ms;
 
 namespace {
 
+constexpr double kMsPerHour = 3'600'000.0;
+
 std::string ms(double value) { return format_duration_ms(static_cast<int64_t>(std::llround(value))); }
 
 }  // namespace
@@ -21,10 +23,11 @@ std::string ms(double value) { return format_duration_ms(static_cast<int64_t>(st
 std::string raw_waste_phrase(const RawWaste& raw) {
   switch (raw.unit) {
     case WasteUnit::kMs: return ms(raw.value);
-    case WasteUnit::kCoreMs: return ms(raw.value) + " of core time";
+    case WasteUnit::kCoreMs: return units::format_resource_hours(raw.value / kMsPerHour, "core-hours");
     case WasteUnit::kBytes: return format_bytes(static_cast<int64_t>(std::llround(raw.value)));
-    case WasteUnit::kCoreHours: return fmt::format("{:.2f} core-hours", raw.value);
-    case WasteUnit::kMbSeconds: return fmt::format("{} MB-seconds", units::format_count(static_cast<int64_t>(std::llround(raw.value))));
+    case WasteUnit::kCoreHours: return units::format_resource_hours(raw.value, "core-hours");
+    // The memory detectors count MiB (their "MB") held for seconds.
+    case WasteUnit::kMbSeconds: return units::format_resource_hours(raw.value / 1024.0 / 3600.0, "GiB-hours");
   }
   return "";
 }
@@ -70,6 +73,20 @@ std::string settings_phrase(const Finding& finding) {
     }
   }
   return out;
+}
+
+std::string band_counts_phrase(const RollupGroup& group) {
+  std::string out;
+  for (const auto& [band, count] : group.band_counts) {  // the enum runs from critical to info
+    if (count == 0) continue;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", count, to_string(band));
+  }
+  return out;
+}
+
+bool recovers_nothing(const Finding& finding) {
+  const auto& wall_clock = finding.impact.wall_clock;
+  return wall_clock && std::llround(wall_clock->high_ms) == 0;
 }
 
 }  // namespace sf::report

@@ -7,7 +7,7 @@ namespace sf::report {
 namespace {
 
 using nlohmann::json;
-using namespace sf::history;
+using namespace sf::results;
 
 json optional_number(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
@@ -93,7 +93,7 @@ json evaluation_json(const Evaluation& e) {
 
 }  // namespace
 
-std::string verdict_json(const ComparisonDocument& d) {
+std::string verdict_json(const VerdictDocument& d) {
   json root;
   root["schemaVersion"] = 1;
   root["kind"] = "sparkforensics.comparison";

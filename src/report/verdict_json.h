@@ -1,13 +1,13 @@
-// The comparator's comparison document as JSON (schemaVersion 1): the form CI gates and alerting consume.
+// The comparator's verdict document as JSON (schemaVersion 1): the form CI gates and alerting consume.
 // Keys sorted, floats in one format, no clock: equal documents are equal bytes.
 #pragma once
 
 #include <string>
 
-#include "history/comparison_document.h"
+#include "results/verdict_document.h"
 
 namespace sf::report {
 
-std::string verdict_json(const history::ComparisonDocument& document);
+std::string verdict_json(const results::VerdictDocument& document);
 
 }  // namespace sf::report

@@ -42,7 +42,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusLogLoads, ::testing::ValuesIn(corpus_logs
 // The table above lists every log in the corpus folder, so a new log is not silently left out.
 TEST(CorpusCatalog, ListsEveryLogInTheCorpusFolder) {
   const auto root = sf::testing::corpus_dir();
-  if (!root) GTEST_SKIP() << "corpus not found (set SF_CORPUS_DIR or check out ../shared/corpus)";
+  if (!root) GTEST_SKIP() << sf::testing::corpus_missing_reason();
   std::vector<std::string> listed;
   for (const auto& log : corpus_logs()) listed.emplace_back(log.path);
   std::sort(listed.begin(), listed.end());

@@ -34,7 +34,7 @@ std::string summarize(const analysis::Analysis& analysis) {
 
 TEST(FindingsSummary, EveryCorpusLogMatchesTheCheckedInSummary) {
   const auto root = sf::testing::corpus_dir();
-  if (!root) GTEST_SKIP() << "corpus not found (set SF_CORPUS_DIR or check out ../shared/corpus)";
+  if (!root) GTEST_SKIP() << sf::testing::corpus_missing_reason();
 
   std::ostringstream actual;
   actual << "# What fires on each corpus log: finding type/rule x count. Regenerate with\n"

@@ -938,7 +938,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, RapidsProfilerOracle, ::testing::ValuesIn(profi
 // Every CSV of the folder is classified above.
 TEST(RapidsProfilerOracleCatalog, ClassifiesEveryExpectationFile) {
   const auto root = sf::testing::corpus_dir();
-  if (!root) GTEST_SKIP() << "corpus not found (set SF_CORPUS_DIR or check out ../shared/corpus)";
+  if (!root) GTEST_SKIP() << sf::testing::corpus_missing_reason();
   const auto dir = *root / std::string(kExpectations);
   if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << dir << " not found";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

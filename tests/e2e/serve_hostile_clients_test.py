@@ -132,7 +132,7 @@ small_log = generate("small", logs)
 big_log = generate("benchmark", logs, "--scale", "4" if SANITIZED else "24")
 stderr_path = os.path.join(work, "stderr.txt")
 with open(os.path.join(work, "stdout.txt"), "w") as out, open(stderr_path, "w") as err:
-    server = subprocess.Popen([sf, "serve", "--log-dir", logs, "--port", "0", "--threads", str(THREADS),
+    server = subprocess.Popen([sf, "serve", "--log-dir", logs, "--port", "0", "--request-threads", str(THREADS),
                                "--rescan-interval", "0"], stdout=out, stderr=err)
 try:
     port = None

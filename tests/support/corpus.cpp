@@ -4,13 +4,17 @@
 
 namespace sf::testing {
 
+std::filesystem::path corpus_location() {
+  if (const char* env = std::getenv("SF_CORPUS_DIR"); env != nullptr && *env != '\0') return env;
+  return std::filesystem::path(SF_DEFAULT_CORPUS_DIR).lexically_normal();
+}
+
+std::string corpus_missing_reason() {
+  return "corpus not found at " + corpus_location().string() + " (set SF_CORPUS_DIR or check out ../shared/corpus)";
+}
+
 std::optional<std::filesystem::path> corpus_dir() {
-  std::filesystem::path dir;
-  if (const char* env = std::getenv("SF_CORPUS_DIR"); env != nullptr && *env != '\0') {
-    dir = env;
-  } else {
-    dir = SF_DEFAULT_CORPUS_DIR;
-  }
+  const std::filesystem::path dir = corpus_location();
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return std::nullopt;
   return std::filesystem::canonical(dir, ec);

@@ -39,7 +39,7 @@ TEST(RunState, LogWithoutApplicationEnd) {
   EXPECT_EQ(found[0]->rule, "noApplicationEnd");
   EXPECT_EQ(found[0]->impact.basis, Basis::kInformational);
   EXPECT_EQ(found[0]->band, ImpactBand::kMedium);
-  EXPECT_NE(found[0]->explanation.find("1 stage attempts were still running"), std::string::npos) << found[0]->explanation;
+  EXPECT_NE(found[0]->explanation.find("1 stage attempt was still running"), std::string::npos) << found[0]->explanation;
 }
 
 // A gap in a rolling log's parts loses their events even when the application's end is there:

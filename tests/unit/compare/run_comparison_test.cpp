@@ -222,7 +222,7 @@ TEST(Budgets, EvaluateAgainstTheDeltas) {
   EXPECT_FALSE(any_exceeded({results[0], results[4]}));
 }
 
-TEST(ComparisonDocument, IsVersionedCompleteAndDeterministic) {
+TEST(VerdictDocument, IsVersionedCompleteAndDeterministic) {
   const auto base = typical_run("app-a", 1000, 0).load();
   const auto cand = typical_run("app-b", 1500, 0).load();
   Comparison c = compare_runs(base, cand);

@@ -264,7 +264,7 @@ TEST_F(ParallelLoad, TruncatedCompressedFile) {
 // Every log of the shared corpus: what real Spark versions wrote, in all their field variants.
 TEST(ParallelLoadCorpus, EveryCorpusLog) {
   const auto root = sf::testing::corpus_dir();
-  if (!root) GTEST_SKIP() << "corpus not found (set SF_CORPUS_DIR or check out ../shared/corpus)";
+  if (!root) GTEST_SKIP() << sf::testing::corpus_missing_reason();
   const auto logs = corpus_testing::discover_corpus_logs(*root);
   ASSERT_FALSE(logs.empty());
   for (const auto& relative : logs) {

@@ -1,0 +1,51 @@
+// A result document from a Spark application model: the quantities one event log measures.
+//
+// App wall-clock, executor run time, CPU time, GC time, shuffle read and write bytes, spill
+// bytes (disk and memory), input bytes (deterministic: the same job on the same data reads the
+// same bytes), failed tasks and core-hours; then the duration of each SQL execution and each
+// stage, keyed by stage_key.h so they line up across runs. And the cost: the cores and memory
+// held, the driver's included, at the context's rate card (analysis/cost.h), in its currency.
+// docs/result-schema.md lists them.
+#pragma once
+
+#include <optional>
+
+#include "analysis/rate_card.h"
+#include "results/result.h"
+#include "model/app_model.h"
+
+namespace sf::results {
+
+// What the caller knows that the log does not: which job this is, at which revision, how it
+// was run. Empty subject: the application name. Environment entries override what the log says.
+struct SparkResultContext {
+  std::string subject;
+  Revision revision;
+  Coordinates parameters;
+  Coordinates environment;
+  Procedure procedure;
+  std::optional<RunStatus> status;  // nullopt: from the log (see spark_result.cpp)
+  std::string origin;
+  analysis::RateCard rate_card = analysis::default_rate_card();  // what "cost" is priced with
+};
+
+ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
+
+// The status an event log implies, and why when it is not ok. The run is what counts: an
+// application that exited non-zero is an error; one whose log has no end (still running, or
+// cut) or could not be read to its end is partial; anything else is ok, a failed job inside an
+// otherwise complete run included (its failed tasks are a quantity of their own).
+struct LogStatus {
+  RunStatus status = RunStatus::kOk;
+  std::string reason;  // "" when ok: "the application exited with code 1", ...
+};
+LogStatus status_of_log(const model::AppModel& app);
+
+// A context must be consistent before anything is read: parents need the revision they are the
+// parents of; a round or a slot needs the run key they belong to.
+Status validate(const SparkResultContext& context);
+
+// The origin recorded for a result read from an event log: "spark event log <source> (<app id>)".
+std::string event_log_origin(std::string_view source, std::string_view app_id);
+
+}  // namespace sf::results
