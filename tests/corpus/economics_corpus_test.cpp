@@ -37,7 +37,7 @@ double sum_of(const std::vector<std::pair<int64_t, double>>& items) {
 
 TEST(EconomicsOnTheCorpus, CriticalPathAndSimulationAgreeWithTheMeasuredRun) {
   const auto root = sf::testing::corpus_dir();
-  if (!root) GTEST_SKIP() << "corpus not found (set SF_CORPUS_DIR or check out ../shared/corpus)";
+  if (!root) GTEST_SKIP() << sf::testing::corpus_missing_reason();
 
   std::vector<std::pair<double, std::string>> errors;  // |simulated - measured| / measured, by log
   size_t with_path = 0;
