@@ -190,7 +190,4 @@ struct ThresholdInfo {
 std::span<const ThresholdInfo> threshold_registry();
 const ThresholdInfo* find_threshold(std::string_view name);
 
-// The defaults with the file's overrides applied. `overridden` receives the names set.
-Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden);
-
 }  // namespace sf::analysis

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "common/units.h"
@@ -49,8 +50,9 @@ Result<ConfigLimits> read_config_limits(const std::string& path) {
 void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& threads_note, bool with_threads) {
   const model::LoadOptions defaults;
   cmd.add_option("--config", flags.config_path,
-                 "JSON file of detector thresholds and read limits: {\"thresholds\": {\"skew.maxToMedianRatio\": 4}, "
-                 "\"limits\": {\"maxLineBytes\": 16777216}} (`sparkforensics thresholds` lists the thresholds)")
+                 "JSON file of detector thresholds, read limits and the rate card costs are priced with: {\"thresholds\": "
+                 "{\"skew.maxToMedianRatio\": 4}, \"limits\": {\"maxLineBytes\": 16777216}, \"rateCard\": {\"preset\": "
+                 "\"gcp-n2-us-central1\"}} (`sparkforensics thresholds` lists the thresholds; docs/economics.md the rate cards)")
       ->type_name("FILE");
   if (with_threads) {
     cmd.add_option("--threads", flags.threads,
@@ -73,9 +75,9 @@ Result<LogReadSettings> log_read_settings(const LogReadFlags& flags) {
   LogReadSettings settings;
   ConfigLimits from_config;
   if (!flags.config_path.empty()) {
-    auto thresholds = analysis::load_thresholds(flags.config_path, settings.analysis.overridden_thresholds);
-    if (!thresholds) return fail(thresholds.error());
-    settings.analysis.thresholds = *thresholds;
+    auto analysis_options = analysis::load_analysis_options(flags.config_path);
+    if (!analysis_options) return fail(analysis_options.error());
+    settings.analysis = std::move(*analysis_options);
     auto limits = read_config_limits(flags.config_path);
     if (!limits) return fail(limits.error());
     from_config = *limits;

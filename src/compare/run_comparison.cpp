@@ -118,7 +118,7 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   c.matched_coverage = identities.matched_coverage;
   c.collision_identities = identities.collision_identities;
 
-  c.metric_deltas = metric_deltas(baseline, candidate);
+  c.metric_deltas = metric_deltas(baseline, candidate, options.analysis.rate_card);
   c.configuration = configuration_differences(baseline, candidate);
   c.execution_deltas = execution_deltas(baseline, candidate, c.alignment.executions);
   const analysis::Analysis base_analysis = analysis::analyze(baseline, options.analysis);

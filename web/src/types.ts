@@ -76,6 +76,20 @@ export interface AnalysisDocument {
   executors: Executor[]; jobs: Job[]; stages: Stage[]; sql: SqlExecution[];
   diagnostics: { linesRead: number; skippedLines: number; incomplete: boolean; readError: string | null };
   findings: Finding[]; rollup: RollupGroup[];
+  economics?: Economics;
+}
+
+// Where the time and the money go (docs/economics.md; analysis-schema.md lists every field).
+export interface Economics {
+  cluster: { localMode: boolean; executors: number; coresPerExecutor: number };
+  timeSplit: { durationMs: number; driverOnlyMs: number; executorMs: number; driverOnlyShare: number | null;
+               beforeFirstJobMs: number; betweenJobsMs: number; afterLastJobMs: number } | null;
+  criticalPath: { wallClockMs: number; lengthMs: number; idealMs: number; idealCores: number;
+                  stages: { stageId: number; attemptId: number; floorMs: number }[] } | null;
+  whatIf: { todayExecutors: number; coresPerExecutor: number; measuredMs: number; todaySimulatedMs: number;
+            kneeExecutors: number; kneeMs: number; bestMs: number;
+            curve: { executors: number; predictedMs: number; cost: number }[] } | null;
+  cost: { rateCard: { name: string; currency: string }; total: number; driverOnly: number };
 }
 
 // GET /api/sf/v1/logs/<log>/timeline: the occupancy model's view of the run.

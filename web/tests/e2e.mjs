@@ -144,6 +144,8 @@ try {
     await page.goto(base + '/');
     await page.click(`a[href="/logs/${LOG}/overview"]`);
     await page.waitForSelector('.kpi');
+    const economics = await page.textContent('section[aria-label="Where the time and the money go"]');
+    expect(/Critical path/.test(economics) && /USD/.test(economics), `the overview says where the time and the money go: ${economics}`);
     await page.getByRole('link', { name: 'Findings', exact: true }).click();
     await page.waitForSelector('.group-head');
     const groups = await page.$$('.group-head');
