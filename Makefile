@@ -8,7 +8,8 @@
 #   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
 #   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
-#   make validate     predicted against measured recovery of every real-Spark scenario: docs/validation.md
+#   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
+#                     predictions of other cluster sizes: docs/validation.md
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60), from the same build-asan/
 #

@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
-#include "analysis/config_file.h"
+#include "analysis/analysis_config.h"
 #include "compare/normalize.h"
 #include "compare/run_comparison.h"
 #include "common/status.h"
@@ -70,18 +70,15 @@ ReadSettings read_settings(const std::string& config_path, const std::optional<s
                            unsigned threads) {
   ReadSettings settings;
   settings.load.threads = threads;
-  std::optional<analysis::ConfigFile> config;
+  std::optional<analysis::AnalysisConfig> config;
   if (config_text) {
-    config = take(analysis::parse_config(*config_text, "config"));
+    config = take(analysis::parse_analysis_config(*config_text, "config"));
   } else if (!config_path.empty()) {
-    config = take(analysis::read_config_file(config_path));
+    config = take(analysis::read_analysis_config(config_path));
   }
   if (config) {
-    settings.analysis = config->analysis;
-    if (config->limits.max_line_bytes) settings.load.max_line_bytes = *config->limits.max_line_bytes;
-    if (config->limits.max_decompression_ratio)
-      settings.load.decompress_limits.max_ratio = *config->limits.max_decompression_ratio;
-    if (config->limits.max_open_tasks) settings.load.builder_limits.max_open_task_values = *config->limits.max_open_tasks;
+    settings.analysis = std::move(config->analysis);
+    analysis::apply_read_limits(config->limits, {}, settings.load);
   }
   return settings;
 }

@@ -130,6 +130,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   flag_overlaps(analysis.findings);
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
+  analysis.economics = compute_economics(model, occupancy, analysis.findings, options.rate_card);
   return analysis;
 }
 

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/economics.h"
 #include "analysis/finding.h"
+#include "analysis/rate_card.h"
 #include "analysis/rollup.h"
 #include "analysis/thresholds.h"
 #include "model/app_model.h"
@@ -19,6 +21,7 @@ namespace sf::analysis {
 struct AnalysisOptions {
   Thresholds thresholds;
   std::vector<std::string> overridden_thresholds;  // names set by a config file
+  RateCard rate_card = default_rate_card();         // what costs are priced with
 };
 
 struct Analysis {
@@ -29,6 +32,8 @@ struct Analysis {
   // Findings that break the regression guard (a real waste on a stage that ran alone reported
   // as no wall-clock); empty unless the estimator has a bug. Reported, never hidden.
   std::vector<std::string> guard_violations;
+  // Where the time and the money go (economics.h).
+  Economics economics;
 
   const Finding* finding(std::string_view id) const;
 };

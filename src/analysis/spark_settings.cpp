@@ -51,11 +51,23 @@ constexpr SettingDefault kCachedPartitioning[] = {{version_of(3, 2), "false"}, {
 constexpr SettingDefault kRolling[] = {{version_of(3, 0), "false"}, {version_of(4, 0), "true"}};
 constexpr SettingDefault kTaskCpus[] = {{version_of(1, 0), "1"}};
 constexpr SettingDefault kPollingInterval[] = {{version_of(3, 0), "0"}};
+constexpr SettingDefault kOne[] = {{version_of(1, 0), "1"}};
+constexpr SettingDefault kDriverMemory[] = {{version_of(1, 0), "1g"}};
+constexpr SettingDefault kMinOverhead[] = {{version_of(4, 0), "384m"}};
+constexpr SettingDefault kZeroBytes[] = {{version_of(1, 6), "0"}};
 
 constexpr SparkSetting kSettings[] = {
     {"spark.decommission.enabled", Type::kBoolean, version_of(3, 1), kFalse, "", "executors hand over their blocks before they go"},
     {"spark.default.parallelism", Type::kInteger, version_of(1, 0), kNone, "",
      "partitions of RDD shuffles and parallelize (default: the cores of the cluster)"},
+    {"spark.driver.cores", Type::kInteger, version_of(1, 3), kOne, "", "cores of the driver (cluster deploy mode)"},
+    {"spark.driver.memory", Type::kMemoryMiB, version_of(1, 0), kDriverMemory, "", "driver heap"},
+    {"spark.driver.memoryOverhead", Type::kMemoryMiB, version_of(2, 3), kNone, "",
+     "non-heap memory of the driver (default: spark.driver.memoryOverheadFactor of the heap, at least 384 MiB)"},
+    {"spark.driver.memoryOverheadFactor", Type::kDouble, version_of(3, 3), kOverheadFactor, "",
+     "non-heap memory of the driver, as a share of the heap (at least 384 MiB)"},
+    {"spark.driver.minMemoryOverhead", Type::kMemoryMiB, version_of(4, 0), kMinOverhead, "",
+     "the least non-heap memory of the driver when it is not set"},
     {"spark.dynamicAllocation.enabled", Type::kBoolean, version_of(1, 2), kFalse, "", "executors added and removed with the load"},
     {"spark.dynamicAllocation.executorIdleTimeout", Type::kDurationSeconds, version_of(1, 2), kIdleTimeout, "",
      "an executor idle this long is removed"},
@@ -77,14 +89,22 @@ constexpr SparkSetting kSettings[] = {
     {"spark.executor.extraJavaOptions", Type::kText, version_of(1, 0), kNone, "", "JVM options of the executors"},
     {"spark.executor.instances", Type::kInteger, version_of(1, 0), kNone, "", "executors to run without dynamic allocation"},
     {"spark.executor.memory", Type::kMemoryMiB, version_of(1, 0), kExecutorMemory, "", "executor heap"},
+    {"spark.executor.memoryOverhead", Type::kMemoryMiB, version_of(2, 3), kNone, "",
+     "non-heap memory per executor (default: spark.executor.memoryOverheadFactor of the heap, at least 384 MiB)"},
     {"spark.executor.memoryOverheadFactor", Type::kDouble, version_of(3, 3), kOverheadFactor, "",
      "non-heap memory per executor, as a share of the heap (at least 384 MiB)"},
     {"spark.executor.metrics.pollingInterval", Type::kDuration, version_of(3, 0), kPollingInterval, "",
      "how often executor memory is sampled (0: at each heartbeat)"},
+    {"spark.executor.minMemoryOverhead", Type::kMemoryMiB, version_of(4, 0), kMinOverhead, "",
+     "the least non-heap memory per executor when it is not set"},
+    {"spark.executor.pyspark.memory", Type::kMemoryMiB, version_of(2, 4), kNone, "",
+     "memory of each executor's Python workers, on top of the JVM's (default: not bounded, not asked for)"},
     {"spark.io.compression.codec", Type::kText, version_of(1, 0), kCodec, "", "codec of shuffle, spill and broadcast data"},
     {"spark.locality.wait", Type::kDuration, version_of(1, 0), kLocalityWait, "", "how long a task waits for a slot near its data"},
     {"spark.memory.fraction", Type::kDouble, version_of(1, 6), kMemoryFraction, "",
      "the heap share (after 300 MiB) for execution and storage"},
+    {"spark.memory.offHeap.enabled", Type::kBoolean, version_of(1, 6), kFalse, "", "execution and storage may use off-heap memory"},
+    {"spark.memory.offHeap.size", Type::kBytes, version_of(1, 6), kZeroBytes, "", "off-heap memory per executor, on top of the heap"},
     {"spark.memory.storageFraction", Type::kDouble, version_of(1, 6), kStorageFraction, "",
      "the part of that share that cached blocks keep from execution"},
     {"spark.scheduler.minRegisteredResourcesRatio", Type::kDouble, version_of(1, 1), kNone, "",

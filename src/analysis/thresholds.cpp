@@ -1,10 +1,7 @@
 #include "analysis/thresholds.h"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 
-#include <nlohmann/json.hpp>
 
 namespace sf::analysis {
 
@@ -121,56 +118,6 @@ const ThresholdInfo* find_threshold(std::string_view name) {
     if (info.name == name) return &info;
   }
   return nullptr;
-}
-
-Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden) {
-  std::ifstream in(config_path, std::ios::binary);
-  if (!in) return fail(Status::NotFound(config_path + ": cannot open the config file"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_thresholds(text.str(), config_path, overridden);
-}
-
-Result<Thresholds> parse_thresholds(std::string_view text, const std::string& config_path,
-                                    std::vector<std::string>& overridden) {
-  Thresholds thresholds;
-  nlohmann::json config;
-  try {
-    config = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return fail(Status::InvalidArgument(config_path + ": not valid JSON at byte " + std::to_string(e.byte) + ": " +
-                                        e.what()));
-  } catch (const nlohmann::json::exception& e) {  // a number out of range, found by fuzz_thresholds_config
-    return fail(Status::InvalidArgument(config_path + ": not valid JSON: " + e.what()));
-  }
-  if (!config.is_object()) return fail(Status::InvalidArgument(config_path + ": expected a JSON object"));
-  for (const auto& [key, value] : config.items()) {
-    // "limits" (the read limits) is config_file.h's part of the same document.
-    if (key != "thresholds" && key != "limits") {
-      return fail(Status::InvalidArgument(config_path + ": unknown key \"" + key +
-                                          "\" (expected \"thresholds\" or \"limits\")"));
-    }
-  }
-  if (!config.contains("thresholds")) return thresholds;
-  const auto& entries = config["thresholds"];
-  if (!entries.is_object()) return fail(Status::InvalidArgument(config_path + ": \"thresholds\" must be an object"));
-  for (const auto& [name, value] : entries.items()) {
-    const ThresholdInfo* info = find_threshold(name);
-    if (info == nullptr) {
-      return fail(Status::InvalidArgument(config_path + ": unknown threshold \"" + name +
-                                          "\" (`sparkforensics thresholds` lists them)"));
-    }
-    if (!value.is_number()) {
-      return fail(Status::InvalidArgument(config_path + ": threshold \"" + name + "\" must be a number"));
-    }
-    const double number = value.get<double>();
-    if (!(number >= 0) || number > 1e18) {
-      return fail(Status::InvalidArgument(config_path + ": threshold \"" + name + "\" must be a non-negative number"));
-    }
-    thresholds.*(info->field) = number;
-    overridden.push_back(name);
-  }
-  return thresholds;
 }
 
 }  // namespace sf::analysis

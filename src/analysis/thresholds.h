@@ -190,11 +190,4 @@ struct ThresholdInfo {
 std::span<const ThresholdInfo> threshold_registry();
 const ThresholdInfo* find_threshold(std::string_view name);
 
-// The defaults with the file's overrides applied. `overridden` receives the names set.
-Result<Thresholds> load_thresholds(const std::string& config_path, std::vector<std::string>& overridden);
-// The same from the config document's text; messages name `config_path` (a file, or whatever
-// the text came from).
-Result<Thresholds> parse_thresholds(std::string_view text, const std::string& config_path,
-                                    std::vector<std::string>& overridden);
-
 }  // namespace sf::analysis

@@ -7,8 +7,10 @@
 #include <map>
 #include <optional>
 
+#include "analysis/cluster_shape.h"
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
+#include "analysis/time_split.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
 
@@ -41,12 +43,6 @@ double total_task_time_ms(const model::AppModel& model) {
   double total = 0;
   for (const auto& stage : model.stages) total += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
   return total;
-}
-
-// Removals that dynamic allocation asked for, as opposed to executors lost or killed from outside.
-bool scaled_down(const std::string& reason) {
-  return reason.find("idle") != std::string::npos || reason.find("killed by driver") != std::string::npos ||
-         reason.find("decommission") != std::string::npos;
 }
 
 bool dynamic_allocation(const DetectorContext& context) {
@@ -358,7 +354,7 @@ std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& con
     for (const auto& e : model.executors) {
       if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
       if (e.remove_time_ms && *e.remove_time_ms <= first_task) {
-        scaled_down_before = scaled_down_before || scaled_down(e.remove_reason);
+        scaled_down_before = scaled_down_before || removed_by_scaling(e.remove_reason);
         continue;
       }
       if (*e.add_time_ms > first_task) continue;
@@ -393,7 +389,7 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
     short_lived_without_tasks += e.tasks_total == 0 ? 1 : 0;
     short_lifetimes_ms += lifetime;
     ++reasons[e.remove_reason.empty() ? "no reason logged" : e.remove_reason.substr(0, 80)];
-    scaled_down_count += scaled_down(e.remove_reason) ? 1 : 0;
+    scaled_down_count += removed_by_scaling(e.remove_reason) ? 1 : 0;
     died_with_exit_code += model::read_executor_loss(e.remove_reason).exit_code ? 1 : 0;
   }
   if (short_lived == 0 || static_cast<double>(short_lived) < t.churn_min_short_lived) return;
@@ -504,59 +500,16 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
 
 // --- driverTime ------------------------------------------------------------------------------
 
-// The application's time split by what ran: before the first job, while some job ran, between
-// jobs, and after the last one. Outside jobs only the driver works (planning, collecting and
-// processing results in the driver's own code, waiting).
-struct TimeSplit {
-  double app_ms = 0;
-  double before_first_job_ms = 0;
-  double in_jobs_ms = 0;
-  double between_jobs_ms = 0;
-  double after_last_job_ms = 0;
-  int64_t gaps = 0;  // gaps of a second or more between jobs
-  double longest_gap_ms = 0;
-};
-
-std::optional<TimeSplit> time_split(const DetectorContext& context) {
-  const model::AppModel& model = context.model();
-  if (!model.app.start_time_ms) return std::nullopt;
-  TimeSplit split;
-  split.app_ms = context.app_duration_ms();
-  const double start = static_cast<double>(*model.app.start_time_ms);
-  const double end = start + split.app_ms;
-  std::vector<Interval> jobs;
-  for (const model::Job& j : model.jobs) {
-    // A job that never ended ran until the log stops.
-    if (j.submission_time_ms) {
-      jobs.push_back({static_cast<double>(*j.submission_time_ms),
-                      j.completion_time_ms ? static_cast<double>(*j.completion_time_ms) : end});
-    }
-  }
-  const std::vector<Interval> merged = merge_intervals(std::move(jobs));
-  if (merged.empty()) return std::nullopt;
-  split.before_first_job_ms = std::max(0.0, merged.front().start_ms - start);
-  // A log cut before its end says nothing about what followed the last job.
-  if (model.app.finished) split.after_last_job_ms = std::max(0.0, end - merged.back().end_ms);
-  for (size_t i = 0; i < merged.size(); ++i) {
-    split.in_jobs_ms += merged[i].end_ms - merged[i].start_ms;
-    if (i == 0) continue;
-    const double gap = merged[i].start_ms - merged[i - 1].end_ms;
-    split.between_jobs_ms += gap;
-    split.longest_gap_ms = std::max(split.longest_gap_ms, gap);
-    if (gap >= 1000) ++split.gaps;
-  }
-  return split;
-}
-
 void driver_time(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   // In a shell or notebook the time between queries is someone reading and typing.
   if (context.interactive_session()) return;
-  const std::optional<TimeSplit> split = time_split(context);
-  if (!split || split->app_ms <= 0) return;
+  const std::optional<WindowSplit> split = app_time_split(context.model());
+  // Without a job the split says nothing of the driver's work between jobs.
+  if (!split || split->duration_ms <= 0 || split->inside_ms <= 0) return;
   // Before the first job is coldStart's; between and after the jobs is driver-side work.
-  const double driver_ms = split->between_jobs_ms + split->after_last_job_ms;
-  const double share = driver_ms / split->app_ms;
+  const double driver_ms = split->between_ms + split->after_last_ms;
+  const double share = driver_ms / split->duration_ms;
   if (share < t.driver_time_min_share || !context.significant_ms(driver_ms, t.driver_time_min_ms)) return;
 
   Finding f;
@@ -565,27 +518,27 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
   f.scope = Scope::kApp;
   f.id = DetectorContext::finding_id(f.type, f.rule, "app");
   f.title = fmt::format("No job ran for {} of the application's {} ({}): the driver worked alone",
-                        format_duration_ms(as_int(driver_ms)), format_duration_ms(as_int(split->app_ms)),
+                        format_duration_ms(as_int(driver_ms)), format_duration_ms(as_int(split->duration_ms)),
                         format_percent(share));
   f.explanation = fmt::format(
       "Of the application's {}, {} passed before the first job, {} with a job running, {} between jobs ({} gap{} of "
       "a second or more, the longest {}) and {} after the last one. Outside jobs the executors wait while the "
       "driver plans queries, collects results and runs its own code on them.",
-      format_duration_ms(as_int(split->app_ms)), format_duration_ms(as_int(split->before_first_job_ms)),
-      format_duration_ms(as_int(split->in_jobs_ms)), format_duration_ms(as_int(split->between_jobs_ms)),
-      split->gaps, split->gaps == 1 ? "" : "s", format_duration_ms(as_int(split->longest_gap_ms)),
-      format_duration_ms(as_int(split->after_last_job_ms)));
+      format_duration_ms(as_int(split->duration_ms)), format_duration_ms(as_int(split->before_first_ms)),
+      format_duration_ms(as_int(split->inside_ms)), format_duration_ms(as_int(split->between_ms)),
+      split->gaps_over_one_second, split->gaps_over_one_second == 1 ? "" : "s", format_duration_ms(as_int(split->longest_gap_ms)),
+      format_duration_ms(as_int(split->after_last_ms)));
   f.recommendation =
       "Find what the driver does between the jobs: results collected to the driver and processed in Python or Scala "
       "(collect(), toPandas(), a loop over rows), small jobs submitted one after another, waits or calls to other "
       "services. Do the work in Spark instead (a join or aggregation rather than a loop over collected rows), run "
       "independent jobs concurrently from threads, and keep the driver's own work off the path between jobs.";
-  f.evidence = {{"appDurationMs", split->app_ms, "ms"},
-                {"beforeFirstJobMs", split->before_first_job_ms, "ms"},
-                {"inJobsMs", split->in_jobs_ms, "ms"},
-                {"betweenJobsMs", split->between_jobs_ms, "ms"},
-                {"afterLastJobMs", split->after_last_job_ms, "ms"},
-                {"gapsOverOneSecond", static_cast<double>(split->gaps), "count"},
+  f.evidence = {{"appDurationMs", split->duration_ms, "ms"},
+                {"beforeFirstJobMs", split->before_first_ms, "ms"},
+                {"inJobsMs", split->inside_ms, "ms"},
+                {"betweenJobsMs", split->between_ms, "ms"},
+                {"afterLastJobMs", split->after_last_ms, "ms"},
+                {"gapsOverOneSecond", static_cast<double>(split->gaps_over_one_second), "count"},
                 {"driverOnlyShare", share, "fraction"}};
   f.thresholds = {"driverTime.minShare", "driverTime.minMs", "significance.appShare"};
   f.confidence = context.confidence_above(share, t.driver_time_min_share);

@@ -32,6 +32,7 @@ class ListingEvents final : public ev::EventHandler {
   }
   void on(const ev::ApplicationEnd& e) override {
     end_time_ms = e.timestamp_ms;
+    exit_code = e.exit_code;
     ended = true;
   }
 
@@ -39,6 +40,7 @@ class ListingEvents final : public ev::EventHandler {
   ev::ApplicationStart start;
   bool started = false;
   std::optional<int64_t> end_time_ms;
+  std::optional<int32_t> exit_code;
   bool ended = false;
 };
 
@@ -155,6 +157,7 @@ Result<AttemptListing> read_attempt_listing(const std::string& log_path, const i
   out.spark_version = events.spark_version;
   out.completed = events.ended;
   out.end_time_ms = events.end_time_ms;
+  out.exit_code = events.exit_code;
   return out;
 }
 

@@ -38,6 +38,7 @@ struct AttemptListing {
   std::optional<std::string> attempt_id;
   std::optional<int64_t> start_time_ms;
   std::optional<int64_t> end_time_ms;  // ApplicationEnd's time; nullopt when not logged
+  std::optional<int32_t> exit_code;    // ApplicationEnd's ExitCode (Spark 4.1+); nullopt when not logged
   std::string user;
   std::string spark_version;    // "" before Spark 1.x's LogStart
   bool completed = false;       // an ApplicationEnd was logged

@@ -25,7 +25,7 @@
 #include "cli/progress.h"
 #include "common/units.h"
 #include "model/load.h"
-#include "report/analysis_html.h"
+#include "report/dashboard_page.h"
 #include "report/analysis_markdown.h"
 #include "report/analysis_text.h"
 #include "report/model_json.h"

@@ -19,16 +19,24 @@
 #include "report/comparison_json.h"
 #include "report/comparison_markdown.h"
 #include "report/comparison_text.h"
+#include "report/dashboard_page.h"
+#include "report/plan_diff_json.h"
 
 namespace sf::cli {
 
 namespace {
+
+// A self-contained page carries the plan diffs of at most this many execution pairs (a job of
+// thousands of queries would otherwise make a page of hundreds of MB); the page says when the
+// diff of a pair is not in the file.
+constexpr size_t kHtmlPlanDiffs = 200;
 
 struct CompareCliOptions {
   std::string base_path;
   std::string cand_path;
   std::vector<std::string> normalize_patterns;
   std::vector<std::string> budgets;
+  std::vector<std::string> pins;
   std::string format;
   std::string output_path;
   size_t top_stages = 10;
@@ -57,6 +65,12 @@ int run_compare(const CompareCliOptions& options) {
     if (!budget) return report_error(budget.error().message(), kExitFailed);
     budgets.push_back(*budget);
   }
+  std::vector<compare::StagePin> pins;
+  for (const auto& text : options.pins) {
+    auto pin = compare::parse_pin(text);
+    if (!pin) return report_error(pin.error().message(), kExitFailed);
+    pins.push_back(*pin);
+  }
   auto normalizer = compare::ComparisonNormalizer::with_patterns(options.normalize_patterns);
   if (!normalizer) return report_error(normalizer.error().message(), kExitFailed);
   auto settings = log_read_settings(options.read);
@@ -67,9 +81,12 @@ int run_compare(const CompareCliOptions& options) {
   const auto cand = load(options.cand_path, options, settings->load);
   if (!cand) return kExitFailed;
 
+  if (Status s = compare::check_pins(*base, *cand, pins); !s.ok()) return report_error(s.message(), kExitFailed);
+
   compare::CompareOptions compare_options;
   compare_options.analysis = settings->analysis;
-  compare_options.alignment.normalizer = std::move(*normalizer);
+  compare_options.alignment.normalizer = *normalizer;
+  compare_options.alignment.pins = std::move(pins);
   compare_options.alignment.replanned_counts_toward_coverage = !options.replanned_not_covered;
   compare::Comparison comparison = compare::compare_runs(*base, *cand, compare_options);
   comparison.budgets = compare::evaluate_budgets(budgets, comparison.metric_deltas);
@@ -77,6 +94,12 @@ int run_compare(const CompareCliOptions& options) {
   std::string rendered;
   if (options.format == "json") {
     rendered = report::comparison_json(comparison);
+  } else if (options.format == "html") {
+    // The plan diffs go in whole (up to kHtmlPlanDiffs pairs) so the page opens them offline.
+    auto html = report::comparison_html(report::comparison_json(comparison, -1),
+                                        report::plan_diffs_json(comparison, *base, *cand, *normalizer, kHtmlPlanDiffs));
+    if (!html) return report_error(html.error().message(), kExitFailed);
+    rendered = std::move(*html);
   } else if (options.format == "markdown") {
     rendered = report::comparison_markdown(comparison, options.top_stages);
   } else {
@@ -104,7 +127,14 @@ void register_compare(CLI::App& app, int& exit_code) {
                   "one is exceeded; repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  add_format_option(*cmd, options->format, {"text", "json", "markdown"}, "The comparison as text, JSON or Markdown");
+  cmd->add_option("--pin", options->pins,
+                  "BASELINE_STAGE:CANDIDATE_STAGE, a pair of stages made by hand before the others are paired "
+                  "(method pinned); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_format_option(*cmd, options->format, {"text", "json", "markdown", "html"},
+                    "The comparison as text, JSON, Markdown, or html (the dashboard's compare page as one "
+                    "self-contained file)");
   add_output_option(*cmd, options->output_path);
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line and no warnings on stderr (errors still)");
   cmd->add_flag("--no-progress", options->no_progress, "No progress line on stderr");

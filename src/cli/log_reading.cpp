@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/config_file.h"
+#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "common/units.h"
@@ -12,8 +12,9 @@ namespace sf::cli {
 void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& threads_note, bool with_threads) {
   const model::LoadOptions defaults;
   cmd.add_option("--config", flags.config_path,
-                 "JSON file of detector thresholds and read limits: {\"thresholds\": {\"skew.maxToMedianRatio\": 4}, "
-                 "\"limits\": {\"maxLineBytes\": 16777216}} (`sparkforensics thresholds` lists the thresholds)")
+                 "JSON file of detector thresholds, read limits and the rate card costs are priced with: {\"thresholds\": "
+                 "{\"skew.maxToMedianRatio\": 4}, \"limits\": {\"maxLineBytes\": 16777216}, \"rateCard\": {\"preset\": "
+                 "\"gcp-n2-us-central1\"}} (`sparkforensics thresholds` lists the thresholds; docs/economics.md the rate cards)")
       ->type_name("FILE");
   if (with_threads) {
     cmd.add_option("--threads", flags.threads,
@@ -36,18 +37,14 @@ Result<LogReadSettings> log_read_settings(const LogReadFlags& flags) {
   LogReadSettings settings;
   analysis::ConfigLimits from_config;
   if (!flags.config_path.empty()) {
-    auto config = analysis::read_config_file(flags.config_path);
+    auto config = analysis::read_analysis_config(flags.config_path);
     if (!config) return fail(config.error());
-    settings.analysis = config->analysis;
+    settings.analysis = std::move(config->analysis);
     from_config = config->limits;
   }
-  model::LoadOptions& load = settings.load;
-  load.threads = flags.threads;
-  if (auto v = flags.max_line_bytes ? flags.max_line_bytes : from_config.max_line_bytes) load.max_line_bytes = *v;
-  if (auto v = flags.max_decompression_ratio ? flags.max_decompression_ratio : from_config.max_decompression_ratio)
-    load.decompress_limits.max_ratio = *v;
-  if (auto v = flags.max_open_tasks ? flags.max_open_tasks : from_config.max_open_tasks)
-    load.builder_limits.max_open_task_values = *v;
+  settings.load.threads = flags.threads;
+  const analysis::ConfigLimits from_flags{flags.max_line_bytes, flags.max_decompression_ratio, flags.max_open_tasks};
+  analysis::apply_read_limits(from_config, from_flags, settings.load);
   return settings;
 }
 

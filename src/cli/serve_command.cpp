@@ -18,6 +18,8 @@
 #include "server/dashboard_api.h"
 #include "server/http_server.h"
 #include "server/rest_router.h"
+#include "cli/store_location.h"
+#include "results/store.h"
 
 namespace sf::cli {
 
@@ -38,6 +40,7 @@ struct ServeOptions {
   unsigned parse_threads = 2;
   int history_server_timeout_s = 600;
   uint64_t history_server_max_bytes = fetch::FetchOptions{}.max_bytes;
+  std::string store;  // the result store the history page reads (store_location.h)
 };
 
 // Set by the signal handler; read by the server's watcher thread.
@@ -107,6 +110,16 @@ int run_serve(const ServeOptions& options) {
   dashboard_options.fetch.connect_timeout_ms = std::min<int64_t>(dashboard_options.fetch.connect_timeout_ms,
                                                                  dashboard_options.fetch.timeout_ms);
   dashboard_options.fetch.max_bytes = options.history_server_max_bytes;
+  dashboard_options.store_location = options.store;
+  {
+    // Said once at the start; the history page opens the store for each request (read-only),
+    // so a store created or filled later is read then. Named by description(): no password.
+    results::StoreOptions read_only;
+    read_only.create_if_missing = false;
+    auto store = results::open_store(options.store, read_only);
+    log_line(store ? "result store: " + (*store)->description()
+                   : "result store: " + store.error().message() + " (the history page says so until it exists)");
+  }
   auto dashboard = server::DashboardApi::create(logs, dashboard_options);
   if (!dashboard) return report_error(dashboard.error().message(), kExitFailed);
 
@@ -198,6 +211,7 @@ void register_serve(CLI::App& app, int& exit_code) {
                    "Largest History Server download (the logs zip) the dashboard accepts")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  add_store_option(*serve, options->store);
   add_log_read_flags(*serve, options->read, "", /*with_threads=*/false);
   serve->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/log_reading.h"
 #include "cli/output.h"
@@ -97,6 +98,11 @@ Result<results::SparkResultContext> context_from_flags(const IngestOptions& o) {
     if (!c.status)
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
+  }
+  if (!o.read.config_path.empty()) {
+    auto options = analysis::load_analysis_options(o.read.config_path);
+    if (!options) return fail(options.error());
+    c.rate_card = options->rate_card;
   }
   if (Status s = results::validate(c); !s.ok()) return fail(s);
   return c;

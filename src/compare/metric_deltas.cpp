@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/cost.h"
+
 namespace sf::compare {
 
 namespace {
@@ -82,7 +84,10 @@ const std::vector<MetricDefinition>& metric_definitions() {
       {"executorRunTime", "ms", "executor run time of every task attempt", kTime},
       {"executorCpuTime", "ms", "executor CPU time of every task attempt", kTime},
       {"gcTime", "ms", "JVM GC time of every task attempt", kGc},
-      {"coreHours", "core-hours", "cores held by executors from their add to their removal (the cost)", {0.05, 0}},
+      {"coreHours", "core-hours", "cores held by executors from their add to their removal", {0.05, 0}},
+      // Held cores and memory priced, the driver's included: moves with the wall-clock and the
+      // executors' lifetimes, so it has their band.
+      {"cost", "money", "executors' and the driver's cores and memory held, at the rate card's prices", {0.05, 0}},
       {"spill", "bytes", "disk bytes spilled", kMovedBytes},
       {"memorySpill", "bytes", "memory bytes spilled (deserialized size of what was spilled)", kMovedBytes},
       {"shuffleRead", "bytes", "shuffle bytes read, local and remote", kMovedBytes},
@@ -106,7 +111,7 @@ const MetricDefinition* find_metric(std::string_view name) {
   return nullptr;
 }
 
-MetricValue run_metric(const model::AppModel& model, std::string_view name) {
+MetricValue run_metric(const model::AppModel& model, std::string_view name, const analysis::RateCard& rates) {
   if (name == "wallClock") {
     const auto duration = model.app.duration_ms();
     if (!duration) return missing("the log records no application start time");
@@ -160,17 +165,22 @@ MetricValue run_metric(const model::AppModel& model, std::string_view name) {
     if (held == 0 && model.peak_concurrent_cores == 0) return missing("the log records no executor cores");
     return of(held);
   }
+  if (name == "cost") {
+    if (!model.app.start_time_ms) return missing("the log records no application start time");
+    return of(analysis::application_cost(model, rates));
+  }
   return missing("unknown metric");
 }
 
-std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const model::AppModel& candidate) {
+std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const model::AppModel& candidate,
+                                       const analysis::RateCard& rates) {
   std::vector<MetricDelta> deltas;
   for (const auto& definition : metric_definitions()) {
     MetricDelta d;
     d.name = definition.name;
-    d.unit = definition.unit;
-    const MetricValue b = run_metric(baseline, definition.name);
-    const MetricValue c = run_metric(candidate, definition.name);
+    d.unit = definition.unit == "money" ? rates.currency : std::string(definition.unit);
+    const MetricValue b = run_metric(baseline, definition.name, rates);
+    const MetricValue c = run_metric(candidate, definition.name, rates);
     d.baseline = b.value;
     d.candidate = c.value;
     if (!b.value || !c.value) {

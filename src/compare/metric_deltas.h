@@ -1,5 +1,6 @@
 // Whole-run metric deltas: wall-clock, executor time, GC, spill, shuffle, I/O, skew, failures,
-// executors, cores and core-hours, as plain sums over every stage of each run.
+// executors, cores, core-hours and cost (at the analysis options' rate card: analysis/cost.h),
+// as plain sums over every stage of each run.
 //
 // Deliberately independent of stage pairing: they hold even when the pairing is weak, which is
 // why the confidence banner never hides them. Every metric is "lower is better" (less time,
@@ -18,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/rate_card.h"
 #include "model/app_model.h"
 
 namespace sf::compare {
@@ -32,7 +34,8 @@ struct NoiseBand {
   double absolute = 0;  // in the metric's unit
 };
 
-// The unit a metric's values are in: ms, bytes, ratio or count.
+// The unit a metric's values are in: ms, bytes, ratio, count, core-hours, or "money" (the rate
+// card's currency: a delta carries the currency itself as its unit).
 struct MetricDefinition {
   std::string_view name;  // camelCase, as budgets name it: "wallClock", "spill"
   std::string_view unit;
@@ -69,9 +72,11 @@ Direction direction_of(double delta, double allowance);
 // The band of durations (wall-clock, SQL executions): what one run of a job can tell apart.
 inline constexpr NoiseBand kDurationNoise{0.05, 500};
 
-// The metric `name` of a run (one of metric_definitions()).
-MetricValue run_metric(const model::AppModel& model, std::string_view name);
+// The metric `name` of a run (one of metric_definitions()); `rates` prices "cost".
+MetricValue run_metric(const model::AppModel& model, std::string_view name,
+                       const analysis::RateCard& rates = analysis::default_rate_card());
 
-std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const model::AppModel& candidate);
+std::vector<MetricDelta> metric_deltas(const model::AppModel& baseline, const model::AppModel& candidate,
+                                       const analysis::RateCard& rates = analysis::default_rate_card());
 
 }  // namespace sf::compare

@@ -118,7 +118,7 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   c.matched_coverage = identities.matched_coverage;
   c.collision_identities = identities.collision_identities;
 
-  c.metric_deltas = metric_deltas(baseline, candidate);
+  c.metric_deltas = metric_deltas(baseline, candidate, options.analysis.rate_card);
   c.configuration = configuration_differences(baseline, candidate);
   c.execution_deltas = execution_deltas(baseline, candidate, c.alignment.executions);
   const analysis::Analysis base_analysis = analysis::analyze(baseline, options.analysis);
@@ -157,9 +157,13 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   // run time paired, and at least one pair of high or medium quality (small synthetic jobs of one
   // shape align weakly).
   auto has_pair = [&](auto&& accept) { return std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(), accept); };
-  const bool any_evidence =
-      !c.alignment.replanned.empty() || has_pair([](const StagePair& p) { return p.method != PairMethod::kPositional; });
-  const bool strong_evidence = has_pair([](const StagePair& p) { return pair_quality(p.method, p.score) != "low"; });
+  // A pin is the caller's word, not evidence that the runs are one job.
+  const bool any_evidence = !c.alignment.replanned.empty() || has_pair([](const StagePair& p) {
+    return p.method != PairMethod::kPositional && p.method != PairMethod::kPinned;
+  });
+  const bool strong_evidence = has_pair([](const StagePair& p) {
+    return p.method != PairMethod::kPinned && pair_quality(p.method, p.score) != "low";
+  });
   c.comparable = c.alignment.executions.accepted && c.runtime_coverage &&
                  (names_differ ? *c.runtime_coverage >= kMinComparableCoverage && strong_evidence : any_evidence);
   if (!c.comparable && c.confidence != ComparisonConfidence::kInsufficient) {

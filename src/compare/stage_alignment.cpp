@@ -1,10 +1,38 @@
 #include "compare/stage_alignment.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <set>
 
 namespace sf::compare {
 
 namespace {
+
+std::optional<size_t> index_of(const RunIndex& run, int64_t stage_id) {
+  for (size_t i = 0; i < run.stages.size(); ++i) {
+    if (run.stages[i].stage_id == stage_id) return i;
+  }
+  return std::nullopt;
+}
+
+// The stages of `stages` not paired yet (by a pin).
+std::vector<size_t> unpaired(const std::vector<size_t>& stages, const std::vector<bool>& paired) {
+  std::vector<size_t> out;
+  for (size_t i : stages) {
+    if (!paired[i]) out.push_back(i);
+  }
+  return out;
+}
+
+std::optional<int64_t> stage_number(std::string_view text) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || n < 0) return std::nullopt;
+  return n;
+}
 
 std::vector<int64_t> stage_ids(const RunIndex& run, const std::vector<size_t>& indices) {
   std::vector<int64_t> ids;
@@ -64,13 +92,28 @@ StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const A
     }
   };
 
+  // Pins first, whatever the executions say: the caller vouches for them. Their stages take no
+  // part in the pairing below, nor in a replanned group's counts.
+  std::vector<IndexPair> pinned;
+  for (const StagePin& pin : options.pins) {
+    const auto b = index_of(base, pin.base_stage_id);
+    const auto c = index_of(cand, pin.cand_stage_id);
+    if (!b || !c || base.stages[*b].delta_bookkeeping || cand.stages[*c].delta_bookkeeping) continue;
+    if (base_paired[*b] || cand_paired[*c]) continue;
+    base_paired[*b] = cand_paired[*c] = true;
+    pinned.push_back({*b, *c, PairMethod::kPinned, 1.0});
+  }
+  record(pinned);
+
   if (result.executions.accepted) {
     for (const auto& ep : execution_pairs) {
       const ExecutionRecord& be = base.executions[ep.base_index];
       const ExecutionRecord& ce = cand.executions[ep.cand_index];
-      const auto pairs = pair_stages_within(base, be.stages, cand, ce.stages);
+      const std::vector<size_t> base_stages = unpaired(be.stages, base_paired);
+      const std::vector<size_t> cand_stages = unpaired(ce.stages, cand_paired);
+      const auto pairs = pair_stages_within(base, base_stages, cand, cand_stages);
       record(pairs);
-      if (be.stages.size() == ce.stages.size()) continue;
+      if (base_stages.size() == cand_stages.size()) continue;
       ReplannedGroup group;
       group.base_execution_id = *be.execution_id;
       group.cand_execution_id = *ce.execution_id;
@@ -90,7 +133,8 @@ StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const A
       result.replanned_run_time_ms += group.base_totals.executor_run_time_ms + group.cand_totals.executor_run_time_ms;
       result.replanned.push_back(std::move(group));
     }
-    record(pair_stages_within(base, base.outside.stages, cand, cand.outside.stages));
+    record(pair_stages_within(base, unpaired(base.outside.stages, base_paired), cand,
+                              unpaired(cand.outside.stages, cand_paired)));
   }
 
   std::sort(result.pairs.begin(), result.pairs.end(),
@@ -111,6 +155,51 @@ StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const A
     result.runtime_coverage = static_cast<double>(covered) / static_cast<double>(result.total_run_time_ms);
   }
   return result;
+}
+
+Result<StagePin> parse_pin(std::string_view text) {
+  const size_t colon = text.find(':');
+  const auto base = colon == std::string_view::npos ? std::nullopt : stage_number(text.substr(0, colon));
+  const auto cand = colon == std::string_view::npos ? std::nullopt : stage_number(text.substr(colon + 1));
+  if (!base || !cand) {
+    return fail(Status::InvalidArgument(
+        fmt::format("pin \"{}\": expected BASELINE_STAGE:CANDIDATE_STAGE, two stage ids such as 3:5", text)));
+  }
+  return StagePin{*base, *cand};
+}
+
+Status check_pins(const model::AppModel& base, const model::AppModel& cand, const std::vector<StagePin>& pins) {
+  std::set<int64_t> base_seen, cand_seen;
+  for (const StagePin& pin : pins) {
+    const std::string name = fmt::format("pin {}:{}", pin.base_stage_id, pin.cand_stage_id);
+    if (base.latest_attempt(pin.base_stage_id) == nullptr)
+      return Status::InvalidArgument(fmt::format("{}: the baseline has no stage {}", name, pin.base_stage_id));
+    if (cand.latest_attempt(pin.cand_stage_id) == nullptr)
+      return Status::InvalidArgument(fmt::format("{}: the candidate has no stage {}", name, pin.cand_stage_id));
+    if (!base_seen.insert(pin.base_stage_id).second)
+      return Status::InvalidArgument(fmt::format("{}: baseline stage {} is pinned twice", name, pin.base_stage_id));
+    if (!cand_seen.insert(pin.cand_stage_id).second)
+      return Status::InvalidArgument(fmt::format("{}: candidate stage {} is pinned twice", name, pin.cand_stage_id));
+  }
+  // Delta bookkeeping is known only once a run is indexed: one index each, no dictionary shared.
+  if (pins.empty()) return Status();
+  TokenDictionary dictionary;
+  const ComparisonNormalizer normalizer;
+  const RunIndex base_index = index_run(base, normalizer, dictionary);
+  const RunIndex cand_index = index_run(cand, normalizer, dictionary);
+  for (const StagePin& pin : pins) {
+    const auto b = index_of(base_index, pin.base_stage_id);
+    const auto c = index_of(cand_index, pin.cand_stage_id);
+    if ((b && base_index.stages[*b].delta_bookkeeping) || (c && cand_index.stages[*c].delta_bookkeeping)) {
+      return Status::InvalidArgument(fmt::format("pin {}:{}: a Delta bookkeeping stage is set apart, not paired",
+                                                 pin.base_stage_id, pin.cand_stage_id));
+    }
+    if (!b || !c) {
+      return Status::InvalidArgument(fmt::format("pin {}:{}: a stage that never ran cannot be paired",
+                                                 pin.base_stage_id, pin.cand_stage_id));
+    }
+  }
+  return Status();
 }
 
 StageAlignment align_stages(const model::AppModel& base, const model::AppModel& cand, const AlignmentOptions& options) {

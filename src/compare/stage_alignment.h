@@ -12,14 +12,21 @@
 // in paired stages, plus replanned stages when replanned_counts_toward_coverage (otherwise
 // those count in the denominator only). nullopt when neither run recorded any run time.
 //
+// Pins: pairs the caller makes by hand (the dashboard's pin panel, compare --pin). Each pinned
+// stage is taken out before the executions' stages are paired, and pairs with method pinned and
+// score 1, counted in the coverage like any pair; a pin naming a stage a run does not have (or a
+// Delta bookkeeping stage) is ignored here: check_pins says so first.
+//
 // Every consumer of a comparison reads these pairs; nothing else pairs stages. Pure function.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/status.h"
 #include "compare/normalize.h"
 #include "compare/run_index.h"
 #include "compare/sequence_alignment.h"
@@ -30,8 +37,15 @@ namespace sf::compare {
 
 inline constexpr double kMinExecutionAgreement = 0.5;
 
+// A baseline stage and a candidate stage paired by hand.
+struct StagePin {
+  int64_t base_stage_id = 0;
+  int64_t cand_stage_id = 0;
+};
+
 struct AlignmentOptions {
   ComparisonNormalizer normalizer;
+  std::vector<StagePin> pins;
   SequenceAlignmentOptions sequence;
   double min_execution_agreement = kMinExecutionAgreement;
   bool replanned_counts_toward_coverage = true;
@@ -84,6 +98,12 @@ struct StageAlignment {
   std::optional<double> runtime_coverage;
   ExecutionAlignment executions;
 };
+
+// "B:C" (baseline stage id, candidate stage id), as compare --pin and the dashboard write a pin.
+Result<StagePin> parse_pin(std::string_view text);
+// InvalidArgument naming the first pin whose stage a run does not have, that is a Delta
+// bookkeeping stage, or whose stage is pinned twice.
+Status check_pins(const model::AppModel& base, const model::AppModel& cand, const std::vector<StagePin>& pins);
 
 // Aligns two indexed runs (indexed with one TokenDictionary).
 StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const AlignmentOptions& options);

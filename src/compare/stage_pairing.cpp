@@ -83,6 +83,8 @@ std::string_view to_string(PairMethod method) {
     case PairMethod::kAligned:
     case PairMethod::kPositional:
       return "aligned";
+    case PairMethod::kPinned:
+      return "pinned";
   }
   return "aligned";
 }
@@ -96,6 +98,8 @@ std::string_view pair_quality(PairMethod method, double score) {
       return score >= 0.8 ? "medium" : "low";
     case PairMethod::kPositional:
       return "low";
+    case PairMethod::kPinned:
+      return "pinned";
   }
   return "low";
 }

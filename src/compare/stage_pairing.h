@@ -9,6 +9,8 @@
 //   4. positional  stages with no attributed plan nodes, by position among the stages of the
 //                  same name; score 0.5, since no plan evidence backs them
 // Score: 1 for exact, the token similarity for structural and aligned, 0.5 for positional.
+// A fifth method, pinned, is never chosen here: it marks a pair the caller made by hand
+// (AlignmentOptions::pins), taken before any of the above.
 #pragma once
 
 #include <cstddef>
@@ -22,11 +24,12 @@ namespace sf::compare {
 inline constexpr double kAlignedMinSimilarity = 0.6;
 inline constexpr double kPositionalScore = 0.5;
 
-enum class PairMethod { kExact, kStructural, kAligned, kPositional };
+enum class PairMethod { kExact, kStructural, kAligned, kPositional, kPinned };
 
-// exact, structural, aligned; positional pairs are "aligned" made by position (see by_position).
+// exact, structural, aligned, pinned; positional pairs are "aligned" made by position (see by_position).
 std::string_view to_string(PairMethod method);
-// high (exact, structural), medium (aligned at 0.8 or more), low (other aligned, positional).
+// high (exact, structural), medium (aligned at 0.8 or more), low (other aligned, positional);
+// pinned pairs are "pinned": the caller's word, not evidence the aligner weighed.
 std::string_view pair_quality(PairMethod method, double score);
 
 struct IndexPair {

@@ -575,6 +575,7 @@ error_code read_properties(od::value& value, SubmissionProperties& properties) {
     }
     if (key == "spark.job.description") return read_string(v, properties.job_description, kMaxTextBytes);
     if (key == "spark.jobGroup.id") return read_string(v, properties.job_group, kMaxNameBytes);
+    if (key == "spark.job.tags") return read_string(v, properties.job_tags, kMaxTextBytes);
     if (key == "spark.scheduler.pool") return read_string(v, properties.scheduler_pool, kMaxNameBytes);
     return SUCCESS;
   });
@@ -638,9 +639,24 @@ TaskEndReason parse_reason(std::string_view reason) {
   return TaskEndReason::kUnknownReason;
 }
 
-constexpr json::KeyTable<11> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill Reason", "Loss Reason",
+constexpr json::KeyTable<17> kTaskEndReasonKeys{{"Reason", "Class Name", "Kill Reason", "Loss Reason",
                                                  "Accumulator Updates", "Job ID", "Partition ID", "Attempt Number",
-                                                 "Description", "Full Stack Trace", "Message"}};
+                                                 "Description", "Full Stack Trace", "Message", "Exit Caused By App",
+                                                 "Block Manager Address", "Shuffle ID", "Map ID", "Map Index",
+                                                 "Reduce ID"}};
+
+error_code read_fetch_failed_address(od::value& value, TaskEnd::FetchFailedBlock& block, json::CutStrings& cut) {
+  bool is_null = false;
+  if (auto error = value.is_null().get(is_null)) return error;
+  if (is_null) return SUCCESS;
+  block.has_address = true;
+  return for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
+    if (key == "Executor ID") return read_string_view(v, block.executor_id, kMaxNameBytes, cut);
+    if (key == "Host") return read_string_view(v, block.host, kMaxNameBytes, cut);
+    if (key == "Port") return read_int(v, block.port);
+    return SUCCESS;
+  });
+}
 
 error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& missing, json::CutStrings& cut) {
   bool has_reason = false;
@@ -661,6 +677,12 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& 
       case 8: return read_string_view(v, event.description, kMaxTextBytes, cut);
       case 9: return read_string_view(v, event.full_stack_trace, kMaxTextBytes, cut);
       case 10: return read_string_view(v, event.fetch_failed_message, kMaxTextBytes, cut);
+      case 11: return read_bool(v, event.exit_caused_by_app);
+      case 12: return read_fetch_failed_address(v, event.fetch_failed, cut);
+      case 13: return read_int(v, event.fetch_failed.shuffle_id);
+      case 14: return read_int(v, event.fetch_failed.map_id);
+      case 15: return read_optional_int(v, event.fetch_failed.map_index);
+      case 16: return read_int(v, event.fetch_failed.reduce_id);
       default: return SUCCESS;
     }
   });
@@ -1291,6 +1313,7 @@ error_code Decoder::Impl::decode_event(EventKind kind, od::document& doc, EventH
             if (key == "sparkPlanInfo") return missing.within(key, read_plan(v, e.plan, missing));
             if (key == "time") return read_optional_int(v, e.time_ms);
             if (key == "modifiedConfigs") return json::read_key_values(v, e.modified_configs, kMaxNameBytes, kMaxTextBytes);
+            if (key == "queryId") return json::read_optional_string(v, e.query_id, kMaxNameBytes);
             return SUCCESS;
           });
     case EventKind::kSqlExecutionEnd:

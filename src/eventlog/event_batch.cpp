@@ -64,6 +64,8 @@ void EventBatch::on(const TaskEnd& e) {
   keep(slot.description);
   keep(slot.full_stack_trace);
   keep(slot.fetch_failed_message);
+  keep(slot.fetch_failed.executor_id);
+  keep(slot.fetch_failed.host);
   keep(slot.info);
   order_.push_back({Kind::kTaskEnd, static_cast<uint32_t>(task_end_count_++)});
 }

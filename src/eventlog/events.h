@@ -108,6 +108,7 @@ struct SubmissionProperties {
   std::optional<int64_t> sql_execution_id;  // spark.sql.execution.id
   std::string job_description;              // spark.job.description
   std::string job_group;                    // spark.jobGroup.id
+  std::string job_tags;                     // spark.job.tags: comma-separated (Spark 3.5+)
   std::string scheduler_pool;               // spark.scheduler.pool
 };
 
@@ -208,9 +209,21 @@ struct TaskEnd {
   std::string_view exception_class;   // ExceptionFailure's Class Name
   std::string_view kill_reason;       // TaskKilled's Kill Reason
   std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
+  bool exit_caused_by_app = true;     // ExecutorLostFailure's Exit Caused By App (true when not logged)
   std::string_view description;       // ExceptionFailure's Description
   std::string_view full_stack_trace;  // ExceptionFailure's Full Stack Trace (Spark 1.2+)
   std::string_view fetch_failed_message;  // FetchFailed's Message: the FetchFailedException's trace
+  // FetchFailed's block: where it was to be fetched from and which one (Spark's message names them).
+  struct FetchFailedBlock {
+    bool has_address = false;  // Block Manager Address, null when Spark had none
+    std::string_view executor_id;
+    std::string_view host;
+    int64_t port = 0;
+    int64_t shuffle_id = 0;
+    int64_t map_id = 0;
+    std::optional<int64_t> map_index;  // Spark 3.0+
+    int64_t reduce_id = 0;
+  } fetch_failed;
   // TaskCommitDenied's job, partition and attempt number, which its reason text names.
   int64_t commit_denied_job = 0;
   int64_t commit_denied_partition = 0;
@@ -265,6 +278,7 @@ struct SqlExecutionStart {
   model::PlanTree plan;
   std::optional<int64_t> time_ms;
   KeyValues modified_configs;
+  std::optional<std::string> query_id;  // the query's UUID (Spark 4.1+)
 };
 
 struct SqlExecutionEnd {

@@ -9,6 +9,7 @@ Tool list_applications_tool();  // application_tools.cpp
 Tool analyze_event_log_tool();  // analysis_tools.cpp
 Tool get_findings_tool();
 Tool explain_finding_tool();
+Tool get_economics_tool();  // economics_tool.cpp
 Tool get_stage_tool();  // model_tools.cpp
 Tool get_sql_execution_tool();
 Tool get_slowest_tool();

@@ -111,7 +111,8 @@ struct Executor {
   int64_t tasks_succeeded = 0;
   int64_t tasks_failed = 0;
   int64_t tasks_killed = 0;
-  int64_t total_duration_ms = 0;
+  int64_t tasks_resubmitted = 0;  // Resubmitted ends of tasks that had ended, counted in tasks_failed
+  int64_t total_duration_ms = 0;  // of the task attempts that ended here (Resubmitted ends not again)
   int64_t total_gc_time_ms = 0;
   int64_t total_input_bytes = 0;
   int64_t total_shuffle_read_bytes = 0;
@@ -145,9 +146,11 @@ struct Job {
   std::string name;                      // name of the job's last stage, as Spark names jobs
   std::string description;               // spark.job.description
   std::string job_group;                 // spark.jobGroup.id
+  std::vector<std::string> tags;         // spark.job.tags: distinct, sorted, none empty (as Spark lists them)
   std::optional<int64_t> submission_time_ms;
   std::optional<int64_t> completion_time_ms;
   std::vector<int64_t> stage_ids;        // sorted
+  std::vector<int64_t> stage_ids_in_log_order;  // as the job start lists them (the History Server's order)
   JobStatus status = JobStatus::kRunning;
   std::string failure_reason;            // the JobFailed exception's message
   std::optional<int64_t> sql_execution_id;
@@ -233,6 +236,10 @@ struct ExecutorStageSummary {
   int64_t disk_bytes_spilled = 0;
   bool excluded = false;
   ExecutorMetricPeaks peak_metrics;
+  // Whether a task end set Spark's peaks (ExecutorMetrics.isSet: JVMHeapMemory above -1): one
+  // that logged no executor metrics (zeros), or logged them with JVMHeapMemory set. A task lost
+  // with its executor logs JVMHeapMemory -1: alone, it sets none.
+  bool peaks_set = false;
 };
 
 // The same, rolled up by host.
@@ -403,6 +410,7 @@ struct SqlExecution {
   // As logged: Spark 3.4 and later write "" when the execution succeeded.
   std::optional<std::string> error_message;
   KeyValues modified_configs;
+  std::optional<std::string> query_id;  // the query's UUID, when logged (Spark 4.1+)
 
   // Ended with an error: a message that says something (an empty one is Spark 3.4+'s success).
   bool failed() const { return error_message && !error_message->empty(); }

@@ -327,10 +327,20 @@ struct ModelBuilder::State {
     }
     ExecutorStageSummary& s = it->second;
     const auto& m = e.metrics;
-    s.task_time_ms += duration_ms;
     s.tasks_succeeded += succeeded ? 1 : 0;
     s.tasks_failed += failed ? 1 : 0;
     s.tasks_killed += killed ? 1 : 0;
+    if (!e.executor_metrics.present ||
+        e.executor_metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) {
+      s.peaks_set = true;
+    }
+    // A Resubmitted end names a task that had ended: the History Server counts it as failed but
+    // adds neither its time nor its metrics again.
+    if (e.reason == ev::TaskEndReason::kResubmitted) {
+      s.peak_metrics.merge(e.executor_metrics);
+      return;
+    }
+    s.task_time_ms += duration_ms;
     if (succeeded) s.succeeded_task_time_ms += duration_ms;
     if (e.has_metrics) {
       s.executor_run_time_ms += m[index_of(TaskMetric::kExecutorRunTimeMs)];
@@ -383,10 +393,11 @@ void ModelBuilder::on(const ev::ApplicationStart& e) {
   app.driver_logs = e.driver_logs;
   app.driver_attributes = e.driver_attributes;
   state_->touch(e.timestamp_ms);
-  // The History Server gives the driver the logs of this event.
+  // The History Server gives the driver the logs of this event, and with them its attributes.
   if (!e.driver_logs.empty()) {
     if (auto it = state_->executors.find(std::string_view("driver")); it != state_->executors.end()) {
       it->second.out.log_urls = e.driver_logs;
+      it->second.out.attributes = e.driver_attributes;
     }
   }
 }
@@ -526,9 +537,17 @@ void ModelBuilder::on(const ev::JobStart& e) {
   job.job_id = e.job_id;
   if (e.submission_time_ms && *e.submission_time_ms > 0) job.submission_time_ms = e.submission_time_ms;
   job.stage_ids = e.stage_ids;
+  job.stage_ids_in_log_order = e.stage_ids;
   sort_unique(job.stage_ids);
   job.description = e.properties.job_description;
   job.job_group = e.properties.job_group;
+  for (size_t start = 0; start <= e.properties.job_tags.size();) {
+    size_t end = e.properties.job_tags.find(',', start);
+    if (end == std::string::npos) end = e.properties.job_tags.size();
+    if (end > start) job.tags.push_back(e.properties.job_tags.substr(start, end - start));
+    start = end + 1;
+  }
+  sort_unique(job.tags);
   job.sql_execution_id = e.properties.sql_execution_id;
   job.status = JobStatus::kRunning;
 
@@ -777,7 +796,13 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     x.tasks_succeeded += succeeded ? 1 : 0;
     x.tasks_failed += failed ? 1 : 0;
     x.tasks_killed += killed ? 1 : 0;
-    x.total_duration_ms += duration_ms;
+    // As the History Server counts them: a Resubmitted end is a failed task, but the task it
+    // names had ended already, so it neither ends an active task nor adds its time again.
+    if (e.reason == ev::TaskEndReason::kResubmitted) {
+      ++x.tasks_resubmitted;
+    } else {
+      x.total_duration_ms += duration_ms;
+    }
     // The History Server keeps a resubmitted task's first metrics; so do we.
     if (e.has_metrics && e.reason != ev::TaskEndReason::kResubmitted) {
       x.total_gc_time_ms += metrics[index_of(TaskMetric::kJvmGcTimeMs)];
@@ -802,6 +827,7 @@ void ModelBuilder::on(const ev::StageExecutorMetrics& e) {
       if (auto exec = s.executors.find(e.executor_id); exec != s.executors.end()) it->second.host = exec->second.out.host;
     }
     it->second.peak_metrics.merge(e.metrics);
+    if (e.metrics.present && e.metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) it->second.peaks_set = true;
   }
   if (auto it = s.executors.find(e.executor_id); it != s.executors.end()) it->second.out.peak_metrics.merge(e.metrics);
 }
@@ -841,6 +867,7 @@ void ModelBuilder::on(const ev::SqlExecutionStart& e) {
   sql.plan = e.plan;
   sql.start_time_ms = e.time_ms;
   sql.modified_configs = e.modified_configs;
+  sql.query_id = e.query_id;
   s.redaction.redact(sql.modified_configs);
   s.redact_text(sql.description);
   s.redact_text(sql.details);

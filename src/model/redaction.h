@@ -3,8 +3,9 @@
 //
 // As Spark's Utils.redact: a property whose key *or value* matches the pattern keeps its key and
 // has its value replaced by kRedactedValue (a value such as sun.java.command may carry
-// "--conf spark.x.password=..."). The pattern is Spark's default spark.redaction.regex,
-// (?i)secret|password|token|access[.]?key, and also the application's own spark.redaction.regex
+// "--conf spark.x.password=..."). The pattern is Spark 4's default spark.redaction.regex,
+// (?i)secret|password|token|access[.]?key|credential (earlier Spark's lacked "credential"; the
+// History Server redacts with its own default), and also the application's own spark.redaction.regex
 // when it sets one: a log whose own pattern is narrower than the default still has the default
 // applied. Free text (plan descriptions, SQL text) is redacted by the application's own
 // spark.sql.redaction.string.regex when it sets one, matches replaced, as Spark's SQL UI does.
@@ -30,7 +31,7 @@ class RE2;
 namespace sf::model {
 
 inline constexpr std::string_view kRedactedValue = "*********(redacted)";
-inline constexpr std::string_view kDefaultRedactionPattern = "(?i)secret|password|token|access[.]?key";
+inline constexpr std::string_view kDefaultRedactionPattern = "(?i)secret|password|token|access[.]?key|credential";
 
 class Redaction {
  public:

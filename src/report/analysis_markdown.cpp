@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "report/economics_text.h"
 #include "report/finding_text.h"
 #include "report/markdown_cell.h"
 
@@ -62,6 +63,7 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
     out += "Resource-cost projections (not wall-clock): " + joined + "\n\n";
   }
 
+  out += economics_markdown_section(analysis.economics);
   size_t negligible = 0;
   for (const Finding& f : analysis.findings) negligible += recovers_nothing(f) ? 1 : 0;
   out += fmt::format("<details><summary>All findings ({})</summary>\n\n", analysis.findings.size());

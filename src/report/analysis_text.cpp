@@ -7,6 +7,7 @@
 
 #include "common/units.h"
 #include "model/slowest.h"
+#include "report/economics_text.h"
 #include "report/finding_text.h"
 
 namespace sf::report {
@@ -272,6 +273,7 @@ std::string analysis_text(const AppModel& model, const analysis::Analysis* analy
   if (analysis != nullptr) fix_these_first_section(out, *analysis, options.top_groups);
   application_section(out, model);
   work_section(out, model, totals);
+  if (analysis != nullptr) economics_text_section(out, analysis->economics);
   if (analysis != nullptr) findings_section(out, *analysis, options.top_findings);
   top_stages_section(out, model, options.top_stages);
   diagnostics_section(out, model);

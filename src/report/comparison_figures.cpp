@@ -12,6 +12,12 @@ namespace sf::report {
 
 namespace {
 
+// The cost's unit is the rate card's currency ("USD"); "money" is the metric's unit before a rate
+// card names one (a budget's figure).
+bool is_money(std::string_view unit) {
+  return unit == "money" || (unit.size() == 3 && std::all_of(unit.begin(), unit.end(), [](char c) { return c >= 'A' && c <= 'Z'; }));
+}
+
 std::string unsigned_figure(std::string_view unit, double value) {
   const auto whole = static_cast<int64_t>(std::llround(std::fabs(value)));
   if (unit == "ms") return units::format_duration_ms(whole);
@@ -22,6 +28,11 @@ std::string unsigned_figure(std::string_view unit, double value) {
     if (v >= 100) return fmt::format("{:.0f} core-hours", v);
     if (v >= 1) return fmt::format("{:.2f} core-hours", v);
     return fmt::format("{:.4f} core-hours", v);
+  }
+  if (is_money(unit)) {
+    const double v = std::fabs(value);
+    const std::string suffix = unit == "money" ? std::string() : fmt::format(" {}", unit);
+    return v >= 1 ? fmt::format("{:.2f}{}", v, suffix) : fmt::format("{:.4f}{}", v, suffix);
   }
   return units::format_count(whole);
 }
@@ -75,10 +86,14 @@ std::string execution_alignment_figure(const compare::ExecutionAlignment& e) {
 }
 
 std::string pair_counts_figure(const compare::StageAlignment& a) {
-  size_t counts[4] = {0, 0, 0, 0};
+  size_t counts[5] = {0, 0, 0, 0, 0};
   for (const auto& p : a.pairs) ++counts[static_cast<size_t>(p.method)];
-  return fmt::format("{} stage pairs (exact {}, structural {}, aligned {}, by position {})", a.pairs.size(), counts[0],
-                     counts[1], counts[2], counts[3]);
+  std::string out = fmt::format("{} stage pairs (exact {}, structural {}, aligned {}, by position {}", a.pairs.size(),
+                                counts[0], counts[1], counts[2], counts[3]);
+  // Only a comparison given pins says so, so the usual line stays as it was.
+  if (counts[4] > 0) out += fmt::format(", pinned by hand {}", counts[4]);
+  out += ')';
+  return out;
 }
 
 std::string budget_figure(const compare::BudgetResult& r, std::string_view unit) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/economics_json.h"
 #include "report/findings_json.h"
 
 namespace sf::report {
@@ -382,6 +383,7 @@ std::string analysis_json(const AppModel& model, const analysis::Analysis* analy
     doc["findings"] = findings_json(*analysis);
     doc["rollup"] = rollup_json(*analysis);
     doc["analysisConfig"] = analysis_config_json(*analysis);
+    doc["economics"] = economics_json(analysis->economics);
   }
   // Invalid UTF-8 in a log's strings is replaced rather than failing the whole document.
   return doc.dump(options.indent, ' ', false, json::error_handler_t::replace) + "\n";

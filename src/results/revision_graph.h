@@ -19,6 +19,11 @@ class RevisionGraph {
   // breadth-first search, so the nearest path wins.
   std::map<std::string, int64_t> ancestors(const std::string& tree) const;
 
+  // `results` (some of the store's) in ancestry order: each after every result of an ancestor
+  // revision; otherwise (siblings, results with no revision) by native order, the earlier
+  // first. How a chart over revisions lays its points out.
+  std::vector<const StoredResult*> ancestry_order(const std::vector<const StoredResult*>& results) const;
+
  private:
   std::map<std::string, std::vector<std::string>> parents_;
 };

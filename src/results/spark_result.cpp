@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/cost.h"
 #include "results/stage_key.h"
 
 namespace sf::results {
@@ -66,6 +67,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
   add(q, "inputBytes", sum(TaskMetric::kInputBytes), "bytes", Direction::kNone, /*deterministic=*/true);
   add(q, "failedTasks", static_cast<double>(failed_tasks), "count", lower);
   add(q, "coreHours", model::core_hours_held(app), "core-hours", lower);
+  // The currency is the unit, so costs priced in two currencies are never judged against each other.
+  if (app.app.start_time_ms) add(q, "cost", analysis::application_cost(app, context.rate_card), context.rate_card.currency, lower);
 
   std::map<std::string, int> seen;
   for (const model::SqlExecution& execution : app.sql) {
@@ -109,6 +112,14 @@ Status validate(const SparkResultContext& context) {
 
 std::string event_log_origin(std::string_view source, std::string_view app_id) {
   return fmt::format("spark event log {} ({})", source, app_id);
+}
+
+std::optional<std::string> event_log_source(std::string_view origin) {
+  constexpr std::string_view kPrefix = "spark event log ";
+  if (origin.substr(0, kPrefix.size()) != kPrefix || origin.empty() || origin.back() != ')') return std::nullopt;
+  const size_t open = origin.rfind(" (");
+  if (open == std::string_view::npos || open < kPrefix.size()) return std::nullopt;
+  return std::string(origin.substr(kPrefix.size(), open - kPrefix.size()));
 }
 
 }  // namespace sf::results

@@ -3,11 +3,14 @@
 // App wall-clock, executor run time, CPU time, GC time, shuffle read and write bytes, spill
 // bytes (disk and memory), input bytes (deterministic: the same job on the same data reads the
 // same bytes), failed tasks and core-hours; then the duration of each SQL execution and each
-// stage, keyed by stage_key.h so they line up across runs. docs/result-schema.md lists them.
+// stage, keyed by stage_key.h so they line up across runs. And the cost: the cores and memory
+// held, the driver's included, at the context's rate card (analysis/cost.h), in its currency.
+// docs/result-schema.md lists them.
 #pragma once
 
 #include <optional>
 
+#include "analysis/rate_card.h"
 #include "results/result.h"
 #include "model/app_model.h"
 
@@ -23,6 +26,7 @@ struct SparkResultContext {
   Procedure procedure;
   std::optional<RunStatus> status;  // nullopt: from the log (see spark_result.cpp)
   std::string origin;
+  analysis::RateCard rate_card = analysis::default_rate_card();  // what "cost" is priced with
 };
 
 ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
@@ -43,5 +47,7 @@ Status validate(const SparkResultContext& context);
 
 // The origin recorded for a result read from an event log: "spark event log <source> (<app id>)".
 std::string event_log_origin(std::string_view source, std::string_view app_id);
+// The <source> of such an origin; nullopt for any other origin (a result file's own words).
+std::optional<std::string> event_log_source(std::string_view origin);
 
 }  // namespace sf::results

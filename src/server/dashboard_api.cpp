@@ -3,10 +3,23 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "compare/run_comparison.h"
 #include "fetch/history_server_request.h"
+#include "results/comparison_method.h"
+#include "results/history_comparison.h"
+#include "results/revision_graph.h"
+#include "results/run_evaluation.h"
+#include "results/spark_result.h"
+#include "results/store.h"
+#include "report/comparison_json.h"
+#include "report/plan_diff_json.h"
 #include "report/timeline_json.h"
+#include "report/verdict_json.h"
 #include "server/static_files.h"
 
 namespace sf::server {
@@ -30,6 +43,15 @@ RestResponse error_response(const ApiError& error) {
   RestResponse out;
   out.status = error.status;
   out.body = json{{"error", {{"code", error.code}, {"message", error.message}}}}.dump();
+  out.headers.emplace_back("Cache-Control", "no-store");
+  return out;
+}
+
+// A document already written as JSON text.
+RestResponse text_json_response(std::string body) {
+  RestResponse out;
+  out.status = 200;
+  out.body = std::move(body);
   out.headers.emplace_back("Cache-Control", "no-store");
   return out;
 }
@@ -58,6 +80,23 @@ std::vector<std::string> split_path(std::string_view path) {
 std::string text_param(const QueryParams& query, const std::string& name) {
   auto it = query.find(name);
   return it == query.end() || it->second.empty() ? std::string() : it->second.front();
+}
+
+std::vector<std::string> text_params(const QueryParams& query, const std::string& name) {
+  auto it = query.find(name);
+  return it == query.end() ? std::vector<std::string>() : it->second;
+}
+
+std::optional<double> number_param(const QueryParams& query, const std::string& name) {
+  const std::string text = text_param(query, name);
+  if (text.empty()) return std::nullopt;
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(value)) return value;
+  } catch (const std::exception&) {
+  }
+  throw ApiError{400, "bad-parameter", "\"" + name + "\" must be a number"};
 }
 
 int64_t int_param(const QueryParams& query, const std::string& name, int64_t fallback, int64_t min_value,
@@ -143,6 +182,14 @@ class DashboardApi::Request {
       // A body is taken by accept_body; a POST that reaches here had none.
       if (method_ != "POST") throw ApiError{405, "method-not-allowed", "uploads take POST with the file as the body"};
       throw ApiError{400, "empty-upload", "the upload has no body: the file is empty"};
+    }
+    if (seg_.size() == 1 && seg_[0] == "compare") return get(&Request::comparison);
+    if (seg_.size() == 2 && seg_[0] == "compare" && seg_[1] == "plan") return get(&Request::plan_diff);
+    if (seg_.size() == 2 && seg_[0] == "history") {
+      if (seg_[1] == "subjects") return get(&Request::history_subjects);
+      if (seg_[1] == "series") return get(&Request::history_series);
+      if (seg_[1] == "run") return get(&Request::history_run);
+      if (seg_[1] == "batch") return get(&Request::history_batch);
     }
     if (seg_.size() >= 3 && seg_[0] == "logs") {
       if (seg_[2] == "analysis" && seg_.size() == 3) return get(&Request::analysis);
@@ -310,6 +357,269 @@ class DashboardApi::Request {
       }
     }
     return json_response(ordered_json{{"stage", *stage}, {"findings", findings}, {"planNodes", nodes}});
+  }
+
+  // --- Comparison: the same library calls as `compare` (compare::compare_runs, the document
+  // comparison_json writes), over two logs the dashboard knows.
+  struct ComparisonInputs {
+    std::shared_ptr<const catalog::LoadedLog> base;
+    std::shared_ptr<const catalog::LoadedLog> cand;
+    compare::ComparisonNormalizer normalizer;
+  };
+  ComparisonInputs comparison_inputs() const {
+    const std::string base = text_param(query_, "base");
+    const std::string cand = text_param(query_, "cand");
+    if (base.empty() || cand.empty()) throw ApiError{400, "bad-parameter", "name both logs: compare?base=<log>&cand=<log>"};
+    auto normalizer = compare::ComparisonNormalizer::with_patterns(text_params(query_, "normalize"));
+    if (!normalizer) throw ApiError{400, "bad-parameter", normalizer.error().message()};
+    return {load(base), load(cand), std::move(*normalizer)};
+  }
+
+  RestResponse comparison() {
+    ComparisonInputs in = comparison_inputs();
+    std::vector<compare::StagePin> pins;
+    for (const std::string& text : text_params(query_, "pin")) {
+      auto pin = compare::parse_pin(text);
+      if (!pin) throw ApiError{400, "bad-parameter", pin.error().message()};
+      pins.push_back(*pin);
+    }
+    if (Status s = compare::check_pins(in.base->model(), in.cand->model(), pins); !s.ok()) {
+      throw ApiError{400, "bad-pin", s.message()};
+    }
+    compare::CompareOptions options;
+    if (api_.logs_.options().analysis) options.analysis = *api_.logs_.options().analysis;
+    options.alignment.normalizer = in.normalizer;
+    options.alignment.pins = std::move(pins);
+    compare::Comparison c = compare::compare_runs(in.base->model(), in.cand->model(), options);
+    // The runs by the names the dashboard knows them by, not the server's paths.
+    c.baseline.path = text_param(query_, "base");
+    c.candidate.path = text_param(query_, "cand");
+    return text_json_response(report::comparison_json(c, -1));
+  }
+
+  RestResponse plan_diff() {
+    const ComparisonInputs in = comparison_inputs();
+    const int64_t base_id = int_param(query_, "baseExecution", -1, 0, int64_t{1} << 62);
+    const int64_t cand_id = int_param(query_, "candExecution", -1, 0, int64_t{1} << 62);
+    if (base_id < 0 || cand_id < 0) {
+      throw ApiError{400, "bad-parameter", "name both executions: baseExecution=<id>&candExecution=<id>"};
+    }
+    const model::SqlExecution* b = in.base->model().sql_execution(base_id);
+    const model::SqlExecution* c = in.cand->model().sql_execution(cand_id);
+    if (b == nullptr) throw ApiError{404, "not-found", "the baseline has no SQL execution " + std::to_string(base_id)};
+    if (c == nullptr) throw ApiError{404, "not-found", "the candidate has no SQL execution " + std::to_string(cand_id)};
+    return text_json_response(report::plan_diff_json(*b, *c, in.normalizer));
+  }
+
+  // --- History: the result store of serve --store, read with the calls `store` and `verdict`
+  // make (open_store read-only, results, identity_policy, compare_history, evaluate_run,
+  // compare_batch), the answer verdict -f json's document.
+  struct StoreContents {
+    std::string description;
+    std::vector<results::StoredResult> results;
+    results::IdentityPolicy policy;
+  };
+  StoreContents read_store() const {
+    if (api_.options_.store_location.empty()) {
+      throw ApiError{404, "no-store", "serve was started without --store: there is no result store to show"};
+    }
+    results::StoreOptions read_only;
+    read_only.create_if_missing = false;
+    auto store = results::open_store(api_.options_.store_location, read_only);
+    if (!store) throw ApiError{502, "store-error", store.error().message()};
+    StoreContents out;
+    out.description = (*store)->description();
+    auto policy = (*store)->identity_policy();
+    if (!policy) throw ApiError{502, "store-error", policy.error().message()};
+    auto results = (*store)->results();
+    if (!results) throw ApiError{502, "store-error", results.error().message()};
+    out.policy = std::move(*policy);
+    out.results = std::move(*results);
+    return out;
+  }
+
+  results::MethodConfig method_config(const std::string& default_method) const {
+    results::MethodConfig config;
+    config.name = default_method;
+    if (std::string m = text_param(query_, "method"); !m.empty()) config.name = m;
+    if (auto k = number_param(query_, "k")) config.k = *k;
+    if (auto w = number_param(query_, "window")) config.window = static_cast<int64_t>(*w);
+    if (auto p = number_param(query_, "minPoints")) config.min_points = static_cast<int64_t>(*p);
+    if (auto e = number_param(query_, "minEffect")) config.min_effect = *e;
+    if (auto n = number_param(query_, "provisionalNoise")) config.provisional_relative_noise = *n;
+    if (std::string o = text_param(query_, "ordering"); !o.empty()) config.ordering = o;
+    if (std::string d = text_param(query_, "duplicates"); !d.empty()) config.duplicates = d;
+    if (Status s = results::validate(config); !s.ok()) throw ApiError{400, "bad-parameter", s.message()};
+    return config;
+  }
+
+  // The log a result was read from, by the name the dashboard opens it with: the listed log
+  // whose real path is the recorded source's, else the only listed log of that file name.
+  class LogNames {
+   public:
+    explicit LogNames(const catalog::LogCatalog& logs) {
+      for (const catalog::ApplicationListing& app : logs.applications()) {
+        for (const catalog::AttemptListing& a : app.attempts) {
+          std::error_code ec;
+          const fs::path real = fs::weakly_canonical(a.log_path, ec);
+          const std::string name = file_name(a.log_path);
+          if (!ec) by_path_[real.string()] = name;
+          ++by_name_[name];
+        }
+      }
+    }
+    json of(const results::StoredResult& r) const {
+      const auto source = results::event_log_source(r.document.origin);
+      if (!source) return nullptr;
+      std::error_code ec;
+      const fs::path real = fs::weakly_canonical(*source, ec);
+      if (!ec) {
+        if (auto it = by_path_.find(real.string()); it != by_path_.end()) return it->second;
+      }
+      const std::string name = fs::path(*source).filename().string();
+      if (auto it = by_name_.find(name); it != by_name_.end() && it->second == 1) return name;
+      return nullptr;
+    }
+
+   private:
+    std::map<std::string, std::string> by_path_;
+    std::map<std::string, int> by_name_;
+  };
+
+  static json result_json(const results::StoredResult& r, const LogNames& names) {
+    const results::ResultDocument& d = r.document;
+    return {{"id", r.id},
+            {"order", r.order},
+            {"subject", d.subject},
+            {"revision", d.revision.tree},
+            {"parents", d.revision.parents},
+            {"runKey", d.procedure.run_key},
+            {"round", optional_json(d.procedure.round)},
+            {"slot", optional_json(d.procedure.slot)},
+            {"status", results::to_string(d.status)},
+            {"parameters", d.parameters},
+            {"environment", d.environment},
+            {"log", names.of(r)}};
+  }
+
+  RestResponse verdict_response(const StoreContents& store, const results::VerdictDocument& doc,
+                                const std::vector<const results::StoredResult*>& shown) const {
+    const LogNames names(api_.logs_);
+    json results = json::array();
+    for (const results::StoredResult* r : shown) results.push_back(result_json(*r, names));
+    return json_response(json{{"store", store.description},
+                              {"results", results},
+                              {"document", json::parse(report::verdict_json(doc))}});
+  }
+
+  RestResponse history_subjects() {
+    const StoreContents store = read_store();
+    struct Subject {
+      size_t results = 0;
+      std::set<std::string> revisions;
+      std::set<std::string> run_keys;
+      int64_t last_order = 0;
+    };
+    std::map<std::string, Subject> subjects;
+    for (const results::StoredResult& r : store.results) {
+      Subject& s = subjects[r.document.subject];
+      ++s.results;
+      if (!r.document.revision.tree.empty()) s.revisions.insert(r.document.revision.tree);
+      if (!r.document.procedure.run_key.empty()) s.run_keys.insert(r.document.procedure.run_key);
+      s.last_order = std::max(s.last_order, r.order);
+    }
+    json out = json::array();
+    for (const auto& [name, s] : subjects) {
+      out.push_back({{"subject", name},
+                     {"results", s.results},
+                     {"revisions", s.revisions.size()},
+                     {"runKeys", s.run_keys},
+                     {"lastOrder", s.last_order}});
+    }
+    return json_response(json{{"store", store.description}, {"subjects", out}});
+  }
+
+  // The subject's results in ancestry order (the chart's x axis).
+  static std::vector<const results::StoredResult*> subject_results(const StoreContents& store,
+                                                                    const std::string& subject) {
+    std::vector<const results::StoredResult*> of_subject;
+    for (const results::StoredResult& r : store.results) {
+      if (r.document.subject == subject) of_subject.push_back(&r);
+    }
+    if (of_subject.empty()) throw ApiError{404, "not-found", "no results of subject \"" + subject + "\" in the store"};
+    return results::RevisionGraph(store.results).ancestry_order(of_subject);
+  }
+
+  RestResponse history_series() {
+    const std::string subject = text_param(query_, "subject");
+    if (subject.empty()) throw ApiError{400, "bad-parameter", "name the subject: history/series?subject=<subject>"};
+    const results::MethodConfig method = method_config(std::string(results::kDispersionScaled));
+    const StoreContents store = read_store();
+    const auto ordered = subject_results(store, subject);
+    const std::string quantity = text_param(query_, "quantity");
+    std::vector<std::string> targets;
+    std::vector<std::string> quantities;
+    if (quantity.empty()) {
+      // Every series of the subject, each judged at its latest point.
+      auto latest = results::resolve_targets(store.results, "latest", subject);
+      if (!latest) throw ApiError{404, "not-found", latest.error().message()};
+      targets = *latest;
+    } else {
+      for (const results::StoredResult* r : ordered) {
+        if (r->document.quantity(quantity) != nullptr) targets.push_back(r->id);
+      }
+      if (targets.empty()) throw ApiError{404, "not-found", "no result of \"" + subject + "\" has " + quantity};
+      quantities.push_back(quantity);
+    }
+    auto doc = results::compare_history(store.results, store.policy, method, targets, quantities);
+    if (!doc) throw ApiError{400, "bad-parameter", doc.error().message()};
+    if (const std::string fingerprint = text_param(query_, "fingerprint"); !fingerprint.empty()) {
+      std::erase_if(doc->evaluations,
+                    [&](const results::Evaluation& e) { return e.series_fingerprint != fingerprint; });
+    }
+    return verdict_response(store, *doc, ordered);
+  }
+
+  RestResponse history_run() {
+    const results::MethodConfig method = method_config(std::string(results::kPairedRatio));
+    results::RunRequest request{text_param(query_, "runKey"), text_param(query_, "profile"),
+                                text_param(query_, "coordinate"), text_param(query_, "baseline")};
+    if (request.run_key.empty() || request.profile.empty() || request.baseline.empty()) {
+      throw ApiError{400, "bad-parameter", "name the run: history/run?runKey=<key>&profile=<profile>&baseline=<value>"};
+    }
+    const StoreContents store = read_store();
+    auto doc = results::evaluate_run(request, store.results, store.policy, method);
+    if (!doc) throw ApiError{400, "bad-parameter", doc.error().message()};
+    std::vector<const results::StoredResult*> shown;
+    for (const results::StoredResult& r : store.results) {
+      if (r.document.procedure.run_key == request.run_key) shown.push_back(&r);
+    }
+    return verdict_response(store, *doc, shown);
+  }
+
+  RestResponse history_batch() {
+    const results::MethodConfig method = method_config(std::string(results::kDispersionScaled));
+    results::BatchRequest request;
+    request.revision = text_param(query_, "revision");
+    request.run_key = text_param(query_, "runKey");
+    if (request.revision.empty() == request.run_key.empty()) {
+      throw ApiError{400, "bad-parameter", "name one target: history/batch?revision=<tree> or ?runKey=<key>"};
+    }
+    request.expected = text_params(query_, "expect");
+    const StoreContents store = read_store();
+    auto doc = results::compare_batch(store.results, store.policy, method, request);
+    if (!doc) throw ApiError{404, "not-found", doc.error().message()};
+    // The target's results and every reference point's, for the links to the compare page.
+    std::set<std::string> ids;
+    for (const results::Evaluation& e : doc->evaluations) {
+      if (e.target) ids.insert(e.target->result_id);
+      for (const results::PointRef& p : e.reference) ids.insert(p.result_id);
+    }
+    std::vector<const results::StoredResult*> shown;
+    for (const results::StoredResult& r : store.results) {
+      if (ids.count(r.id) != 0) shown.push_back(&r);
+    }
+    return verdict_response(store, *doc, shown);
   }
 
   static int64_t parse_number(const std::string& text, const std::string& what) {

@@ -16,6 +16,20 @@
 //   POST /api/sf/v1/history-server?baseUrl=&appId=&attemptId=   download an application's logs
 //        from a Spark History Server (validated, no credentials, no redirects, size and time
 //        limits), then read it: a parse
+//   GET  /api/sf/v1/compare?base=L&cand=L[&pin=B:C][&normalize=RE]   the comparison document
+//        (compare -f json) of two logs, each any log the dashboard knows
+//   GET  /api/sf/v1/compare/plan?base=L&cand=L&baseExecution=N&candExecution=M   the plan diff
+//        of a pair of SQL executions (report/plan_diff_json.h)
+//   GET  /api/sf/v1/history/subjects                       the result store's subjects (serve --store)
+//   GET  /api/sf/v1/history/series?subject=S[&quantity=Q&fingerprint=F]   without Q: every series
+//        of S with the verdict of its latest point; with Q: each point of the series evaluated
+//        against its own history (verdict history), in ancestry order
+//   GET  /api/sf/v1/history/run?runKey=K&profile=P&baseline=B[&coordinate=C]   verdict run
+//   GET  /api/sf/v1/history/batch?revision=R | runKey=K     verdict batch
+//   Method parameters (method, k, window, minPoints, minEffect, provisionalNoise, ordering,
+//   duplicates) are verdict's flags. Every answer is the verdict's comparison document
+//   (report/verdict_json.h) with the results behind it and the log each came from when the
+//   dashboard can open it; the store is named by Store::description() (never a password).
 //
 // A POST (a parse, an upload, a download) must carry the header "X-SparkForensics: 1", which the
 // dashboard's page sends and another site's page cannot (a custom header needs a CORS preflight,
@@ -49,6 +63,7 @@ struct DashboardOptions {
   UploadLimits uploads;
   std::filesystem::path upload_parent;  // where the uploads' directory is made ("" : the system's temp)
   fetch::FetchOptions fetch;            // History Server downloads: size limit, timeouts
+  std::string store_location;           // serve --store: an SQLite file or a postgresql:// URL; "" none
 };
 
 class DashboardApi {

@@ -1,11 +1,14 @@
 #include "server/history_server_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string_view>
 
+#include "common/text.h"
 #include "server/rest_path.h"
+#include "server/spark_plan_graph.h"
 
 namespace sf::server {
 
@@ -123,11 +126,12 @@ json task_metrics_json(const TaskMetricValues& v) {
 }
 
 // The value at quantile q of sorted values, as Spark's Distribution and task summary pick it:
-// the element at min(floor(q * n), n - 1).
+// the element at min(floor(q * n), n - 1); a negative q picks the first (the index is computed in
+// double, so that any q Spark takes stays in range).
 double quantile_of(const std::vector<int64_t>& sorted, double q) {
-  const auto n = static_cast<int64_t>(sorted.size());
-  const int64_t index = std::min(static_cast<int64_t>(q * static_cast<double>(n)), n - 1);
-  return static_cast<double>(sorted[static_cast<size_t>(std::max<int64_t>(index, 0))]);
+  const auto last = static_cast<double>(sorted.size() - 1);
+  const double position = std::clamp(std::floor(q * static_cast<double>(sorted.size())), 0.0, last);
+  return static_cast<double>(sorted[static_cast<size_t>(position)]);
 }
 
 json quantiles_json(std::vector<int64_t> values, const std::vector<double>& quantiles) {
@@ -141,6 +145,10 @@ json quantiles_json(std::vector<int64_t> values, const std::vector<double>& quan
 const model::Executor* find_executor(const model::AppModel& m, std::string_view id) {
   return m.executor(id);
 }
+
+// The History Server's peaks are set by a task end (zeros when the log carries no executor
+// metrics) unless the metrics it logged are unset (a task lost with its executor).
+bool shows_peaks(const model::ExecutorStageSummary& e) { return e.peaks_set; }
 
 json executor_stage_summary_json(const model::ExecutorStageSummary& e) {
   json out = {
@@ -161,11 +169,7 @@ json executor_stage_summary_json(const model::ExecutorStageSummary& e) {
       {"isBlacklistedForStage", e.excluded},
       {"isExcludedForStage", e.excluded},
   };
-  // The History Server's peaks are set by the first task end (zeros when the log carries no
-  // executor metrics), so an executor that ended a task shows them.
-  if (e.peak_metrics.present || e.tasks_succeeded + e.tasks_failed + e.tasks_killed > 0) {
-    out["peakMemoryMetrics"] = executor_peaks_json(e.peak_metrics);
-  }
+  if (shows_peaks(e)) out["peakMemoryMetrics"] = executor_peaks_json(e.peak_metrics);
   return out;
 }
 
@@ -188,16 +192,16 @@ json executor_metrics_distributions_json(const model::StageAttempt& s, const std
       {"diskBytesSpilled", [](const Summary& e) { return e.disk_bytes_spilled; }},
   };
   json out = {{"quantiles", quantiles}};
-  if (s.executors.empty()) return out;
   for (const auto& [name, value] : fields) {
     std::vector<int64_t> values;
     for (const Summary& e : s.executors) values.push_back(value(e));
     out[name] = quantiles_json(std::move(values), quantiles);
   }
+  // Over the executors whose summary shows peaks (Spark flattens their peakMemoryMetrics options).
   json peaks = json::object();
   std::vector<const Summary*> with_peaks;
   for (const Summary& e : s.executors) {
-    if (e.peak_metrics.present) with_peaks.push_back(&e);
+    if (shows_peaks(e)) with_peaks.push_back(&e);
   }
   if (!with_peaks.empty()) {
     for (size_t i = 0; i < model::kExecutorMetricCount; ++i) {
@@ -209,6 +213,18 @@ json executor_metrics_distributions_json(const model::StageAttempt& s, const std
     out["peakMemoryMetrics"] = std::move(peaks);
   }
   return out;
+}
+
+// SQLExecutionUIData.executionStatus: a logged error message decides (Spark 3.4+ logs "" on
+// success); without one, RUNNING until the execution ends, then FAILED when one of its jobs failed.
+std::string sql_execution_status(const model::AppModel& m, const model::SqlExecution& x) {
+  if (x.error_message) return x.error_message->empty() ? "COMPLETED" : "FAILED";
+  if (!x.end_time_ms) return "RUNNING";
+  const bool a_job_failed = std::any_of(x.job_ids.begin(), x.job_ids.end(), [&](int64_t id) {
+    const model::Job* job = m.job(id);
+    return job != nullptr && job->status == model::JobStatus::kFailed;
+  });
+  return a_job_failed ? "FAILED" : "COMPLETED";
 }
 
 // Speculative attempts by outcome (Spark 3.4's SpeculationStageSummary).
@@ -231,9 +247,38 @@ json speculation_summary_json(const StageTasks& tasks) {
 
 }  // namespace
 
+// Job ids in the order a Scala immutable Map of them iterates, as the History Server lists an SQL
+// execution's jobs (SQLExecutionUIData.jobs): up to four in the order they were added, more in
+// the order of the CHAMP trie of their hashes (scala.util.hashing's improve of each Int), which
+// holds, at each level of five hash bits, the keys alone in their slot first, then the deeper
+// levels, each by slot.
+std::vector<int64_t> scala_map_order(const std::vector<int64_t>& keys_in_insertion_order) {
+  if (keys_in_insertion_order.size() <= 4) return keys_in_insertion_order;
+  auto improved_hash = [](int64_t key) {
+    uint32_t h = static_cast<uint32_t>(key);
+    h = h + ~(h << 9);
+    h = h ^ (h >> 14);
+    h = h + (h << 4);
+    return h ^ (h >> 10);
+  };
+  std::vector<int64_t> out;
+  std::function<void(const std::vector<int64_t>&, int)> visit = [&](const std::vector<int64_t>& keys, int shift) {
+    std::map<uint32_t, std::vector<int64_t>> slots;
+    for (int64_t key : keys) slots[shift < 32 ? (improved_hash(key) >> shift) & 31 : 0].push_back(key);
+    for (const auto& [slot, in_slot] : slots) {
+      if (in_slot.size() == 1 || shift >= 32) out.insert(out.end(), in_slot.begin(), in_slot.end());
+    }
+    for (const auto& [slot, in_slot] : slots) {
+      if (in_slot.size() > 1 && shift < 32) visit(in_slot, shift + 5);
+    }
+  };
+  visit(keys_in_insertion_order, 0);
+  return out;
+}
+
 // -----------------------------------------------------------------------------------------------
 
-json application_json(const catalog::ApplicationListing& app) {
+json application_json(const catalog::ApplicationListing& app, const std::string& log_source) {
   json attempts = json::array();
   for (const catalog::AttemptListing& a : app.attempts) {
     json attempt = json::object();
@@ -247,7 +292,12 @@ json application_json(const catalog::ApplicationListing& app) {
     attempt["duration"] = end >= 0 && start >= 0 ? end - start : 0;
     attempt["sparkUser"] = a.user;
     attempt["completed"] = a.completed;
+    // Spark 4.1+ logs the exit code with the application's end; the History Server shows it then.
+    if (a.exit_code) attempt["exitCode"] = *a.exit_code;
     attempt["appSparkVersion"] = a.spark_version;
+    // One log directory: its name and its full path are the same, as the History Server gives them.
+    attempt["logSourceName"] = log_source;
+    attempt["logSourceFullPath"] = log_source;
     attempt["startTimeEpoch"] = start;
     attempt["endTimeEpoch"] = end;
     attempt["lastUpdatedEpoch"] = a.last_updated_ms;
@@ -271,9 +321,9 @@ json job_json(const model::Job& job, const KilledTasksByJob& killed) {
   if (!job.description.empty()) out["description"] = job.description;
   put_time(out, "submissionTime", job.submission_time_ms);
   put_time(out, "completionTime", job.completion_time_ms);
-  out["stageIds"] = job.stage_ids;
+  out["stageIds"] = job.stage_ids_in_log_order;
   if (!job.job_group.empty()) out["jobGroup"] = job.job_group;
-  out["jobTags"] = json::array();
+  out["jobTags"] = job.tags;
   out["status"] = std::string(model::to_string(job.status));
   out["numTasks"] = job.num_tasks;
   out["numActiveTasks"] = job.num_active_tasks;
@@ -352,7 +402,8 @@ json stage_json(const model::AppModel& m, const model::StageAttempt& s, const St
   out["name"] = s.name;
   if (!s.description.empty()) out["description"] = s.description;
   out["details"] = s.details;
-  out["schedulingPool"] = s.scheduling_pool;
+  // A stage that was never submitted has no pool property: Spark's LiveStage starts in "default".
+  out["schedulingPool"] = s.scheduling_pool.empty() ? std::string("default") : s.scheduling_pool;
   out["rddIds"] = s.rdd_ids_in_log_order;
   json accumulables = json::array();
   for (const model::Accumulable& a : s.accumulables) {
@@ -391,7 +442,10 @@ json stage_json(const model::AppModel& m, const model::StageAttempt& s, const St
     if (auto distributions = task_metric_distributions_json(*detail.tasks, detail.quantiles)) {
       out["taskMetricsDistributions"] = std::move(*distributions);
     }
-    out["executorMetricsDistributions"] = executor_metrics_distributions_json(s, detail.quantiles);
+    // Spark leaves the executors' distributions out of a stage no executor ran a task of.
+    if (!s.executors.empty()) {
+      out["executorMetricsDistributions"] = executor_metrics_distributions_json(s, detail.quantiles);
+    }
   }
   out["isShufflePushEnabled"] = s.shuffle_push_enabled;
   out["shuffleMergersCount"] = s.shuffle_mergers_count;
@@ -407,7 +461,8 @@ json task_json(const model::AppModel& m, const TaskRecord& t) {
       {"launchTime", format_history_server_time(t.launch_time_ms)},
   };
   if (t.getting_result_start_ms > 0) out["resultFetchStart"] = format_history_server_time(t.getting_result_start_ms);
-  if (t.finish_time_ms > 0) out["duration"] = at(t.metrics, TaskMetric::kDurationMs);
+  // Spark shows a duration above 0 only (TaskDataWrapper.toApi).
+  if (at(t.metrics, TaskMetric::kDurationMs) > 0) out["duration"] = at(t.metrics, TaskMetric::kDurationMs);
   out["executorId"] = t.executor_id;
   out["host"] = t.host;
   out["status"] = t.status;
@@ -430,22 +485,47 @@ json task_json(const model::AppModel& m, const TaskRecord& t) {
   return out;
 }
 
+// The History Server reads a summary off its task store's indices: `count` is the number of
+// successful tasks (the index of run times holds the other tasks' metrics negated, below 0), and
+// a metric's value at quantile q is the one at position min(q * count, count - 1) of its index.
+// Most indices hold the successful tasks only; those of the duration, the scheduler delay and the
+// getting-result time hold every ended task, failed and killed ones too (SPARK-26119 left them so).
 std::optional<json> task_metric_distributions_json(const StageTasks& tasks, const std::vector<double>& quantiles) {
-  std::vector<const TaskRecord*> done;
+  std::vector<const TaskRecord*> succeeded, ended;
   for (const TaskRecord& t : tasks.tasks) {
-    if (t.status == "SUCCESS" && t.has_metrics) done.push_back(&t);
+    if (t.status == "RUNNING" || !t.has_metrics) continue;
+    ended.push_back(&t);
+    if (t.status == "SUCCESS") succeeded.push_back(&t);
   }
-  if (done.empty()) return std::nullopt;
+  if (succeeded.empty()) return std::nullopt;
+  const auto count = static_cast<double>(succeeded.size());
+  // The values at the quantiles' positions of one index, given in the index's order.
+  auto pick = [&](const std::vector<int64_t>& ordered) {
+    json out = json::array();
+    for (double q : quantiles) {
+      const double position = std::clamp(std::floor(q * count), 0.0, count - 1);
+      out.push_back(static_cast<double>(ordered[static_cast<size_t>(position)]));
+    }
+    return out;
+  };
   auto distribution = [&](const std::function<int64_t(const TaskMetricValues&)>& value) {
     std::vector<int64_t> values;
-    values.reserve(done.size());
-    for (const TaskRecord* t : done) values.push_back(value(t->metrics));
-    return quantiles_json(std::move(values), quantiles);
+    values.reserve(succeeded.size());
+    for (const TaskRecord* t : succeeded) values.push_back(value(t->metrics));
+    std::sort(values.begin(), values.end());
+    return pick(values);
+  };
+  auto over_ended_tasks = [&](const std::function<int64_t(const TaskMetricValues&)>& value) {
+    std::vector<int64_t> values;
+    values.reserve(ended.size());
+    for (const TaskRecord* t : ended) values.push_back(value(t->metrics));
+    std::sort(values.begin(), values.end());
+    return pick(values);
   };
   json out = {{"quantiles", quantiles}};
-  out["duration"] = distribution(slot(TaskMetric::kDurationMs));
-  out["schedulerDelay"] = distribution(slot(TaskMetric::kSchedulerDelayMs));
-  out["gettingResultTime"] = distribution(slot(TaskMetric::kGettingResultTimeMs));
+  out["duration"] = over_ended_tasks(slot(TaskMetric::kDurationMs));
+  out["schedulerDelay"] = over_ended_tasks(slot(TaskMetric::kSchedulerDelayMs));
+  out["gettingResultTime"] = over_ended_tasks(slot(TaskMetric::kGettingResultTimeMs));
   for (const MetricPath& p : task_metric_paths()) {
     const std::string group = p.group;
     // A distribution shows shuffle reads as readBytes (local + remote), not local bytes alone.
@@ -499,7 +579,7 @@ json executor_json(const model::AppModel& m, const model::Executor& e) {
     }
   }
   out["maxTasks"] = task_cpus > 0 ? static_cast<int64_t>(e.total_cores / task_cpus) : 0;
-  out["activeTasks"] = e.tasks_total - e.tasks_succeeded - e.tasks_failed - e.tasks_killed;
+  out["activeTasks"] = e.tasks_total - e.tasks_succeeded - (e.tasks_failed - e.tasks_resubmitted) - e.tasks_killed;
   out["failedTasks"] = e.tasks_failed;
   out["completedTasks"] = e.tasks_succeeded;
   out["totalTasks"] = e.tasks_total;
@@ -544,12 +624,14 @@ json executor_json(const model::AppModel& m, const model::Executor& e) {
 
 json environment_json(const model::AppModel& m) {
   const model::Environment& env = m.environment;
-  auto jvm = [&](const char* key) {
+  // The runtime as the History Server shows it: a value the log does not give is left out.
+  json runtime = json::object();
+  for (const auto& [field, key] : {std::pair{"javaVersion", "Java Version"}, std::pair{"javaHome", "Java Home"},
+                                   std::pair{"scalaVersion", "Scala Version"}}) {
     for (const auto& [k, v] : env.jvm_information) {
-      if (k == key) return v;
+      if (k == key) runtime[field] = v;
     }
-    return std::string();
-  };
+  }
   json profiles = json::array();
   for (const model::ResourceProfile& p : env.resource_profiles) {
     json executor_resources = json::object();
@@ -568,8 +650,7 @@ json environment_json(const model::AppModel& m) {
                         {"taskResources", std::move(task_resources)}});
   }
   return {
-      {"runtime",
-       {{"javaVersion", jvm("Java Version")}, {"javaHome", jvm("Java Home")}, {"scalaVersion", jvm("Scala Version")}}},
+      {"runtime", std::move(runtime)},
       {"sparkProperties", key_value_pairs(env.spark_properties)},
       {"hadoopProperties", key_value_pairs(env.hadoop_properties)},
       {"systemProperties", key_value_pairs(env.system_properties)},
@@ -599,17 +680,17 @@ json rdd_storage_json(const model::RddInfo& rdd) {
   };
 }
 
-json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description) {
+json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description,
+                        const SqlMetricTexts* metric_values) {
   json out = {{"id", x.execution_id}};
-  std::string status = "RUNNING";
-  if (x.end_time_ms) status = x.failed() ? "FAILED" : "COMPLETED";
-  out["status"] = status;
+  out["status"] = sql_execution_status(m, x);
   out["description"] = x.description;
   out["planDescription"] = plan_description ? x.physical_plan_description : std::string();
   put_time(out, "submissionTime", x.start_time_ms);
   out["duration"] = x.duration_ms().value_or(0);
   json running = json::array(), succeeded = json::array(), failed = json::array();
-  for (int64_t job_id : x.job_ids) {
+  // Jobs join an execution as they start, in job id order.
+  for (int64_t job_id : scala_map_order(x.job_ids)) {
     const model::Job* job = m.job(job_id);
     if (job == nullptr) continue;
     if (job->status == model::JobStatus::kSucceeded) {
@@ -623,24 +704,39 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   out["runningJobIds"] = std::move(running);
   out["successJobIds"] = std::move(succeeded);
   out["failedJobIds"] = std::move(failed);
+  // details: the plan as Spark's SparkPlanGraph draws it, nodes by id from the highest (as
+  // SqlResource lists them), each metric that has a value in the History Server's text of it
+  // (sql_metric_values.h: a metric no task or driver update of this execution reported has none).
   json nodes = json::array(), edges = json::array();
   if (details) {
-    for (const model::PlanNode& node : x.plan.nodes) {
+    const SparkPlanGraph graph = spark_plan_graph(x.plan);
+    for (auto node = graph.nodes.rbegin(); node != graph.nodes.rend(); ++node) {
       json metrics = json::array();
-      for (const model::PlanMetric& metric : node.metrics) {
-        if (!metric.value) continue;
-        metrics.push_back({{"name", metric.name}, {"value", std::to_string(*metric.value)}});
+      for (const model::PlanMetric& metric : node->plan->metrics) {
+        if (metric_values == nullptr) break;
+        auto value = metric_values->find(metric.accumulator_id);
+        if (value == metric_values->end()) continue;
+        metrics.push_back({{"name", text::trim(metric.name)}, {"value", value->second}});
       }
-      nodes.push_back({{"nodeId", node.node_id}, {"nodeName", node.node_name}, {"metrics", std::move(metrics)}});
-      for (int32_t child : node.children) edges.push_back({{"fromId", child}, {"toId", node.node_id}});
+      json shown = {{"nodeId", node->id}, {"nodeName", text::trim(node->plan->node_name)}};
+      if (node->whole_stage_codegen_id) shown["wholeStageCodegenId"] = *node->whole_stage_codegen_id;
+      shown["metrics"] = std::move(metrics);
+      shown["desc"] = node->plan->simple_string;
+      nodes.push_back(std::move(shown));
+    }
+    for (const SparkPlanGraphEdge& edge : graph.edges) {
+      edges.push_back({{"fromId", edge.from_id}, {"toId", edge.to_id}});
     }
   }
   out["nodes"] = std::move(nodes);
   out["edges"] = std::move(edges);
-  // Spark 3.4+'s ExecutionData: the message as logged ("" on success), and the execution's root
-  // (its own id when the log names none, as SQLAppStatusListener fills it).
-  out["errorMessage"] = x.error_message ? json(*x.error_message) : json(nullptr);
+  // Spark 3.4+'s ExecutionData: the message as logged ("" on success, left out when the log has
+  // none), the execution's root (its own id when the log names none, as SQLAppStatusListener
+  // fills it) and the configurations the query changed.
+  if (x.query_id) out["queryId"] = *x.query_id;
+  if (x.error_message) out["errorMessage"] = *x.error_message;
   out["rootExecutionId"] = x.root_execution_id.value_or(x.execution_id);
+  out["modifiedConfigs"] = key_values_object(x.modified_configs);
   return out;
 }
 

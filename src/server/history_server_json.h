@@ -11,16 +11,23 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/app_model.h"
+#include "server/sql_metric_values.h"
 #include "catalog/app_listing.h"
 #include "server/stage_tasks.h"
 
 namespace sf::server {
 
-// One application of the list: its id, name and attempts (newest first).
-nlohmann::json application_json(const catalog::ApplicationListing& app);
+// The Spark version whose History Server the REST API answers as (/version): the pinned pyspark
+// the History Server oracle test runs (tests/history_server), whose answers these documents follow.
+inline constexpr std::string_view kHistoryServerVersion = "4.3.0";
+
+// One application of the list: its id, name and attempts (newest first). `log_source` is the log
+// directory (its real path), which Spark 4 names in every attempt (logSourceName).
+nlohmann::json application_json(const catalog::ApplicationListing& app, const std::string& log_source);
 
 // The metric sums a stage document shows, by their REST names, and the model metric each one is
 // (shuffleReadBytes, local + remote, is written besides these).
@@ -59,7 +66,12 @@ nlohmann::json executor_json(const model::AppModel& m, const model::Executor& ex
 nlohmann::json environment_json(const model::AppModel& m);
 nlohmann::json miscellaneous_process_json(const model::MiscellaneousProcess& process);
 nlohmann::json rdd_storage_json(const model::RddInfo& rdd);
+// `metric_values`: the execution's plan metric texts (sql_metric_values.h), nullptr for none.
 nlohmann::json sql_execution_json(const model::AppModel& m, const model::SqlExecution& execution, bool details,
-                                  bool plan_description);
+                                  bool plan_description, const SqlMetricTexts* metric_values);
+
+// Keys in the order a Scala immutable Map or Set of Ints iterates them (the History Server's order
+// of an execution's jobs and stages): up to four in insertion order, more in hash order.
+std::vector<int64_t> scala_map_order(const std::vector<int64_t>& keys_in_insertion_order);
 
 }  // namespace sf::server

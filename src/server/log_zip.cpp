@@ -61,6 +61,16 @@ class ZipWriter {
     if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
     return Status();
   }
+  // A directory's own entry ("eventlog_v2_app/"), as Spark's zip of a log directory has.
+  Status begin_directory(const std::string& name) {
+    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), name.c_str());
+    archive_entry_set_filetype(entry.get(), AE_IFDIR);
+    archive_entry_set_perm(entry.get(), 0755);
+    archive_entry_set_size(entry.get(), 0);
+    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
+    return Status();
+  }
   Status write(std::string_view bytes, const std::string& name) {
     if (!bytes.empty() && archive_write_data(zip_.get(), bytes.data(), bytes.size()) < 0) return failure(name);
     return Status();
@@ -101,24 +111,15 @@ Status too_large(const std::string& log_path, uint64_t max_bytes) {
                                " bytes a zip download may hold");
 }
 
-}  // namespace
+// One log's entries into `zip`.
+Status write_log(ZipWriter& zip, const io::LogInput& input, const std::string& log_path,
+                 const io::PathConfinement& confinement, uint64_t max_bytes) {
+  const bool directory = input.layout == io::LogLayout::kRolling || input.layout == io::LogLayout::kDatabricks;
+  const std::string prefix = directory ? fs::path(log_path).filename().string() + "/" : "";
 
-Result<EventLogZip> EventLogZip::open(const std::string& log_path, const io::PathConfinement& confinement,
-                                      uint64_t max_bytes) {
-  auto input = io::resolve_log_input(log_path, confinement);
-  if (!input) return fail(input.error());
-  if (input->total_stored_bytes() > max_bytes) return fail(too_large(log_path, max_bytes));
-  return EventLogZip(std::move(*input), log_path, confinement, max_bytes);
-}
-
-Status EventLogZip::write(const ZipByteSink& sink) const {
-  const bool directory = input_.layout == io::LogLayout::kRolling || input_.layout == io::LogLayout::kDatabricks;
-  const std::string prefix = directory ? fs::path(log_path_).filename().string() + "/" : "";
-
-  ZipWriter zip(sink);
-  if (Status s = zip.open(); !s.ok()) return s;
   if (directory) {
-    for (const fs::path& marker : status_markers(log_path_, confinement_)) {
+    if (Status s = zip.begin_directory(prefix); !s.ok()) return s;
+    for (const fs::path& marker : status_markers(log_path, confinement)) {
       if (Status s = zip.begin(prefix + marker.string()); !s.ok()) return s;
     }
   }
@@ -129,7 +130,7 @@ Status EventLogZip::write(const ZipByteSink& sink) const {
   std::string scratch;
   Status write_error;
   const io::ScanOptions scan_options;
-  auto scanned = io::scan_log(input_, scan_options, [&](io::ScannedPart& part) {
+  auto scanned = io::scan_log(input, scan_options, [&](io::ScannedPart& part) {
     const std::string name = prefix + io::without_codec_extension(part.part.name);
     if (write_error = zip.begin(name); !write_error.ok()) return io::ScanControl::kStop;
     io::for_each_line(part, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
@@ -139,7 +140,7 @@ Status EventLogZip::write(const ZipByteSink& sink) const {
       if (chunk.size() >= (size_t{1} << 20)) {
         write_error = zip.write(chunk, name);
         chunk.clear();
-        if (write_error.ok() && zip.written_bytes() > max_bytes_) write_error = too_large(log_path_, max_bytes_);
+        if (write_error.ok() && zip.written_bytes() > max_bytes) write_error = too_large(log_path, max_bytes);
       }
     });
     if (write_error.ok()) write_error = zip.write(chunk, name);
@@ -150,8 +151,38 @@ Status EventLogZip::write(const ZipByteSink& sink) const {
   if (!write_error.ok()) return write_error;
   // A log that cannot be read to its end is not handed out as if it were whole; a compressed log
   // still being written ends inside its last block, which is no damage.
-  if (scanned->read_error && !(input_.in_progress && io::is_truncated_stream(*scanned->read_error))) {
-    return scanned->read_error->with_context(log_path_);
+  if (scanned->read_error && !(input.in_progress && io::is_truncated_stream(*scanned->read_error))) {
+    return scanned->read_error->with_context(log_path);
+  }
+  return Status();
+}
+
+}  // namespace
+
+Result<EventLogZip> EventLogZip::open(const std::string& log_path, const io::PathConfinement& confinement,
+                                      uint64_t max_bytes) {
+  return open(std::vector<std::string>{log_path}, confinement, max_bytes);
+}
+
+Result<EventLogZip> EventLogZip::open(const std::vector<std::string>& log_paths,
+                                      const io::PathConfinement& confinement, uint64_t max_bytes) {
+  std::vector<Log> logs;
+  uint64_t stored_bytes = 0;
+  for (const std::string& log_path : log_paths) {
+    auto input = io::resolve_log_input(log_path, confinement);
+    if (!input) return fail(input.error());
+    stored_bytes += input->total_stored_bytes();
+    if (stored_bytes > max_bytes) return fail(too_large(log_path, max_bytes));
+    logs.push_back({std::move(*input), log_path});
+  }
+  return EventLogZip(std::move(logs), confinement, max_bytes);
+}
+
+Status EventLogZip::write(const ZipByteSink& sink) const {
+  ZipWriter zip(sink);
+  if (Status s = zip.open(); !s.ok()) return s;
+  for (const Log& log : logs_) {
+    if (Status s = write_log(zip, log.input, log.path, confinement_, max_bytes_); !s.ok()) return s;
   }
   return zip.close();
 }

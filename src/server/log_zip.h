@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "io/log_source.h"
@@ -21,9 +22,11 @@ namespace sf::server {
 // went away).
 using ZipByteSink = std::function<bool(std::string_view bytes)>;
 
-// One log's zip, checked before its first byte and then written piece by piece, so a download
-// is sent as it is built instead of held whole (a 2 GB log made a 170 MB zip in memory). Holds
-// the resolved log, not its bytes; copyable; one write() at a time per object.
+// One log's zip (or several logs', one after the other: the History Server's download of every
+// attempt of an application), checked before its first byte and then written piece by piece, so
+// a download is sent as it is built instead of held whole (a 2 GB log made a 170 MB zip in
+// memory). A log directory has its own directory entry first (`eventlog_v2_app/`), as Spark's.
+// Holds the resolved logs, not their bytes; copyable; one write() at a time per object.
 class EventLogZip {
  public:
   // Resolves the log (under a confinement, a part that resolves outside its root refuses the
@@ -31,6 +34,9 @@ class EventLogZip {
   // Nothing of the log is read yet.
   static Result<EventLogZip> open(const std::string& log_path, const io::PathConfinement& confinement = {},
                                   uint64_t max_bytes = uint64_t{4} << 30);
+  // The same for several logs in one zip; `max_bytes` bounds them together.
+  static Result<EventLogZip> open(const std::vector<std::string>& log_paths,
+                                  const io::PathConfinement& confinement = {}, uint64_t max_bytes = uint64_t{4} << 30);
 
   // Writes the archive to `sink`, about 1 MiB of the log's lines at a time. An error names the
   // file that could not be read (a log damaged part-way, whose archive would pass `max_bytes`)
@@ -39,14 +45,14 @@ class EventLogZip {
   Status write(const ZipByteSink& sink) const;
 
  private:
-  EventLogZip(io::LogInput input, std::string log_path, io::PathConfinement confinement, uint64_t max_bytes)
-      : input_(std::move(input)),
-        log_path_(std::move(log_path)),
-        confinement_(std::move(confinement)),
-        max_bytes_(max_bytes) {}
+  struct Log {
+    io::LogInput input;
+    std::string path;
+  };
+  EventLogZip(std::vector<Log> logs, io::PathConfinement confinement, uint64_t max_bytes)
+      : logs_(std::move(logs)), confinement_(std::move(confinement)), max_bytes_(max_bytes) {}
 
-  io::LogInput input_;
-  std::string log_path_;
+  std::vector<Log> logs_;
   io::PathConfinement confinement_;
   uint64_t max_bytes_;
 };

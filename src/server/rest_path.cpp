@@ -1,5 +1,6 @@
 #include "server/rest_path.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <set>
@@ -78,6 +79,119 @@ int64_t floor_div(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
 }
 
+// A reader of the History Server's date parameters as java.text.SimpleDateFormat reads them,
+// lenient as it is by default: numbers of any width that roll over (month 13 is January of the
+// next year, hour 25 the next day), a prefix of the text parsed and the rest ignored.
+class LenientDateReader {
+ public:
+  explicit LenientDateReader(std::string_view text) : text_(text) {}
+
+  // yyyy-MM-dd'T'HH:mm:ss.SSSz: epoch milliseconds, or nullopt when the prefix does not match.
+  std::optional<int64_t> date_time_with_zone() {
+    auto days = day_fields();
+    int64_t hour = 0, minute = 0, second = 0, millis = 0;
+    if (!days || !literal('T') || !digits(hour) || !literal(':') || !digits(minute) || !literal(':') ||
+        !digits(second) || !literal('.') || !digits(millis)) {
+      return std::nullopt;
+    }
+    auto offset_minutes = zone();
+    if (!offset_minutes) return std::nullopt;
+    return ((*days * 24 + hour) * 60 + minute - *offset_minutes) * 60'000 + second * 1000 + millis;
+  }
+
+  // yyyy-MM-dd at midnight GMT.
+  std::optional<int64_t> date() {
+    auto days = day_fields();
+    if (!days) return std::nullopt;
+    return *days * 24 * 60 * 60 * 1000;
+  }
+
+ private:
+  // yyyy-MM-dd as days since the epoch, month and day rolled over as Java's lenient calendar does.
+  std::optional<int64_t> day_fields() {
+    int64_t year = 0, month = 0, day = 0;
+    if (!digits(year) || !literal('-') || !digits(month) || !literal('-') || !digits(day)) return std::nullopt;
+    const int64_t months_from_january = month - 1;
+    year += floor_div(months_from_january, 12);
+    const int64_t month_index = months_from_january - floor_div(months_from_january, 12) * 12;
+    return days_from_civil(year, month_index + 1, 1) + day - 1;
+  }
+
+  bool literal(char c) {
+    if (pos_ >= text_.size() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  // One or more decimal digits (at most 9: a larger field is no date anyone means).
+  bool digits(int64_t& value) {
+    const size_t start = pos_;
+    value = 0;
+    while (pos_ < text_.size() && pos_ - start < 9 && text_[pos_] >= '0' && text_[pos_] <= '9') {
+      value = value * 10 + (text_[pos_++] - '0');
+    }
+    return pos_ > start;
+  }
+
+  bool starts_with_ignoring_case(std::string_view word) const {
+    if (text_.size() - pos_ < word.size()) return false;
+    for (size_t i = 0; i < word.size(); ++i) {
+      const auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+      if (lower(text_[pos_ + i]) != lower(word[i])) return false;
+    }
+    return true;
+  }
+
+  // SimpleDateFormat's 'z' (a general time zone) as minutes east of GMT: GMT, GMT+H:MM, an RFC 822
+  // offset (+HHMM) or a zone abbreviation, each with the fixed offset Java gives it (PST is always
+  // -08:00, PDT -07:00); spaces before it are skipped.
+  std::optional<int64_t> zone() {
+    while (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
+    if (starts_with_ignoring_case("GMT")) {
+      pos_ += 3;
+      if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) return 0;
+      const int64_t sign = text_[pos_++] == '-' ? -1 : 1;
+      const size_t start = pos_;
+      int64_t hours = 0, minutes = 0;
+      if (!digits(hours) || pos_ - start > 2 || hours > 23 || !literal(':')) return std::nullopt;
+      const size_t minutes_start = pos_;
+      if (!digits(minutes) || pos_ - minutes_start != 2 || minutes > 59) return std::nullopt;
+      return sign * (hours * 60 + minutes);
+    }
+    if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) {
+      const int64_t sign = text_[pos_++] == '-' ? -1 : 1;
+      const size_t start = pos_;
+      int64_t hhmm = 0;
+      if (!digits(hhmm) || pos_ - start != 4) return std::nullopt;
+      return sign * (hhmm / 100 * 60 + hhmm % 100);
+    }
+    // The abbreviations Java's US zone names resolve to, with the offsets it parses them as
+    // (taken from java.text.SimpleDateFormat on Java 17: IST is Israel's, HDT has no daylight).
+    static constexpr std::pair<std::string_view, int> kZones[] = {
+        {"UTC", 0},      {"PST", -480},  {"PDT", -420},  {"MST", -420},  {"MDT", -360},  {"CST", -360},
+        {"CDT", -300},   {"EST", -300},  {"EDT", -240},  {"AKST", -540}, {"AKDT", -480}, {"HST", -600},
+        {"HDT", -600},   {"AST", -240},  {"ADT", -180},  {"NST", -210},  {"NDT", -150},  {"SST", -660},
+        {"ART", -180},   {"BRT", -180},  {"CLT", -240},  {"COT", -300},  {"PET", -300},  {"WET", 0},
+        {"WEST", 60},    {"BST", 60},    {"CET", 60},    {"CEST", 120},  {"MET", 60},    {"MEST", 120},
+        {"WAT", 60},     {"EET", 120},   {"EEST", 180},  {"IST", 120},   {"SAST", 120},  {"CAT", 120},
+        {"EAT", 180},    {"MSK", 180},   {"GST", 240},   {"PKT", 300},   {"NPT", 345},   {"ICT", 420},
+        {"WIB", 420},    {"SGT", 480},   {"HKT", 480},   {"AWST", 480},  {"JST", 540},   {"KST", 540},
+        {"ACST", 570},   {"ACDT", 570},  {"AEST", 600},  {"AEDT", 660},  {"ChST", 600},  {"NZST", 720},
+        {"NZDT", 780},
+    };
+    for (const auto& [name, offset] : kZones) {
+      if (starts_with_ignoring_case(name)) {
+        pos_ += name.size();
+        return offset;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
 }  // namespace
 
 QueryParams parse_query_string(std::string_view query) {
@@ -139,14 +253,12 @@ std::optional<int64_t> parse_history_server_time(std::string_view text) {
 }
 
 std::optional<int64_t> parse_history_server_date_param(std::string_view text) {
-  if (auto full = parse_history_server_time(text)) return full;
-  // yyyy-MM-dd
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
-  auto y = number(text.substr(0, 4));
-  auto mo = number(text.substr(5, 2));
-  auto d = number(text.substr(8, 2));
-  if (!y || !mo || !d || *mo < 1 || *mo > 12 || *d < 1 || *d > 31) return std::nullopt;
-  return days_from_civil(*y, *mo, *d) * 24 * 60 * 60 * 1000;
+  // Spark's SimpleDateParam: "yyyy-MM-dd'T'HH:mm:ss.SSSz", else "yyyy-MM-dd" in GMT, each with a
+  // lenient java.text.SimpleDateFormat that parses a prefix of the text and ignores the rest.
+  LenientDateReader full(text);
+  if (auto ms = full.date_time_with_zone()) return ms;
+  LenientDateReader day(text);
+  return day.date();
 }
 
 std::string format_history_server_time(int64_t epoch_ms) {

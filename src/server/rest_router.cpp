@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -80,21 +81,22 @@ class Params {
     if (values == nullptr || values->empty()) return std::nullopt;
     return values->front();
   }
+  // A boolean as JAX-RS reads one (Boolean.valueOf): "true" in any case, anything else is false.
   bool flag(const std::string& name, bool fallback) const {
     auto value = text(name);
     if (!value) return fallback;
-    const std::string v = upper(*value);
-    if (v == "TRUE") return true;
-    if (v == "FALSE") return false;
-    throw bad(name, *value, "true or false");
+    return upper(*value) == "TRUE";
   }
-  int64_t integer(const std::string& name, int64_t fallback, int64_t min_value = 0) const {
+  int64_t integer(const std::string& name, int64_t fallback,
+                  int64_t min_value = std::numeric_limits<int64_t>::min()) const {
     auto value = text(name);
     if (!value) return fallback;
     int64_t n = 0;
     auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
     if (ec != std::errc() || end != value->data() + value->size() || n < min_value) {
-      throw bad(name, *value, "an integer >= " + std::to_string(min_value));
+      throw bad(name, *value, min_value == std::numeric_limits<int64_t>::min()
+                                  ? std::string("an integer")
+                                  : "an integer >= " + std::to_string(min_value));
     }
     return n;
   }
@@ -105,9 +107,10 @@ class Params {
     if (!ms) throw bad(name, *value, "a date, yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss.SSSGMT");
     return ms;
   }
-  // Comma-separated values in [0, 1] ("0.05,0.25,0.5"). Each is trimmed as Java's
-  // Double.parseDouble trims (Spark reads them with toDouble): clients send "0.05, 0.25, ...".
-  // NaN is no quantile: refused like inf.
+  // Comma-separated numbers ("0.05,0.25,0.5"), sorted as Spark sorts them. Each is trimmed as
+  // Java's Double.parseDouble trims (Spark reads them with toDouble): clients send "0.05, 0.25".
+  // Spark takes any number, one above 1 picking the largest value and one below 0 the smallest
+  // (its index is min(q * n, n - 1)); NaN and the infinities, which JSON cannot say, are refused.
   std::vector<double> quantiles(const std::vector<double>& fallback) const {
     auto value = text("quantiles");
     if (!value) return fallback;
@@ -119,12 +122,13 @@ class Params {
       const std::string_view item = text::trim(std::string_view(value->data() + start, end - start));
       double q = 0;
       auto [parsed_end, ec] = std::from_chars(item.data(), item.data() + item.size(), q);
-      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !(q >= 0 && q <= 1)) {
-        throw bad("quantiles", *value, "comma-separated numbers between 0 and 1");
+      if (item.empty() || ec != std::errc() || parsed_end != item.data() + item.size() || !std::isfinite(q)) {
+        throw bad("quantiles", *value, "comma-separated numbers");
       }
       out.push_back(q);
       start = end + 1;
     }
+    std::sort(out.begin(), out.end());
     return out;
   }
   // Every value of a repeated enum parameter, upper-cased, each checked against `allowed`.
@@ -166,19 +170,24 @@ bool contains(const std::vector<std::string>& values, std::string_view v) {
 
 class Request {
  public:
-  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, const RestPath& path, const QueryParams& query)
-      : logs_(logs), tasks_(tasks), path_(path), params_(query) {}
+  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, SqlMetricValueCache& sql_metrics, const RestPath& path,
+          const QueryParams& query)
+      : logs_(logs), tasks_(tasks), sql_metrics_(sql_metrics), path_(path), params_(query) {}
 
   RestResponse answer() {
     const auto& seg = path_.segments;
-    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", "sparkforensics 0.1.0"}});
+    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", std::string(kHistoryServerVersion)}});
     if (seg.empty() || seg[0] != "applications") throw RequestError{404, "unknown resource: /" + path_text()};
     if (path_.app_id.empty()) return json_response(application_list());
     const std::vector<std::string>& r = path_.resource;
     if (r.empty()) return json_response(application());
 
+    // Without an attempt id, the History Server's download is every attempt's log in one zip.
+    if (r[0] == "logs" && r.size() == 1 && !path_.attempt_id) {
+      if (auto every = every_attempt_log(); every.size() > 1) return logs_zip(every);
+    }
     attempt_ = take(logs_.find(path_.app_id, path_.attempt_id));
-    if (r[0] == "logs" && r.size() == 1) return logs_zip();
+    if (r[0] == "logs" && r.size() == 1) return logs_zip({attempt_.log_path});
     log_ = take(logs_.load(attempt_.log_path));
     const model::AppModel& m = log_->model();
     if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
@@ -186,6 +195,10 @@ class Request {
     if (r[0] == "stages") return json_response(stages(m, r));
     if ((r[0] == "executors" || r[0] == "allexecutors") && r.size() == 1) {
       return json_response(executors(m, r[0] == "executors"));
+    }
+    // A History Server has no live executors to ask for their threads, whichever the id.
+    if (r[0] == "executors" && r.size() == 3 && r[2] == "threads") {
+      throw RequestError{503, "Thread dumps not available through the history server."};
     }
     if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") return json_response(storage(m, r));
     if (r[0] == "environment" && r.size() == 1) return json_response(environment_json(m));
@@ -208,6 +221,12 @@ class Request {
 
   std::string path_text() const { return joined(path_.segments, "/"); }
 
+  // The log directory every attempt names (logSourceName): --log-dir's real path.
+  std::string log_source() const {
+    const auto& root = logs_.confinement().root();
+    return root ? root->string() : std::string();
+  }
+
   // applications?status&minDate&maxDate&minEndDate&maxEndDate&limit
   json application_list() const {
     const auto status = params_.statuses("status", {"COMPLETED", "RUNNING"});
@@ -217,6 +236,7 @@ class Request {
     const int64_t max_date = params_.date("maxDate").value_or(*parse_history_server_date_param("3000-01-01"));
     const int64_t min_end = params_.date("minEndDate").value_or(*parse_history_server_date_param("2010-01-01"));
     const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
+    // A negative limit lists nothing, as Scala's take(n) does.
     const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
     json out = json::array();
     for (const catalog::ApplicationListing& app : logs_.applications()) {
@@ -233,7 +253,7 @@ class Request {
         const bool end_ok = running ? max_end > now_ms() : (end >= min_end && end <= max_end);
         return start_ok && end_ok;
       });
-      if (in_range) out.push_back(application_json(app));
+      if (in_range) out.push_back(application_json(app, log_source()));
     }
     return out;
   }
@@ -247,7 +267,7 @@ class Request {
   json application() const {
     for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
-      json out = application_json(app);
+      json out = application_json(app, log_source());
       if (!path_.attempt_id) return out;
       for (const json& attempt : out["attempts"]) {
         if (attempt.value("attemptId", "") == *path_.attempt_id) return attempt;
@@ -299,9 +319,13 @@ class Request {
     if (r.size() == 1) {
       const auto status = params_.statuses("status", {"ACTIVE", "COMPLETE", "PENDING", "SKIPPED", "FAILED"});
       json out = json::array();
+      // With details, Spark 3.4 and later leave out a stage none of whose tasks has a status asked for.
+      const bool by_task_status = params_.flag("details", false) && params_.all("taskStatus") != nullptr;
       for (auto it = m.stages.rbegin(); it != m.stages.rend(); ++it) {
         if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
-        out.push_back(stage_document(m, *it, false));
+        json stage = stage_document(m, *it, false);
+        if (by_task_status && stage.value("tasks", json::object()).empty()) continue;
+        out.push_back(std::move(stage));
       }
       return out;
     }
@@ -337,8 +361,9 @@ class Request {
 
   // stages/<id>/<attempt>/taskList?offset&length&sortBy&status
   json task_list(const model::AppModel& m, const model::StageAttempt& s) {
-    const int64_t offset = params_.integer("offset", 0);
-    const int64_t length = params_.integer("length", 20);
+    // A negative offset skips nothing; Spark refuses a length below 1 (its KVStore's max()).
+    const int64_t offset = std::max<int64_t>(params_.integer("offset", 0), 0);
+    const int64_t length = params_.integer("length", 20, 1);
     const auto status = params_.statuses("status", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
     const std::string sort = params_.text("sortBy").value_or("ID");
     enum class Order { kId, kIncreasingRuntime, kDecreasingRuntime } order;
@@ -357,10 +382,13 @@ class Request {
     for (const TaskRecord& t : tasks->tasks) {
       if (status.empty() || contains(status, t.status)) rows.push_back(&t);
     }
-    // The History Server sorts on its run-time index (-1 for a task without metrics), ties by
-    // task id in the direction of the sort.
+    // The History Server sorts on its run-time index, ties by task id in the direction of the
+    // sort. The index holds a task's run time when it succeeded, -1 without metrics, and a failed
+    // or killed task's run time negated, -(run time) - 1: those come first, the longest first.
     auto runtime = [](const TaskRecord* t) {
-      return t->has_metrics ? t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)] : int64_t{-1};
+      if (!t->has_metrics) return int64_t{-1};
+      const int64_t run_ms = t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)];
+      return t->status == "SUCCESS" ? run_ms : -run_ms - 1;
     };
     if (order == Order::kIncreasingRuntime) {
       std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) < runtime(b); });
@@ -407,26 +435,44 @@ class Request {
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
-  json sql(const model::AppModel& m, const std::vector<std::string>& r) const {
+  json sql(const model::AppModel& m, const std::vector<std::string>& r) {
     const bool details = params_.flag("details", true);
     const bool plan = params_.flag("planDescription", true);
+    // The plan metrics' values, read from the log's tasks on the first request that shows them.
+    std::shared_ptr<const SqlMetricValues> values;
+    if (details && !m.sql.empty()) values = take(sql_metrics_.get(*log_, logs_.confinement()));
+    auto values_of = [&](const model::SqlExecution& x) { return values ? values->of(x.execution_id) : nullptr; };
     if (r.size() == 2) {
       const model::SqlExecution* x = m.sql_execution(parse_id(r[1], "execution id"));
       if (x == nullptr) throw RequestError{404, "unknown query execution id: " + r[1]};
-      return sql_execution_json(m, *x, details, plan);
+      return sql_execution_json(m, *x, details, plan, values_of(*x));
     }
-    const int64_t offset = params_.integer("offset", 0);
-    const int64_t length = params_.integer("length", 20);
+    // Spark 4's list: every execution unless a length above 0 asks for a page (a negative offset
+    // starts at the first).
+    const int64_t length = params_.integer("length", -1);
+    const int64_t offset = length > 0 ? std::max<int64_t>(params_.integer("offset", 0), 0) : 0;
+    const int64_t end = length > 0 ? offset + length : std::numeric_limits<int64_t>::max();
     json out = json::array();
-    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < offset + length; ++i) {
-      out.push_back(sql_execution_json(m, m.sql[static_cast<size_t>(i)], details, plan));
+    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < end; ++i) {
+      const model::SqlExecution& x = m.sql[static_cast<size_t>(i)];
+      out.push_back(sql_execution_json(m, x, details, plan, values_of(x)));
     }
     return out;
   }
 
   // Streamed: the zip of a large log is sent as it is built (log_zip.h), never held whole.
-  RestResponse logs_zip() const {
-    auto zip = EventLogZip::open(attempt_.log_path, logs_.confinement());
+  // The logs of every attempt of the application asked for (none when it is not listed).
+  std::vector<std::string> every_attempt_log() const {
+    std::vector<std::string> out;
+    for (const catalog::ApplicationListing& app : logs_.applications()) {
+      if (app.id != path_.app_id) continue;
+      for (const catalog::AttemptListing& a : app.attempts) out.push_back(a.log_path);
+    }
+    return out;
+  }
+
+  RestResponse logs_zip(const std::vector<std::string>& log_paths) const {
+    auto zip = EventLogZip::open(log_paths, logs_.confinement());
     if (!zip) throw RequestError{status_for(zip.error()), zip.error().message()};
     RestResponse out;
     out.content_type = "application/octet-stream";
@@ -438,6 +484,7 @@ class Request {
 
   catalog::LogCatalog& logs_;
   StageTaskCache& tasks_;
+  SqlMetricValueCache& sql_metrics_;
   const RestPath& path_;
   Params params_;
   catalog::AttemptListing attempt_;
@@ -453,7 +500,7 @@ RestResponse RestRouter::handle(std::string_view method, std::string_view path, 
   RestPath parsed = parse_rest_path(path);
   parsed.query = query;
   try {
-    Request request(logs_, tasks_, parsed, parsed.query);
+    Request request(logs_, tasks_, sql_metrics_, parsed, parsed.query);
     return request.answer();
   } catch (const RequestError& error) {
     return error_response(error);

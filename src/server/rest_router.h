@@ -22,6 +22,7 @@
 #include "catalog/log_catalog.h"
 #include "common/status.h"
 #include "server/rest_path.h"
+#include "server/sql_metric_values.h"
 #include "server/stage_tasks.h"
 
 namespace sf::server {
@@ -60,6 +61,7 @@ class RestRouter {
  private:
   catalog::LogCatalog& logs_;
   mutable StageTaskCache tasks_;
+  mutable SqlMetricValueCache sql_metrics_;
 };
 
 }  // namespace sf::server

@@ -4,18 +4,28 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "eventlog/decoder.h"
-#include "io/log_scan.h"
+#include "io/log_source.h"
+#include "server/matching_lines.h"
 
 namespace sf::server {
 
 namespace {
 
 namespace ev = eventlog;
+
+// Text joined piece by piece (appends, not `"x" + std::string + "y"` chains, which GCC 12's
+// -Wrestrict misreads).
+std::string joined(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (std::string_view part : parts) out.append(part);
+  return out;
+}
 
 // What the History Server shows as a failed task's errorMessage (TaskEndReason.toErrorString,
 // and a kill's reason as is).
@@ -27,18 +37,32 @@ std::optional<std::string> error_message_of(const ev::TaskEnd& e) {
       return std::string(e.kill_reason);
     case ev::TaskEndReason::kExceptionFailure:
       if (!e.full_stack_trace.empty()) return std::string(e.full_stack_trace);
-      return std::string(e.exception_class) + ": " + std::string(e.description) + "\n";
+      return joined({e.exception_class, ": ", e.description, "\n"});
     case ev::TaskEndReason::kExecutorLostFailure:
-      return "ExecutorLostFailure (executor " + std::string(e.info.executor_id) +
-             " exited) Reason: " + std::string(e.loss_reason);
+      // ExecutorLostFailure.toErrorString: whether the exit was the application's is logged.
+      return joined({"ExecutorLostFailure (executor ", e.info.executor_id, " exited ",
+                     e.exit_caused_by_app ? "caused by one of the running tasks" : "unrelated to the running tasks",
+                     ") Reason: ", e.loss_reason});
     case ev::TaskEndReason::kResubmitted:
       return std::string("Resubmitted (resubmitted due to lost executor)");
     case ev::TaskEndReason::kTaskResultLost:
       return std::string("TaskResultLost (result lost from block manager)");
+    case ev::TaskEndReason::kFetchFailed: {
+      // FetchFailed.toErrorString, with BlockManagerId's toString (no topology in a log: None).
+      const auto& block = e.fetch_failed;
+      const std::string address =
+          block.has_address
+              ? joined({"BlockManagerId(", block.executor_id, ", ", block.host, ", ", std::to_string(block.port), ", None)"})
+              : std::string("null");
+      const std::string map_index = block.map_index ? std::to_string(*block.map_index) : std::string("Unknown");
+      return joined({"FetchFailed(", address, ", shuffleId=", std::to_string(block.shuffle_id), ", mapIndex=", map_index,
+                     ", mapId=", std::to_string(block.map_id), ", reduceId=", std::to_string(block.reduce_id),
+                     ", message=\n", e.fetch_failed_message, "\n)"});
+    }
     case ev::TaskEndReason::kTaskCommitDenied:
-      return "TaskCommitDenied (Driver denied task commit) for job: " + std::to_string(e.commit_denied_job) +
-             ", partition: " + std::to_string(e.commit_denied_partition) +
-             ", attemptNumber: " + std::to_string(e.commit_denied_attempt);
+      return joined({"TaskCommitDenied (Driver denied task commit) for job: ", std::to_string(e.commit_denied_job),
+                     ", partition: ", std::to_string(e.commit_denied_partition),
+                     ", attemptNumber: ", std::to_string(e.commit_denied_attempt)});
     default:
       return std::string(e.reason_text);
   }
@@ -108,21 +132,28 @@ class StageTaskFold final : public ev::EventHandler {
     fill_info(records_[slot], e.info);
   }
 
+  // As the History Server's listener: a task end updates the task its start announced, once. A
+  // later end of the same task (Resubmitted, when the executor that held a finished task's output
+  // is lost) leaves the task as it finished, and an end without a start shows no task.
   void on(const ev::TaskEnd& e) override {
     if (e.stage_id != stage_id_ || e.stage_attempt_id != attempt_id_) return;
-    const size_t slot = slot_for(e.info.task_id);
-    if (slot == kNoSlot) return;
+    const auto found = slots_.find(e.info.task_id);
+    if (found == slots_.end()) return;
+    const size_t slot = found->second;
     TaskRecord& record = records_[slot];
+    if (record.status != "RUNNING") return;
     fill_info(record, e.info);
     record.finish_time_ms = e.info.finish_time_ms;
     record.getting_result_start_ms = e.info.getting_result_time_ms;
     record.status = status_of(e.info, true);
     record.error_message.reset();
     if (auto message = error_message_of(e)) record.error_message = text_->copy(*message);
-    record.has_metrics = e.has_metrics;
-    record.metrics = e.metrics;
+    // Spark reads a task end without "Task Metrics" as zero metrics (TaskMetrics.empty): every
+    // ended task has metrics.
+    record.has_metrics = true;
+    record.metrics = e.has_metrics ? e.metrics : model::TaskMetricValues{};
     model::fill_task_info_timings(record.metrics, e.info.launch_time_ms, e.info.finish_time_ms,
-                                  e.info.getting_result_time_ms, e.has_metrics);
+                                  e.info.getting_result_time_ms, true);
     const auto begin = static_cast<uint32_t>(accumulables_.size());
     for (const ev::TaskAccumulable& a : e.accumulables) {
       if (!history_server_shows_accumulable(a.name, a.internal, a.metadata)) continue;
@@ -222,40 +253,19 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
   // `"Stage ID":7,` with the comma, so stage 7 does not match stage 70.
   const std::string stage_needle = "\"Stage ID\":" + std::to_string(stage_id) + ",";
 
-  io::ScanOptions scan_options;
-  bool cancelled = false;
-  bool over_limit = false;
-  auto scanned = io::scan_log(*input, scan_options, [&](io::ScannedPart& part) {
-    io::LineBatch batch;
-    while (part.batcher.next(batch)) {
-      if (cancel != nullptr && cancel->load()) {
-        cancelled = true;
-        return io::ScanControl::kStop;
-      }
-      io::split_lines(batch, scan_options.max_line_bytes, [&](const io::BatchLine& line) {
-        if (line.too_long || !may_be_task_of_stage(line.text, stage_needle)) return;
-        // Every batch's text is followed by kPaddingBytes readable bytes (LineBatcher's promise),
-        // and a line inside a batch is followed by the rest of the batch: decode in place.
-        decoder.decode(line.text, fold);
-      });
-      part.batcher.recycle(batch);
-      if (fold.over_limit()) {
-        over_limit = true;
-        return io::ScanControl::kStop;
-      }
-    }
-    return io::ScanControl::kNextPart;
-  });
-  if (!scanned) return fail(scanned.error());
-  if (cancelled) return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
-  if (over_limit) {
+  auto read = decode_matching_lines(
+      *input, cancel, decoder, fold, [&](std::string_view text) { return may_be_task_of_stage(text, stage_needle); },
+      [&] { return fold.over_limit(); });
+  if (!read) return fail(read.error());
+  if (read->cancelled) return fail(Status::Cancelled(log_path + ": reading tasks was cancelled"));
+  if (read->stopped) {
     return fail(Status::LimitExceeded(log_path + ": stage " + std::to_string(stage_id) + " attempt " +
                                       std::to_string(attempt_id) + " has more than " +
                                       std::to_string(limits.max_tasks) + " task attempts, the per-stage limit"));
   }
   StageTasks out;
   // A part that stops early (a corrupt block) keeps what was read, as the model does, and says so.
-  if (scanned->read_error) out.read_error = scanned->read_error->message();
+  if (read->read_error) out.read_error = read->read_error->message();
   out.stage_id = stage_id;
   out.attempt_id = attempt_id;
   fold.move_into(out.tasks, out.accumulables_, out.text_);

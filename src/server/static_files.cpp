@@ -93,7 +93,11 @@ RestResponse static_file(std::string_view path) {
     return asset_answer(*asset, true);
   }
   // The dashboard's own pages: the page reads the rest of the address.
-  if (path == "/logs" || path.rfind("/logs/", 0) == 0) return asset_answer(*index, false);
+  for (std::string_view page : {"/logs", "/compare", "/history"}) {
+    if (path == page || (path.rfind(page, 0) == 0 && path.size() > page.size() && path[page.size()] == '/')) {
+      return asset_answer(*index, false);
+    }
+  }
   return text_answer(404, "unknown resource: " + std::string(path) + "\n");
 }
 

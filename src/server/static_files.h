@@ -1,6 +1,6 @@
 // The dashboard's files as `serve` answers them, from the program itself (report/web_assets.h):
 // / is index.html; a built file under /assets/ is answered with its content type and cached for
-// a year (its name changes with its content); any page of the dashboard (/logs/...) is
+// a year (its name changes with its content); any page of the dashboard (/logs/..., /compare, /history) is
 // index.html too (the page reads its address); anything else is 404. A path with a "." or ".."
 // segment, a backslash or a NUL is 404 before anything is looked up (nothing is read from disk
 // anyway). Without the dashboard (SF_WEB=OFF), / says so in a line of text.

@@ -118,10 +118,47 @@ threading.Thread(target=upstream.serve_forever, daemon=True).start()
 shs_base = f"http://127.0.0.1:{upstream.server_address[1]}/shs"
 
 # ---------------------------------------------------------------------------------------------
+# A result store for the history endpoints: a chain of eight revisions of "nightly" whose last
+# is 40% slower (a planted regression), a planned run of five paired rounds whose candidate is 8%
+# slower, and two results of "etl" read from the log directory's own logs.
+store = os.path.join(work, "results.db")
+
+
+def result_file(name, subject, tree, parent, value, run=None):
+    doc = {"schema": "sparkforensics.result/1", "subject": subject,
+           "revision": {"tree": tree, "parents": [parent] if parent else []},
+           "environment": {"cluster": "api-test"},
+           "quantities": [{"name": "durationMs", "value": float(value), "unit": "ms", "direction": "lower"}]}
+    if run:
+        role, key, rnd, slot = run
+        doc["parameters"] = {"role": role}
+        doc["procedure"] = {"runKey": key, "round": rnd, "slot": slot}
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def ingest(*args):
+    return subprocess.run([sf, "store", "ingest", "-q", "--store", store, *args], check=True, capture_output=True, text=True)
+
+
+history_values = [1000, 1004, 998, 1003, 999, 1001, 1002, 1400]
+ingest(*[a for i, v in enumerate(history_values, 1)
+         for a in ("--result", result_file(f"n{i}.json", "nightly", f"c{i}", f"c{i - 1}" if i > 1 else "", v))])
+run_files = []
+for r in range(1, 6):
+    run_files += ["--result", result_file(f"b{r}.json", "paired", "", "", 100 + r, ("baseline", "pr-1", r, 2 * r - 1)),
+                  "--result", result_file(f"k{r}.json", "paired", "", "", (100 + r) * 1.08, ("candidate", "pr-1", r, 2 * r))]
+ingest(*run_files)
+ingest("--subject", "etl", "--revision", "e1", plain)
+ingest("--subject", "etl", "--revision", "e2", "--parent", "e1", second)
+
+# ---------------------------------------------------------------------------------------------
 # The server.
 server = subprocess.Popen([sf, "serve", "--log-dir", logs, "--port", "0", "--max-upload-bytes", "3000000",
                            "--history-server-timeout", "3", "--history-server-max-bytes", "4000000",
-                           "--upload-dir", work],
+                           "--upload-dir", work, "--store", store],
                           stdout=subprocess.PIPE, stderr=open(os.path.join(work, "serve.log"), "w"), text=True)
 line = server.stdout.readline()
 port = int(re.search(r":(\d+)/", line).group(1))
@@ -363,6 +400,132 @@ try:
         check(f"  and says nothing the upstream said", "secret" not in text and "9/" not in text, text)
         check(f"  and the server stays healthy", healthy())
     check("no credentials were sent upstream", not any(seen_credentials))
+
+    # --- Compare: the document `compare -f json` prints, over logs the dashboard knows.
+    second_name = os.path.basename(second)
+    status, comparison = api("GET", f"compare?base={plain_name}&cand={second_name}")
+    check("compare answers the comparison document", status == 200 and comparison.get("comparisonSchemaVersion") == 1
+          and comparison["confidence"] in ("ok", "low", "insufficient"), f"{status} {str(comparison)[:300]}")
+    cli = json.loads(subprocess.run([sf, "compare", "-q", "-f", "json", plain, second], check=True,
+                                    capture_output=True).stdout)
+    same = {k: v for k, v in comparison.items() if k not in ("baseline", "candidate")}
+    check("the API's comparison is the CLI's (but for the paths)",
+          same == {k: v for k, v in cli.items() if k not in ("baseline", "candidate")})
+    check("the runs are named by the dashboard's log names, not the server's paths",
+          comparison["baseline"]["path"] == plain_name and comparison["candidate"]["path"] == second_name
+          and work not in json.dumps(comparison))
+    status, itself = api("GET", f"compare?base={plain_name}&cand={plain_name}")
+    check("a log against itself: every stage paired exactly", status == 200 and itself["stagePairs"]
+          and all(p["method"] == "exact" for p in itself["stagePairs"]) and itself["confidence"] == "ok"
+          and not itself["unmatched"]["baseline"] and not itself["unmatched"]["candidate"])
+    first, other = itself["stagePairs"][0]["baselineStageId"], itself["stagePairs"][1]["baselineStageId"]
+    status, pinned = api("GET", f"compare?base={plain_name}&cand={plain_name}&pin={first}:{other}")
+    pin_pair = [p for p in pinned.get("stagePairs", []) if p["baselineStageId"] == first]
+    check("a pin pairs two stages by hand (method pinned)", status == 200 and pin_pair
+          and pin_pair[0]["candidateStageId"] == other and pin_pair[0]["method"] == "pinned", f"{status} {pin_pair}")
+    cli_pinned = json.loads(subprocess.run([sf, "compare", "-q", "-f", "json", "--pin", f"{first}:{other}", plain, plain],
+                                           check=True, capture_output=True).stdout)
+    check("compare --pin gives the same pairs", cli_pinned["stagePairs"] == pinned["stagePairs"])
+    for query, code, status_code in ((f"base={plain_name}", "bad-parameter", 400),
+                                     (f"base={plain_name}&cand=nothing", "not-found", 404),
+                                     (f"base={plain_name}&cand={plain_name}&pin=1", "bad-parameter", 400),
+                                     (f"base={plain_name}&cand={plain_name}&pin=0:99999", "bad-pin", 400),
+                                     (f"base={plain_name}&cand={plain_name}&normalize=(", "bad-parameter", 400)):
+        status, body = api("GET", "compare?" + query)
+        check(f"compare?{query} is {status_code} {code}", status == status_code and body["error"]["code"] == code,
+              f"{status} {body}")
+    pairs = itself["executionAlignment"]["pairs"]
+    if pairs:
+        b, c = pairs[0]["baselineExecutionId"], pairs[0]["candidateExecutionId"]
+        status, diff = api("GET", f"compare/plan?base={plain_name}&cand={plain_name}&baseExecution={b}&candExecution={c}")
+        nodes = diff["baseline"]["nodes"] if status == 200 else []
+        check("the plan diff of a log against itself: every operator the same", status == 200 and nodes
+              and all(n["change"] == "same" for n in nodes + diff["candidate"]["nodes"])
+              and diff["counts"]["same"] == len(nodes), f"{status} {str(diff)[:300]}")
+        status, diff = api("GET", f"compare/plan?base={plain_name}&cand={second_name}&baseExecution={b}&candExecution={c}")
+        counts = diff.get("counts", {}) if status == 200 else {}
+        check("a plan diff counts every node once per side",
+              status == 200 and counts["same"] + counts["changed"] + counts["removed"] == len(diff["baseline"]["nodes"])
+              and counts["same"] + counts["changed"] + counts["added"] == len(diff["candidate"]["nodes"]), str(counts))
+        status, body = api("GET", f"compare/plan?base={plain_name}&cand={plain_name}&baseExecution=99999&candExecution={c}")
+        check("a plan diff of an execution that does not exist is 404", status == 404, f"{status} {body}")
+    else:
+        check("the generated log has SQL executions to diff", False, str(itself["executionAlignment"]))
+    status, body = api("GET", f"compare/plan?base={plain_name}&cand={plain_name}")
+    check("a plan diff without executions is 400", status == 400 and body["error"]["code"] == "bad-parameter")
+
+    # --- History: the verdicts `verdict` gives, over the store of --store.
+    status, subjects = api("GET", "history/subjects")
+    names = {s["subject"]: s for s in subjects.get("subjects", [])} if status == 200 else {}
+    check("history/subjects lists the store's subjects", status == 200 and set(names) == {"nightly", "paired", "etl"}
+          and names["nightly"]["results"] == 8 and names["nightly"]["revisions"] == 8, f"{status} {subjects}")
+    check("the store is named as Store::description() names it", subjects.get("store") == store, str(subjects.get("store")))
+    status, series = api("GET", "history/series?subject=nightly")
+    evals = series["document"]["evaluations"] if status == 200 else []
+    check("history/series lists each series with its latest verdict",
+          status == 200 and [e["series"]["quantity"] for e in evals] == ["durationMs"] and evals[0]["verdict"] == "regressed",
+          f"{status} {str(series)[:300]}")
+    fingerprint = evals[0]["series"]["fingerprint"] if evals else ""
+    status, points = api("GET", f"history/series?subject=nightly&quantity=durationMs&fingerprint={fingerprint}")
+    order = [r["revision"] for r in points.get("results", [])] if status == 200 else []
+    check("a series' results come in ancestry order", order == [f"c{i}" for i in range(1, 9)], str(order))
+    verdicts = {e["target"]["revision"]: e["verdict"] for e in points["document"]["evaluations"]} if status == 200 else {}
+    cli_verdict = json.loads(subprocess.run([sf, "verdict", "history", "--store", store, "--target", "c8", "-f", "json"],
+                                            capture_output=True).stdout)
+    check("the planted regression is marked, as verdict history says", verdicts.get("c8") == "regressed"
+          and cli_verdict["evaluations"][0]["verdict"] == "regressed", str(verdicts))
+    check("the points before it are not regressions", all(v != "regressed" for r, v in verdicts.items() if r != "c8"),
+          str(verdicts))
+    c8 = [e for e in points["document"]["evaluations"] if e["target"]["revision"] == "c8"]
+    check("each point carries its reference window, noise and threshold", c8 and len(c8[0]["reference"]) == 7
+          and c8[0]["outcome"]["threshold"] is not None and c8[0]["outcome"]["noise"]["value"] is not None, str(c8)[:300])
+    check("the method and its configuration come along", points["document"]["method"]["name"] == "dispersion-scaled"
+          and points["document"]["method"]["config"]["k"] == 3)
+    # A k above |effect| / noise of the regression turns it into no change: the flag reached the method.
+    outcome = evals[0]["outcome"] if evals else {"effect": {"value": 0}, "noise": {"value": 1}}
+    k = 2 * abs(outcome["effect"]["value"]) / outcome["noise"]["value"]
+    status, body = api("GET", f"history/series?subject=nightly&k={k}")
+    check(f"method parameters are verdict's flags (k={k:.0f}: no change)", status == 200
+          and body["document"]["evaluations"][0]["verdict"] == "no-change-detected"
+          and body["document"]["method"]["config"]["k"] == k, str(body)[:200])
+    status, run = api("GET", "history/run?runKey=pr-1&profile=variants&baseline=baseline")
+    units = run["document"]["evaluations"] if status == 200 else []
+    check("history/run: five paired rounds, the candidate regressed, with its interval", status == 200 and units
+          and len(units[0]["pairs"]) == 5 and units[0]["verdict"] == "regressed"
+          and units[0]["outcome"]["interval95"] is not None, f"{status} {str(run)[:300]}")
+    status, batch = api("GET", "history/batch?revision=e2")
+    logs_of = {r["revision"]: r["log"] for r in batch.get("results", [])} if status == 200 else {}
+    check("history/batch of a revision: its evaluations and the logs behind them",
+          status == 200 and batch["document"]["evaluations"] and logs_of.get("e2") == second_name
+          and logs_of.get("e1") == plain_name, f"{status} {logs_of}")
+    for query, code, status_code in (("history/series", "bad-parameter", 400),
+                                     ("history/series?subject=nobody", "not-found", 404),
+                                     ("history/series?subject=nightly&k=-1", "bad-parameter", 400),
+                                     ("history/series?subject=nightly&window=x", "bad-parameter", 400),
+                                     ("history/batch", "bad-parameter", 400),
+                                     ("history/batch?revision=nowhere", "not-found", 404),
+                                     ("history/run?runKey=pr-1", "bad-parameter", 400),
+                                     ("history/nothing", "not-found", 404)):
+        status, body = api("GET", query)
+        check(f"{query} is {status_code} {code}", status == status_code and body["error"]["code"] == code,
+              f"{status} {body}")
+    status, body = api("POST", "history/subjects")
+    check("POST on history is 405", status == 405)
+    for page in ("/compare", "/compare?base=x&cand=y", "/history", "/history?subject=nightly"):
+        if web:
+            status, _, body = request("GET", page)
+            check(f"{page} is the dashboard's page", status == 200 and b'<div id="root">' in body)
+
+    # --- compare --format html: the compare page as one file.
+    if web:
+        page = os.path.join(work, "compare.html")
+        result = subprocess.run([sf, "compare", "-q", "-f", "html", "-o", page, plain, second], capture_output=True, text=True)
+        html = open(page, encoding="utf-8").read() if result.returncode == 0 else ""
+        data = re.search(r'<script id="sf-report" type="application/json">(.*?)</script>', html, re.S)
+        inlined = json.loads(data.group(1)) if data else {}
+        check("compare --format html writes one page with the comparison and its plan diffs",
+              result.returncode == 0 and "/assets/" not in html and inlined.get("comparison", {}).get("stagePairs") == cli["stagePairs"]
+              and len(inlined.get("planDiffs", [])) == len(cli["executionAlignment"]["pairs"]), result.stderr)
 
     # --- The HTML report.
     if web:

@@ -16,6 +16,23 @@ check "json report is valid JSON" python3 -c "import json,sys; d=json.load(open(
 "$sf" analyze -q --format json "$log" >"$work/b.json"
 check "json report is byte-for-byte deterministic" cmp -s "$work/a.json" "$work/b.json"
 
+check "text report says where the time and the money go" grep -q "^Where the time and the money go" "$work/report.txt"
+check "json economics: critical path within the wall-clock, a what-if curve, a cost" python3 -c "
+import json,sys
+e=json.load(open(sys.argv[1]))['economics']
+p=e['criticalPath']; assert p['driverOnlyMs'] <= p['lengthMs'] <= p['wallClockMs'], p
+assert len(e['whatIf']['curve']) >= 3 and e['cost']['total'] > 0 and e['cost']['rateCard']['currency'] == 'USD'" "$work/a.json"
+printf '{"rateCard": {"name": "ours", "currency": "EUR", "perCoreHour": 1, "perGibHour": 0}}' >"$work/rates.json"
+"$sf" analyze -q --format json --config "$work/rates.json" "$log" >"$work/priced.json"
+check "--config rateCard prices the cost: core-hours at 1 EUR each" python3 -c "
+import json,sys
+c=json.load(open(sys.argv[1]))['economics']['cost']
+assert c['rateCard']['currency'] == 'EUR' and abs(c['total'] - c['coreHours']) < 1e-6 * c['total'], c" "$work/priced.json"
+printf '{"rateCard": {"preset": "nowhere"}}' >"$work/bad-rates.json"
+"$sf" analyze -q --config "$work/bad-rates.json" "$log" >/dev/null 2>"$work/bad-rates.txt"
+check "an unknown rate card preset exits 2 naming the file" test $? -eq 2
+check "the preset error lists the presets" grep -q "bad-rates.json: rateCard \"preset\" must be one of gcp-n2-us-central1" "$work/bad-rates.txt"
+
 "$sf" analyze -q --format json --output "$work/c.json" "$log"
 check "--output writes the file" cmp -s "$work/a.json" "$work/c.json"
 

@@ -35,6 +35,20 @@ assert d['executionAlignment']['accepted']
 assert len(d['stagePairs']) > 0
 assert d['runtimeCoverage'] > 0.5, d['runtimeCoverage']" "$work/ab1.json"
 
+check "the cost delta is priced in the rate card's currency and is the analyses' cost difference" python3 -c "
+import json,subprocess,sys
+d=json.load(open(sys.argv[1]))
+cost=next(m for m in d['metricDeltas'] if m['name']=='cost')
+costs=[json.load(open(f))['economics']['cost']['total'] for f in sys.argv[2:]]
+assert cost['unit']=='USD', cost
+# The comparison document gives figures to 6 decimals.
+assert abs(cost['baseline']-costs[0]) <= 1e-6 and abs(cost['candidate']-costs[1]) <= 1e-6, (cost, costs)" \
+  "$work/ab1.json" <("$sf" analyze -q -f json "$base") <("$sf" analyze -q -f json "$cand")
+printf '{"rateCard": {"preset": "aws-fargate-us-east-1"}}' >"$work/fargate.json"
+"$sf" compare --config "$work/fargate.json" --budget cost=+1000% "$base" "$cand" >"$work/priced.txt"
+check "compare --config prices with its rate card and a cost budget is met (exit 0)" test $? -eq 0
+check "the text names the cost delta" grep -q "cost" "$work/priced.txt"
+
 "$sf" compare --format markdown "$base" "$cand" >"$work/ab.md"
 check "markdown has the metric table" grep -q "^| metric | baseline | candidate | change |" "$work/ab.md"
 

@@ -45,7 +45,9 @@ import json,sys
 d=json.load(open(sys.argv[1]))
 names={q['name'] for q in d['quantities']}
 assert {'appWallClockMs','executorRunTimeMs','executorCpuTimeMs','jvmGcTimeMs','shuffleReadBytes','shuffleWriteBytes',
-        'spillDiskBytes','inputBytes','failedTasks','coreHours'} <= names, names
+        'spillDiskBytes','inputBytes','failedTasks','coreHours','cost'} <= names, names
+cost=next(q for q in d['quantities'] if q['name']=='cost')
+assert cost['unit']=='USD' and cost['value'] > 0 and cost['direction']=='lower', cost
 assert any(n.startswith('stage:') for n in names) and any(n.startswith('sql:') for n in names)
 assert d['revision']['tree']=='abc' and d['environment']['cluster']=='e2e'" "$work/show.json"
 
@@ -59,6 +61,14 @@ d=json.load(open(sys.argv[1]))
 assert d['subject']=='etl' and d['status']=='censored'
 assert d['parameters']=={'role':'candidate','scale':'10'}
 assert d['procedure']=={'runKey':'k1','round':1,'slot':2}" "$work/show2.json"
+printf '{"rateCard": {"name": "ours", "currency": "EUR", "perCoreHour": 0.05, "perGibHour": 0.005}}' >"$work/rates.json"
+"$sf" store ingest --store "$store" --config "$work/rates.json" --subject priced "$log" >"$work/ingest3.txt" 2>&1
+id3=$(grep -o "r-[0-9a-f]\{32\}" "$work/ingest3.txt" | head -n 1)
+"$sf" store show --store "$store" "$id3" >"$work/show3.json"
+check "ingest --config prices the cost quantity with its rate card" python3 -c "
+import json,sys
+cost=next(q for q in json.load(open(sys.argv[1]))['quantities'] if q['name']=='cost')
+assert cost['unit']=='EUR' and cost['value'] > 0, cost" "$work/show3.json"
 "$sf" store ingest --store "$store" --round 3 "$log" >/dev/null 2>"$work/round-err.txt"
 check "--round without --run-key exits 2" test $? -eq 2
 
@@ -73,7 +83,7 @@ check "the error names the missing log" grep -q "no-such.log" "$work/missing-err
 "$sf" store ingest --store "$store" --env cluster "$log" >/dev/null 2>"$work/env-err.txt"
 check "a malformed --env exits 2" test $? -eq 2
 check "the --env error says what is expected" grep -q "expected KEY=VALUE" "$work/env-err.txt"
-check "nothing was stored by the failed commands" test "$("$sf" store list --store "$store" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 2
+check "nothing was stored by the failed commands" test "$("$sf" store list --store "$store" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3
 
 # --- History mode from JSON results ----------------------------------------------------------
 hstore="$work/history.db"

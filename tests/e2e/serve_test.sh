@@ -63,8 +63,8 @@ get "$base/applications/$app_id/stages/999999" >"$work/nostage.txt"
 check "an unknown stage is 404" test "$(status_of "$work/nostage.txt")" = 404
 get "$base/applications/$app_id/jobs?status=bogus" >"$work/badparam.txt"
 check "a bad parameter is 400 naming it" test "$(status_of "$work/badparam.txt")" = 400 -a -n "$(grep status "$work/badparam.txt")"
-get "$base/applications/$app_id/stages/$stage/0/taskSummary?quantiles=2" >"$work/badq.txt"
-check "a quantile outside [0, 1] is 400" test "$(status_of "$work/badq.txt")" = 400
+get "$base/applications/$app_id/stages/$stage/0/taskSummary?quantiles=x" >"$work/badq.txt"
+check "a quantile that is no number is 400" test "$(status_of "$work/badq.txt")" = 400
 
 get "$base/applications/$app_id/logs" >"$work/zip.txt"
 check "logs answers a zip" python3 -c "

@@ -81,9 +81,9 @@ await check('initialize negotiated a version and the server says who it is', asy
 });
 
 let tools = [];
-await check('tools/list: ten tools, each with an input and an output schema that compile', async () => {
+await check('tools/list: eleven tools, each with an input and an output schema that compile', async () => {
   ({ tools } = await client.listTools());
-  assert.equal(tools.length, 10);
+  assert.equal(tools.length, 11);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema.type, 'object', tool.name);
@@ -135,6 +135,16 @@ await check('explain_finding gives evidence, formula and recommendation', async 
   assert.equal(result.structuredContent.recommendation, firstFinding.recommendation);
   assert.deepEqual(result.structuredContent.formula.evidence, firstFinding.evidence);
   assert.ok(textOf(result).includes(firstFinding.recommendation));
+});
+
+await check('get_economics: the time split, the critical path within the wall-clock, the what-if curve, the cost', async () => {
+  const result = await callCounted('get_economics', { analysisId, limit: 3 });
+  const e = result.structuredContent;
+  assert.ok(e.timeSplit.driverOnlyMs + e.timeSplit.executorMs <= e.timeSplit.durationMs + 1e-6);
+  assert.ok(e.criticalPath.lengthMs <= e.criticalPath.wallClockMs, JSON.stringify(e.criticalPath));
+  assert.ok(e.whatIf.curve.some((p) => p.executors === e.whatIf.todayExecutors));
+  assert.ok(e.cost.total > 0 && e.costliest.stages.length <= 3);
+  assert.ok(textOf(result).includes('Where the time and the money go'));
 });
 
 let slowestStage;

@@ -1,12 +1,16 @@
 """Runs scenarios on real Spark and writes their event logs, one directory per run.
 
-    .venv/bin/python tests/spark/run_scenarios.py --out DIR [--only NAME ...] [--rounds N]
+    .venv/bin/python tests/spark/run_scenarios.py --out DIR [--only NAME ...] [--rounds N] [--warmup NAME]
 
 All runs share one Python process and one driver JVM: each run is its own SparkContext (its own
 application and event log), started after the previous one stopped, so a run costs about a
 second of start-up rather than a JVM's ten. local-cluster runs start their executors' JVMs each
 time, as a cluster would. Scenarios on a standalone cluster of several hosts (standalone.py)
 share it: it starts before the first of them and stops when the runner ends.
+
+--warmup NAME runs that scenario's first variant once before the others, in the same driver JVM,
+and leaves it out of the manifest: the first SparkContext of a JVM pays for loading and JIT, which
+make validate must not measure.
 
 DIR/manifest.json lists every run: scenario, variant, round, the log's path, the wall clock of
 the workload as the driver measured it, and the settings it ran with. Rounds alternate the
@@ -41,7 +45,7 @@ def run_once(scenario, variant, round_index, out_dir, clusters):
     settings.update(scenario.settings_for(variant))
     settings["spark.eventLog.dir"] = "file://" + os.path.abspath(log_dir)
     # One application name for both variants: the twin is the same application with the fix.
-    master = clusters.master_of(scenario.cluster) if scenario.cluster else scenario.master
+    master = clusters.master_of(scenario.cluster) if scenario.cluster else scenario.master_for(variant)
     builder = SparkSession.builder.master(master).appName(scenario.name)
     for key, value in settings.items():
         builder = builder.config(key, value)
@@ -79,6 +83,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--warmup", help="a scenario run once first and left out of the manifest")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     if args.list:
@@ -87,7 +92,7 @@ def main():
         return 0
     if not args.out:
         parser.error("--out DIR is required")
-    unknown = [name for name in args.only if name not in REGISTRY]
+    unknown = [name for name in args.only + ([args.warmup] if args.warmup else []) if name not in REGISTRY]
     if unknown:
         print(f"run_scenarios: unknown scenario(s): {', '.join(unknown)}", file=sys.stderr)
         return 2
@@ -98,6 +103,9 @@ def main():
     # their own, so nothing else would).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with standalone.Clusters(os.path.join(args.out, "clusters")) as clusters:
+        if args.warmup:
+            warmup = REGISTRY[args.warmup]
+            run_once(warmup, warmup.variants[0], 0, os.path.join(args.out, "warmup"), clusters)
         run_all(chosen, args, clusters, runs, failed)
     with open(os.path.join(args.out, "manifest.json"), "w") as out:
         json.dump({"runs": runs, "failed": failed}, out, indent=1, sort_keys=True)

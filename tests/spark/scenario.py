@@ -3,7 +3,9 @@
 Each scenario is a workload function run twice on real Spark (pyspark from the project's
 .venv): as the problem, and as the twin with exactly the change SparkForensics recommends
 (settings in `fix_settings`, or a code change the workload makes when `fixed` is true). A
-control runs once and must give nothing to fix. The event logs Spark writes are what the tests
+control runs once and must give nothing to fix. A sizing scenario runs one workload once per
+master of `sizes` (smallest first): the what-if simulation of the smallest run must predict the
+wall-clock of the larger ones (test_sizes.py, validate.py). The event logs Spark writes are what the tests
 analyze (test_scenarios.py) and what `make validate` measures (validate.py).
 
 The job that carries the problem is named with `problem_job(spark, ...)`: its description is
@@ -71,10 +73,23 @@ class Scenario:
     # "problem_jobs", the span of the jobs marked as the problem, when the twin's change also
     # reshapes set-up work the finding does not claim (writing the small files it then reads).
     measure: str = "app"
+    # A sizing scenario: the masters it runs on, smallest first (variants "size-0", "size-1", ...).
+    sizes: tuple = ()
+
+    @property
+    def sizing(self) -> bool:
+        return bool(self.sizes)
 
     @property
     def variants(self) -> tuple:
+        if self.sizing:
+            return tuple(f"size-{i}" for i in range(len(self.sizes)))
         return ("control",) if self.control else ("problem", "fixed")
+
+    def master_for(self, variant: str) -> str:
+        if self.sizing:
+            return self.sizes[int(variant.split("-")[1])]
+        return self.master
 
     def settings_for(self, variant: str) -> dict:
         merged = dict(self.cluster.app_settings()) if self.cluster else {}
@@ -90,6 +105,11 @@ REGISTRY: dict[str, Scenario] = {}
 def register(scenario: Scenario) -> Scenario:
     if scenario.name in REGISTRY:
         raise ValueError(f"two scenarios named {scenario.name}")
+    if scenario.sizing:
+        if scenario.control or scenario.expect is not None or len(scenario.sizes) < 2:
+            raise ValueError(f"{scenario.name}: a sizing scenario has two sizes or more and nothing to fix")
+        REGISTRY[scenario.name] = scenario
+        return scenario
     if not scenario.control and scenario.expect is None:
         raise ValueError(f"{scenario.name}: a problem scenario needs an expectation")
     if not scenario.control and not scenario.fix_settings and not scenario.fix_code:

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scenario_logs import BIN, require_logs, run_of  # noqa: E402
 from scenarios import REGISTRY  # noqa: E402
 
-TWINS_WITH_SETTINGS = sorted(name for name, s in REGISTRY.items() if not s.control and s.fix_settings)
+TWINS_WITH_SETTINGS = sorted(name for name, s in REGISTRY.items() if not s.control and not s.sizing and s.fix_settings)
 CONTROLS = sorted(name for name, s in REGISTRY.items() if s.control)
 LABELS = {"improvement", "regression"}
 

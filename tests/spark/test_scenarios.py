@@ -51,9 +51,9 @@ def recoverable_high(doc, finding_type):
     return max((g["recoverableMs"]["high"] for g in time_groups(doc) if g["type"] == finding_type), default=0.0)
 
 
-PROBLEMS = sorted(name for name, s in REGISTRY.items() if not s.control and s.expect.tier == "time")
+PROBLEMS = sorted(name for name, s in REGISTRY.items() if not s.control and not s.sizing and s.expect.tier == "time")
 # Problems whose cost the log cannot show as wall-clock.
-COSTS = sorted(name for name, s in REGISTRY.items() if not s.control and s.expect.tier != "time")
+COSTS = sorted(name for name, s in REGISTRY.items() if not s.control and not s.sizing and s.expect.tier != "time")
 CONTROLS = sorted(name for name, s in REGISTRY.items() if s.control)
 
 

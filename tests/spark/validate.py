@@ -1,13 +1,19 @@
-"""make validate: what analyze predicts a fix recovers, against what applying it recovered on real Spark.
+"""make validate: what analyze predicts a fix recovers, against what applying it recovered on real Spark,
+and what the what-if simulation of a run predicts for larger cluster sizes, against those sizes' runs.
 
     .venv/bin/python tests/spark/validate.py --sf build/src/cli/sparkforensics --out build/validate \
         [--rounds 3] [--only NAME ...] [--write docs/validation.md]
 
 Every problem scenario runs --rounds times as the problem and as its fixed twin, alternating (a
-warm-up run first, discarded: the first SparkContext of a JVM pays for loading and JIT). For each
+warm-up run first in the same driver JVM, discarded: the first SparkContext of a JVM pays for
+loading and JIT). For each
 round, the prediction is the recoverable range of the scenario's finding type in "Fix these
 first" of the problem run; the measured recovery is the problem run's application wall-clock
 minus the twin's. The table gives the medians over the rounds and their ratio.
+
+Every sizing scenario runs --rounds times at each of its sizes (smallest first). For each round,
+the prediction for a larger size is the what-if curve of the smallest run at that size (its
+executors of the smallest run's cores); the measured figure is that size's application wall-clock.
 
 A benchmark, not a test: the figures move with the machine's load, and no test asserts on them.
 """
@@ -32,6 +38,10 @@ from scenarios import REGISTRY  # noqa: E402
 # The accuracy this project holds itself to: the predicted high end within this factor of what
 # the fix measurably recovered, for the median scenario.
 TOLERANCE = 2.0
+# The what-if prediction of a larger size within this share of its measured wall-clock, for the
+# median pair of sizes.
+SIZE_TOLERANCE = 0.25
+SIZES_HEADING = "\n## What-if: the smallest run predicts the larger ones\n"
 
 
 def analysis(sf, log):
@@ -76,16 +86,19 @@ def main():
     args = parser.parse_args()
     # A cost the log cannot show as wall-clock (Expectation.tier other than "time") predicts no
     # recovery to measure against.
-    names = args.only or sorted(n for n, s in REGISTRY.items() if not s.control and s.expect.tier == "time")
+    chosen = args.only or sorted(REGISTRY)
+    names = sorted(n for n in chosen if not REGISTRY[n].control and not REGISTRY[n].sizing
+                   and REGISTRY[n].expect.tier == "time")
+    sizings = sorted(n for n in chosen if REGISTRY[n].sizing)
     python = sys.executable
     runner = [python, os.path.join(HERE, "run_scenarios.py")]
-    # Warm-up: the first SparkContext of the JVM is slower than the rest. Each run writes into
+    # Warm-up: the first SparkContext of the JVM is slower than the rest, so the runner runs one
+    # first in the JVM that runs the measured ones, and leaves it out. Each run writes into
     # directories of its own, so what an earlier (or stopped) validation left goes first.
-    warmup, logs = os.path.join(args.out, "warmup"), os.path.join(args.out, "runs")
-    for stale in (warmup, logs):
-        shutil.rmtree(stale, ignore_errors=True)
-    subprocess.run(runner + ["--out", warmup, "--only", "control_aggregate"], check=True, capture_output=True)
-    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--only", *names])
+    logs = os.path.join(args.out, "runs")
+    shutil.rmtree(logs, ignore_errors=True)
+    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--warmup", "control_aggregate",
+                                    "--only", *names, *sizings])
     if done.returncode != 0:
         print("validate: some runs failed; the table has the rest", file=sys.stderr)
     with open(os.path.join(logs, "manifest.json")) as f:
@@ -143,12 +156,87 @@ def main():
         f"{1 / TOLERANCE:g}x and {TOLERANCE:g}x of the measured recovery).",
         "",
     ]
-    text = "\n".join(lines)
-    print(text)
+    recovery = "\n".join(lines)
+    sizes = "\n".join(size_lines(args, runs, sizings))
+    print(recovery + sizes)
     if args.write:
+        # A section this run did not measure (--only named none of its scenarios) is kept as the
+        # file has it.
+        kept_recovery, kept_sizes = "", ""
+        if os.path.exists(args.write):
+            with open(args.write) as f:
+                kept_recovery, _, rest = f.read().partition(SIZES_HEADING)
+                kept_sizes = SIZES_HEADING + rest if rest else ""
         with open(args.write, "w") as f:
-            f.write(text)
+            f.write((recovery if names else kept_recovery) + (sizes if sizings else kept_sizes))
     return 0
+
+
+def run_time_ms(doc):
+    """The executor run time of every task of the run."""
+    return sum((s.get("metrics") or {}).get("executorRunTimeMs", 0) for s in doc["stages"])
+
+
+def slots_of(master):
+    """local[N] -> N."""
+    return int(master[len("local["):-1])
+
+
+def size_lines(args, runs, sizings):
+    """The table of what-if predictions against the larger sizes' runs."""
+    rows = []
+    for name in sizings:
+        scenario = REGISTRY[name]
+        small_slots = slots_of(scenario.sizes[0])
+        for i, master in enumerate(scenario.sizes):
+            predicted, measured, task_time = [], [], []
+            for r in range(args.rounds):
+                small = [x for x in runs if x["scenario"] == name and x["variant"] == "size-0" and x["round"] == r]
+                large = [x for x in runs if x["scenario"] == name and x["variant"] == f"size-{i}" and x["round"] == r]
+                if not small or not large:
+                    continue
+                what_if = analysis(args.sf, small[0]["log"])["economics"]["whatIf"]
+                executors = slots_of(master) // what_if["coresPerExecutor"]
+                point = next((p for p in what_if["curve"] if p["executors"] == executors), None)
+                if point is None:
+                    continue
+                large_doc = analysis(args.sf, large[0]["log"])
+                predicted.append(point["simulatedMs"])
+                measured.append(large_doc["app"]["durationMs"])
+                task_time.append(run_time_ms(large_doc))
+            if measured:
+                p, m = statistics.median(predicted), statistics.median(measured)
+                rows.append((f"`{name}`", scenario.sizes[0], master, p, m, p / m - 1, len(measured), i == 0,
+                             statistics.median(task_time)))
+    if not rows:
+        return []
+    errors = [abs(r[5]) for r in rows if not r[7]]
+    median_error = statistics.median(errors) if errors else float("nan")
+    within = sum(1 for e in errors if e <= SIZE_TOLERANCE)
+    lines = [
+        "",
+        SIZES_HEADING.strip("\n"),
+        "",
+        "Each sizing scenario runs the same job at each of its sizes. Predicted: the what-if simulation",
+        "of the smallest run (docs/economics.md) at the larger size's executors, each of the smallest",
+        "run's cores. Measured: that size's application wall-clock. The first row of each scenario is the",
+        "simulation at the smallest run's own size against its own wall-clock. Medians over the rounds.",
+        "Task time: the executor run time of that size's tasks; the simulation replays the smallest run's,",
+        "so where it grows with the size (tasks sharing the host's cores) the prediction runs short.",
+        "",
+        "| scenario | simulated from | size | predicted | measured | error | task time | rounds |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, source, master, p, m, error, n, own, tasks in rows:
+        lines.append(f"| {name} | `{source}` | `{master}`{' (itself)' if own else ''} | {seconds(p)} | {seconds(m)} "
+                     f"| {100 * error:+.1f}% | {seconds(tasks)} | {n} |")
+    lines += [
+        "",
+        f"**Median error: {100 * median_error:.1f}%** over {len(errors)} larger sizes; {within} of them within the",
+        f"tolerance this project holds itself to, {100 * SIZE_TOLERANCE:.0f}% of the measured wall-clock.",
+        "",
+    ]
+    return lines
 
 
 def pyspark_version():

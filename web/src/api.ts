@@ -1,17 +1,30 @@
 // The dashboard's data: the JSON API of `serve` (/api/sf/v1), or, in a report written by
-// `analyze --format html`, the documents inlined in the page (no server, opened from file://).
-import type { AnalysisDocument, ApplicationRow, ParseStatus, TimelineDocument } from './types';
+// `analyze --format html` or `compare --format html`, the documents inlined in the page (no
+// server, opened from file://).
+import type { AnalysisDocument, ApplicationRow, ComparisonDocument, HistoryAnswer, ParseStatus, PlanDiffDocument,
+              SubjectRow, TimelineDocument } from './types';
 
+// analyze's report holds analysis and timeline; compare's, comparison and planDiffs.
 export interface InlinedReport { analysis: AnalysisDocument; timeline: TimelineDocument }
+export interface InlinedComparison { comparison: ComparisonDocument; planDiffs: PlanDiffDocument[] }
 
 let inlined: InlinedReport | null | undefined;
 export function inlinedReport(): InlinedReport | null {
   if (inlined === undefined) {
     const element = document.getElementById('sf-report');
-    inlined = element?.textContent ? (JSON.parse(element.textContent) as InlinedReport) : null;
+    const data = element?.textContent ? JSON.parse(element.textContent) as Partial<InlinedReport & InlinedComparison> : null;
+    inlinedComparisonData = data?.comparison ? data as InlinedComparison : null;
+    inlined = data?.analysis ? data as InlinedReport : null;
   }
   return inlined;
 }
+let inlinedComparisonData: InlinedComparison | null = null;
+export function inlinedComparison(): InlinedComparison | null {
+  inlinedReport();
+  return inlinedComparisonData;
+}
+// Either kind of self-contained page: no server behind it.
+export function isReport(): boolean { return inlinedReport() !== null || inlinedComparison() !== null; }
 export const REPORT_LOG = 'report';
 
 // An error the API answered with its stable code ({"error": {"code", "message"}}).
@@ -56,6 +69,20 @@ export const api = {
     return request<{ upload: string; log: string }>(`/uploads${query}`, {
       method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
   },
+  compare: (base: string, cand: string, pins: string[]) =>
+    request<ComparisonDocument>(`/compare?base=${enc(base)}&cand=${enc(cand)}` + pins.map((p) => `&pin=${enc(p)}`).join('')),
+  planDiff: (base: string, cand: string, baseExecution: number, candExecution: number) =>
+    request<PlanDiffDocument>(`/compare/plan?base=${enc(base)}&cand=${enc(cand)}&baseExecution=${baseExecution}` +
+                              `&candExecution=${candExecution}`),
+  subjects: () => request<{ store: string; subjects: SubjectRow[] }>('/history/subjects'),
+  series: (subject: string, quantity?: string, fingerprint?: string) =>
+    request<HistoryAnswer>(`/history/series?subject=${enc(subject)}` +
+                           (quantity ? `&quantity=${enc(quantity)}` : '') + (fingerprint ? `&fingerprint=${enc(fingerprint)}` : '')),
+  run: (runKey: string, profile: string, baseline: string, coordinate: string) =>
+    request<HistoryAnswer>(`/history/run?runKey=${enc(runKey)}&profile=${enc(profile)}&baseline=${enc(baseline)}` +
+                           (coordinate ? `&coordinate=${enc(coordinate)}` : '')),
+  batch: (target: { revision?: string; runKey?: string }) =>
+    request<HistoryAnswer>(`/history/batch?` + (target.revision ? `revision=${enc(target.revision)}` : `runKey=${enc(target.runKey ?? '')}`)),
   historyServer: (baseUrl: string, appId: string, attemptId: string) =>
     request<ParseStatus>(`/history-server?baseUrl=${enc(baseUrl)}&appId=${enc(appId)}&attemptId=${enc(attemptId)}`,
                          { method: 'POST' }),

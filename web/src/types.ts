@@ -76,6 +76,20 @@ export interface AnalysisDocument {
   executors: Executor[]; jobs: Job[]; stages: Stage[]; sql: SqlExecution[];
   diagnostics: { linesRead: number; skippedLines: number; incomplete: boolean; readError: string | null };
   findings: Finding[]; rollup: RollupGroup[];
+  economics?: Economics;
+}
+
+// Where the time and the money go (docs/economics.md; analysis-schema.md lists every field).
+export interface Economics {
+  cluster: { localMode: boolean; executors: number; coresPerExecutor: number };
+  timeSplit: { durationMs: number; driverOnlyMs: number; executorMs: number; driverOnlyShare: number | null;
+               beforeFirstJobMs: number; betweenJobsMs: number; afterLastJobMs: number } | null;
+  criticalPath: { wallClockMs: number; lengthMs: number; idealMs: number; idealCores: number;
+                  stages: { stageId: number; attemptId: number; floorMs: number }[] } | null;
+  whatIf: { todayExecutors: number; coresPerExecutor: number; measuredMs: number; todaySimulatedMs: number;
+            kneeExecutors: number; kneeMs: number; bestMs: number;
+            curve: { executors: number; predictedMs: number; cost: number }[] } | null;
+  cost: { rateCard: { name: string; currency: string }; total: number; driverOnly: number };
 }
 
 // GET /api/sf/v1/logs/<log>/timeline: the occupancy model's view of the run.
@@ -99,3 +113,97 @@ export interface ParseStatus {
   bytesDone: number; bytesTotal: number; lines: number; elapsedMs: number; etaMs: number | null;
   error: { code: string; message: string } | null;
 }
+
+// --- The comparison document (compare -f json, GET compare; docs/comparison-schema.md).
+export type Direction = 'improvement' | 'regression' | 'unchanged' | 'unavailable' | 'notComparable';
+
+export interface StageTotals {
+  executorRunTimeMs: number; executorCpuTimeMs: number; taskTimeMs: number; durationMs: number; jvmGcTimeMs: number;
+  inputBytes: number; outputBytes: number; shuffleReadBytes: number; shuffleWriteBytes: number;
+  memorySpillBytes: number; diskSpillBytes: number; tasks: number; failedTasks: number; taskSkew: number | null;
+}
+export interface StageSide { stageId: number; name: string; executionId: number | null; totals: StageTotals }
+export interface StagePairDoc {
+  baselineStageId: number; candidateStageId: number; baselineExecutionId: number | null;
+  candidateExecutionId: number | null; method: 'exact' | 'structural' | 'aligned' | 'pinned'; byPosition: boolean;
+  score: number; quality: string;
+}
+export interface MetricDeltaDoc {
+  name: string; unit: string; baseline: number | null; candidate: number | null; delta: number | null;
+  relativeChange: number | null; direction: Direction; noise: number; unavailableReason: string | null;
+}
+export interface FindingCategory { rule: string; band: ImpactBand; baseline: number; candidate: number }
+export interface RunDoc { label: string; path: string; appId: string; appName: string; sparkVersion: string; durationMs: number | null }
+export interface ComparisonDocument {
+  comparisonSchemaVersion: number;
+  baseline: RunDoc; candidate: RunDoc;
+  confidence: 'ok' | 'low' | 'insufficient'; banner: string | null;
+  runtimeCoverage: number | null; matchedCoverage: number; comparable: boolean;
+  configurationDifferences: { key: string; baseline: string | null; candidate: string | null;
+                              baselineEffective: string | null; candidateEffective: string | null; sameInEffect: boolean }[];
+  metricDeltas: MetricDeltaDoc[];
+  executionDeltas: { baselineExecutionId: number; candidateExecutionId: number; description: string;
+                     baselineDurationMs: number | null; candidateDurationMs: number | null; deltaMs: number | null;
+                     noiseMs: number; direction: Direction }[];
+  findingsDelta: { categories: FindingCategory[]; introduced: FindingCategory[]; resolved: FindingCategory[] };
+  executionAlignment: { baselineExecutions: number; candidateExecutions: number; paired: number;
+                        agreement: number | null; accepted: boolean; bounded: boolean;
+                        pairs: { baselineExecutionId: number; candidateExecutionId: number; score: number }[] };
+  stagePairs: StagePairDoc[];
+  unmatched: { baseline: number[]; candidate: number[] };
+  replanned: { baselineExecutionId: number; candidateExecutionId: number; baselineStageIds: number[];
+               candidateStageIds: number[]; baselineTotals: StageTotals; candidateTotals: StageTotals }[];
+  deltaBookkeeping: { baseline: number[]; candidate: number[] };
+  runTime: { pairedMs: number; replannedMs: number; totalMs: number; replannedCountsTowardCoverage: boolean };
+  stageDeltas: { pair: StagePairDoc; baseline: StageSide; candidate: StageSide; executorRunTimeDeltaMs: number }[];
+  baseStages: StageSide[]; candStages: StageSide[];
+}
+
+// GET compare/plan: report/plan_diff_json.h.
+export type NodeChange = 'same' | 'changed' | 'removed' | 'added';
+export interface DiffNode { nodeId: number; nodeName: string; simpleString: string; children: number[]; stageIds: number[];
+                            change: NodeChange; counterpart: number | null }
+export interface PlanDiffDocument {
+  baselineExecutionId: number; candidateExecutionId: number; description: string;
+  counts: Record<NodeChange, number>;
+  baseline: { executionId: number; durationMs: number | null; nodes: DiffNode[] };
+  candidate: { executionId: number; durationMs: number | null; nodes: DiffNode[] };
+}
+
+// --- The result store and the comparator (GET history/...; the verdict's comparison document,
+// report/verdict_json.h and docs/comparator.md).
+export type Verdict = 'improved' | 'regressed' | 'changed' | 'no-change-detected' | 'indeterminate';
+export interface PointRef { resultId: string; revision: string; value: number | null; status: string; nativeOrder: number;
+                            ancestryDistance?: number; continuity?: string[] }
+export interface Evaluation {
+  series: { fingerprint: string; label: string; identity: Record<string, string>; quantity: string; unit: string;
+            direction: string; deterministic: boolean; estimator: string };
+  unit?: string;
+  target: PointRef | null; ordering: string; reference: PointRef[];
+  pairs: { round: number; baselineResult: string; targetResult: string; baseline: number; target: number }[];
+  boundaries: { kind: string; at: string; reason: string; points: number }[];
+  exclusions: { resultId: string; reason: string }[]; exclusionsNotListed: number; caveats: string[];
+  outcome: { referenceEstimate: number | null; targetEstimate: number | null;
+             effect: { measure: string; value: number | null };
+             noise: { value: number | null; source: string; provisional: boolean };
+             threshold: number | null; interval95: [number, number] | null; evidenceCount: number };
+  verdict: Verdict; reason: string; detail: string;
+}
+export interface VerdictDocument {
+  mode: 'history' | 'run' | 'batch';
+  method: { name: string; version: number; config: Record<string, unknown> };
+  identityPolicy: { schema: string; version: number };
+  run?: { runKey: string; profile: string; coordinate: string; baseline: string; target: string; units: string[]; localOnly: boolean };
+  batchTarget?: string;
+  evaluations: Evaluation[];
+  failedInvariants: { name: string; unit: string; detail: string }[];
+  missing: { fingerprint: string; label: string; lastResultId: string }[];
+  caveats: string[];
+}
+export interface StoredResultRow {
+  id: string; order: number; subject: string; revision: string; parents: string[]; runKey: string;
+  round: number | null; slot: number | null; status: string; parameters: Record<string, string>;
+  environment: Record<string, string>; log: string | null;
+}
+export interface HistoryAnswer { store: string; results: StoredResultRow[]; document: VerdictDocument }
+export interface SubjectRow { subject: string; results: number; revisions: number; runKeys: string[]; lastOrder: number }

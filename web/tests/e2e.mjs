@@ -8,7 +8,7 @@
 // error, and runs axe-core: no serious or critical violation. Prints one line per test and
 // 'N passed, N failed'; exit 77 (skipped) with the reason when the corpus or chromium is absent.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,17 +27,70 @@ const LOG = 'rp_sql_eventlog.zstd';            // 4 findings, 1 SQL execution, 5
 const FETCHED_APP = 'local-1624371906627';     // eventlog_dsv2.zstd, fetched back from serve itself
 const work = mkdtempSync(join(tmpdir(), 'sf-dashboard-e2e-'));
 
-// --- The server, over the corpus folder in place.
-const server = spawn(sf, ['serve', '--log-dir', corpus, '--port', '0', '--upload-dir', work, '--rescan-interval', '0'],
-                     { stdio: ['ignore', 'pipe', 'pipe'] });
+// --- The servers, over corpus folders in place: the NVIDIA profiling logs for one log's pages;
+// Spark's own spark-events for the compare and history pages, with a result store this test fills.
+const sparkEvents = join(corpusRoot, 'spark-events');
+const codecs = join(corpusRoot, 'codecs');
 let serverLog = '';
-server.stderr.on('data', (d) => { serverLog += d; });
-const port = await new Promise((res, rej) => {
-  const lines = createInterface({ input: server.stdout });
-  lines.once('line', (line) => { const m = /:(\d+)\//.exec(line); m ? res(Number(m[1])) : rej(new Error(line)); });
-  server.once('exit', (code) => rej(new Error(`serve exited ${code}: ${serverLog}`)));
-});
-const base = `http://127.0.0.1:${port}`;
+const servers = [];
+async function startServe(args) {
+  const child = spawn(sf, ['serve', '--port', '0', '--upload-dir', work, '--rescan-interval', '0', ...args],
+                      { stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.push(child);
+  child.stderr.on('data', (d) => { serverLog += d; });
+  const port = await new Promise((res, rej) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => { const m = /:(\d+)\//.exec(line); m ? res(Number(m[1])) : rej(new Error(line)); });
+    child.once('exit', (code) => rej(new Error(`serve exited ${code}: ${serverLog}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+// The result store: "nightly", eight revisions in a chain whose last is 40% slower (the planted
+// regression), "paired", a planned run of five rounds whose candidate is 8% slower, and "etl",
+// two of spark-events' logs ingested as revisions e1 and e2.
+const BASE_LOG = 'local-1422981759269';
+const CAND_LOG = 'local-1422981780767';
+function fillStore(store) {
+  const files = [];
+  const result = (name, doc) => { const path = join(work, name); writeFileSync(path, JSON.stringify(doc)); files.push('--result', path); };
+  [1000, 1004, 998, 1003, 999, 1001, 1002, 1400].forEach((value, i) => result(`n${i}.json`, {
+    schema: 'sparkforensics.result/1', subject: 'nightly', revision: { tree: `c${i + 1}`, parents: i ? [`c${i}`] : [] },
+    quantities: [{ name: 'durationMs', value, unit: 'ms', direction: 'lower' }] }));
+  for (let r = 1; r <= 5; r++) {
+    for (const [role, factor, slot] of [['baseline', 1, 2 * r - 1], ['candidate', 1.08, 2 * r]]) {
+      result(`p${role}${r}.json`, { schema: 'sparkforensics.result/1', subject: 'paired', parameters: { role },
+        procedure: { runKey: 'pr-1', round: r, slot }, quantities: [{ name: 'durationMs', value: (100 + r) * factor, unit: 'ms' }] });
+    }
+  }
+  execFileSync(sf, ['store', 'ingest', '-q', '--store', store, ...files]);
+  execFileSync(sf, ['store', 'ingest', '-q', '--store', store, '--subject', 'etl', '--revision', 'e1', join(sparkEvents, BASE_LOG)]);
+  execFileSync(sf, ['store', 'ingest', '-q', '--store', store, '--subject', 'etl', '--revision', 'e2', '--parent', 'e1',
+                    join(sparkEvents, CAND_LOG)]);
+}
+const sqliteStore = join(work, 'results.db');
+fillStore(sqliteStore);
+const base = await startServe(['--log-dir', corpus]);
+const compareBase = await startServe(['--log-dir', sparkEvents, '--store', sqliteStore]);
+// PostgreSQL when the environment has one (scripts/ci-postgres.sh sets SF_TEST_POSTGRES_URL), in
+// a schema of its own as tests/e2e/history_cli_test.sh does.
+let pgBase = null;
+let pgSchema = null;
+const pgUrl = process.env.SF_TEST_POSTGRES_URL;
+let pgSkip = 'SF_TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh start sets it)';
+if (pgUrl) {
+  try {
+    pgSchema = `sf_e2e_${process.pid}`;
+    execFileSync('psql', ['-q', pgUrl, '-c', `CREATE SCHEMA ${pgSchema}`]);
+    const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-csearch_path%3D${pgSchema}`;
+    fillStore(url);
+    pgBase = await startServe(['--log-dir', sparkEvents, '--store', url]);
+  } catch (error) {
+    pgSkip = `PostgreSQL at SF_TEST_POSTGRES_URL is not usable here: ${String(error.message).split('\n')[0]}`;
+  }
+}
+// What the CLI says about the same two logs: the page must say the same.
+const cliCompare = (a, b) => JSON.parse(execFileSync(sf, ['compare', '-q', '-f', 'json', a, b]).toString());
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM, headless: true,
@@ -91,6 +144,8 @@ try {
     await page.goto(base + '/');
     await page.click(`a[href="/logs/${LOG}/overview"]`);
     await page.waitForSelector('.kpi');
+    const economics = await page.textContent('section[aria-label="Where the time and the money go"]');
+    expect(/Critical path/.test(economics) && /USD/.test(economics), `the overview says where the time and the money go: ${economics}`);
     await page.getByRole('link', { name: 'Findings', exact: true }).click();
     await page.waitForSelector('.group-head');
     const groups = await page.$$('.group-head');
@@ -180,6 +235,95 @@ try {
     await page.waitForSelector('table.props');
   }, { fullPage: false });
 
+  await test('compare-two-corpus-logs', async (page) => {
+    const expected = cliCompare(join(sparkEvents, BASE_LOG), join(sparkEvents, CAND_LOG));
+    await page.goto(`${compareBase}/`);
+    await page.getByRole('link', { name: 'Compare', exact: true }).click();
+    await page.fill('[data-slot=base] input[type=search]', '1422981759269');
+    await page.click(`[data-slot=base] button[data-log="${BASE_LOG}"]`);
+    await page.waitForURL(/base=/);
+    await page.fill('[data-slot=cand] input[type=search]', '1422981780767');
+    await page.click(`[data-slot=cand] button[data-log="${CAND_LOG}"]`);
+    await page.waitForSelector('.banner');
+    expect(new URL(page.url()).searchParams.get('cand') === CAND_LOG, `the address names both runs: ${page.url()}`);
+    const confidence = await page.getAttribute('.banner', 'data-confidence');
+    expect(confidence === expected.confidence, `the banner says ${confidence}, compare says ${expected.confidence}`);
+    if (expected.banner) expect((await page.textContent('.banner')).includes(expected.banner), 'the banner gives the reason');
+    const methods = await page.$$eval('table.pairs tbody tr', (rows) => rows.map((r) => r.dataset.method));
+    expect(methods.join() === expected.stagePairs.map((p) => p.method).join(), `pairs ${methods} against ${expected.stagePairs.length}`);
+    const unmatched = await page.textContent('.unmatched');
+    for (const id of expected.unmatched.baseline) expect(unmatched.includes(String(id)), `unmatched baseline stage ${id} shown`);
+    // The address is the page: opened again, it shows the same comparison.
+    await page.goto(page.url());
+    await page.waitForSelector('.banner');
+    expect(await page.getAttribute('.banner', 'data-confidence') === confidence, 'a shared address shows the same');
+  });
+
+  await test('compare-reencoded-copy', async (page) => {
+    const copy = join(codecs, `${CAND_LOG}.lz4`);
+    const expected = cliCompare(join(sparkEvents, CAND_LOG), copy);
+    await page.goto(`${compareBase}/compare?base=${CAND_LOG}`);
+    await page.setInputFiles('[data-testid=cand-file]', copy);  // the upload way in, the copy read in place
+    await page.waitForSelector('.banner');
+    expect(/^~u\d+$/.test(new URL(page.url()).searchParams.get('cand') ?? ''), `the upload is named in the address: ${page.url()}`);
+    const methods = await page.$$eval('table.pairs tbody tr', (rows) => rows.map((r) => r.dataset.method));
+    const ran = expected.baseStages.length - expected.deltaBookkeeping.baseline.length;
+    expect(methods.length === ran && methods.every((m) => m === 'exact'), `every stage exact: ${methods}`);
+    expect(await page.getAttribute('.banner', 'data-confidence') === 'ok', 'a copy of a log compares with confidence');
+    expect((await page.textContent('.unmatched')).match(/none/g)?.length === 2, 'nothing unmatched');
+  });
+
+  await test('compare-plan-diff-and-pins', async (page) => {
+    const log = 'local-1642039451826';  // Spark 3.2 with SQL executions
+    await page.goto(`${compareBase}/compare?base=${log}&cand=${log}`);
+    await page.waitForSelector('.banner');
+    await page.click('button[data-plan]');
+    await page.waitForSelector('.plan-diff svg g.node');
+    expect((await page.$$('.plan-diff figure')).length === 2, 'two plans side by side');
+    const changes = await page.$$eval('.plan-diff g.node', (nodes) => nodes.map((n) => n.dataset.change));
+    expect(changes.length > 2 && changes.every((c) => c === 'same'), `a plan against itself is the same: ${changes}`);
+    // Pair two stages by hand: the server compares again and says so.
+    const options = await page.$$eval('select[name=pin-base] option', (os) => os.map((o) => o.value).filter(Boolean));
+    await page.selectOption('select[name=pin-base]', options[0]);
+    await page.selectOption('select[name=pin-cand]', options[1]);
+    await page.click('.pins button[type=submit]');
+    await page.waitForURL(/pin=/);
+    await page.waitForSelector('table.pairs tr[data-method=pinned]');
+    expect(await page.textContent('table.pairs tr[data-method=pinned] .method') === 'pinned by hand', 'the pair says how it was made');
+  });
+
+  const historyTest = (name, origin) => test(name, async (page) => {
+    await page.goto(`${origin}/history`);
+    await page.selectOption('select[name=subject]', 'nightly');
+    await page.click('tr[data-quantity=durationMs] a');
+    await page.waitForSelector('table.points tbody tr');
+    expect(await page.isVisible('.series canvas'), 'the series chart');
+    const verdicts = await page.$$eval('table.points tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.dataset.verdict]));
+    expect(verdicts.map((v) => v[0]).join() === 'c1,c2,c3,c4,c5,c6,c7,c8', `ancestry order: ${verdicts}`);
+    expect(verdicts.at(-1)[1] === 'regressed', `the planted regression is marked: ${verdicts.at(-1)}`);
+    expect(verdicts.slice(0, -1).every((v) => v[1] !== 'regressed'), 'nothing else is');
+    expect(/dispersion-scaled/.test(await page.textContent('.method')), 'the method and its configuration');
+    expect((await page.textContent('.evaluation')).includes('Reference window'), 'the reference window of the point');
+    await page.screenshot({ path: join(shots, `${name}-series.png`), fullPage: true });  // the end shows the compare page
+    const text = await page.textContent('body');
+    expect(!/password|:\/\/[^ ]*@/.test(text), 'no credentials on the page');
+    // A planned run, and one revision's verdicts with the way to the compare page.
+    await page.goto(`${origin}/history?subject=paired&tab=run`);
+    await page.waitForSelector('.run-unit');
+    expect(await page.getAttribute('.run-unit', 'data-verdict') === 'regressed', 'the 8% slower candidate');
+    await page.goto(`${origin}/history?subject=etl&tab=batch`);
+    await page.waitForSelector('.batch-view table tbody tr');
+    await page.click('.batch-view .chip:text-is("indeterminate")');
+    await page.waitForURL(/show=indeterminate/);
+    await page.click('.batch-view a.compare-link');
+    await page.waitForSelector('.banner');
+    expect(new URL(page.url()).searchParams.get('base') === BASE_LOG && new URL(page.url()).searchParams.get('cand') === CAND_LOG,
+           `the two runs behind the point: ${page.url()}`);
+  });
+  await historyTest('history-sqlite', compareBase);
+  if (pgBase) await historyTest('history-postgres', pgBase);
+  else console.log(`skip  history-postgres: ${pgSkip}`);
+
   await test('history-server-fetch', async (page) => {
     await page.goto(base + '/');
     await page.getByRole('button', { name: /Fetch from Spark History Server/ }).click();
@@ -222,9 +366,24 @@ try {
     await page.click('table.grid tbody a');
     await page.waitForSelector('svg g.node');
   }, { offline: true });
+
+  const comparePage = join(shots, 'compare.html');
+  execFileSync(sf, ['compare', '-q', '--format', 'html', '--output', comparePage, join(codecs, 'local-1651694304852.lz4'),
+                    join(codecs, 'local-1651694304852.snappy')]);
+  await test('compare-html-offline', async (page) => {
+    await page.goto(`file://${comparePage}`);
+    await page.waitForSelector('.banner');
+    expect((await page.$$('table.pairs tbody tr')).length > 0, 'the pairs');
+    await page.click('button[data-plan]');
+    await page.waitForSelector('.plan-diff svg g.node');
+    expect(/compare --format html/.test(await page.textContent('.pins')), 'the pin panel says pins need serve');
+  }, { offline: true });
 } finally {
   await browser.close();
-  server.kill('SIGTERM');
+  for (const child of servers) child.kill('SIGTERM');
+  if (pgSchema && pgUrl) {
+    try { execFileSync('psql', ['-q', pgUrl, '-c', `DROP SCHEMA ${pgSchema} CASCADE`]); } catch { /* reported above */ }
+  }
   rmSync(work, { recursive: true, force: true });
 }
 if (failed > 0) console.log(serverLog.split('\n').slice(-40).join('\n'));

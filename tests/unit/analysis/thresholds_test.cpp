@@ -1,6 +1,7 @@
 // The threshold registry and config files: every field named once, overrides applied, and
 // every mistake in a config file an error that names the file and the key.
 #include "analysis/thresholds.h"
+#include "analysis/analysis_config.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -42,37 +43,36 @@ TEST(Thresholds, RegistryNamesAreUniqueAndCoverDistinctFields) {
 }
 
 TEST(Thresholds, OverridesApply) {
-  std::vector<std::string> overridden;
-  auto t = load_thresholds(write_config("ok.json", R"({"thresholds": {"skew.maxToMedianRatio": 4, "gc.warnRatio": 0.2}})"),
-                           overridden);
-  ASSERT_TRUE(t) << t.error().message();
-  EXPECT_DOUBLE_EQ(t->skew_max_to_median_ratio, 4);
-  EXPECT_DOUBLE_EQ(t->gc_warn_ratio, 0.2);
-  EXPECT_DOUBLE_EQ(t->spill_min_disk_bytes, Thresholds{}.spill_min_disk_bytes);
-  EXPECT_EQ(overridden.size(), 2u);
+  auto options = load_analysis_options(
+      write_config("ok.json", R"({"thresholds": {"skew.maxToMedianRatio": 4, "gc.warnRatio": 0.2}})"));
+  ASSERT_TRUE(options) << options.error().message();
+  const Thresholds& t = options->thresholds;
+  EXPECT_DOUBLE_EQ(t.skew_max_to_median_ratio, 4);
+  EXPECT_DOUBLE_EQ(t.gc_warn_ratio, 0.2);
+  EXPECT_DOUBLE_EQ(t.spill_min_disk_bytes, Thresholds{}.spill_min_disk_bytes);
+  EXPECT_EQ(options->overridden_thresholds.size(), 2u);
 }
 
 TEST(Thresholds, MistakesNameTheFileAndKey) {
-  std::vector<std::string> overridden;
-  auto unknown = load_thresholds(write_config("unknown.json", R"({"thresholds": {"skew.maxToMedianRatoi": 4}})"), overridden);
+  auto unknown = load_analysis_options(write_config("unknown.json", R"({"thresholds": {"skew.maxToMedianRatoi": 4}})"));
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().message().find("skew.maxToMedianRatoi"), std::string::npos);
   EXPECT_NE(unknown.error().message().find("unknown.json"), std::string::npos);
-  auto wrong_type = load_thresholds(write_config("type.json", R"({"thresholds": {"gc.warnRatio": "high"}})"), overridden);
+  auto wrong_type = load_analysis_options(write_config("type.json", R"({"thresholds": {"gc.warnRatio": "high"}})"));
   ASSERT_FALSE(wrong_type);
   EXPECT_NE(wrong_type.error().message().find("must be a number"), std::string::npos);
-  auto negative = load_thresholds(write_config("neg.json", R"({"thresholds": {"gc.warnRatio": -1}})"), overridden);
+  auto negative = load_analysis_options(write_config("neg.json", R"({"thresholds": {"gc.warnRatio": -1}})"));
   ASSERT_FALSE(negative);
   // Found by fuzz_thresholds_config: a number too large for a double threw out of the parser.
-  auto overflow = load_thresholds(write_config("huge.json", R"({"thresholds": {"gc.warnRatio": 1E3333333}})"), overridden);
+  auto overflow = load_analysis_options(write_config("huge.json", R"({"thresholds": {"gc.warnRatio": 1E3333333}})"));
   ASSERT_FALSE(overflow);
   EXPECT_NE(overflow.error().message().find("huge.json: not valid JSON"), std::string::npos) << overflow.error().message();
-  auto not_json = load_thresholds(write_config("bad.json", "{thresholds:"), overridden);
+  auto not_json = load_analysis_options(write_config("bad.json", "{thresholds:"));
   ASSERT_FALSE(not_json);
   EXPECT_NE(not_json.error().message().find("not valid JSON"), std::string::npos);
-  auto stray = load_thresholds(write_config("stray.json", R"({"threshold": {}})"), overridden);
+  auto stray = load_analysis_options(write_config("stray.json", R"({"threshold": {}})"));
   ASSERT_FALSE(stray);
-  auto missing = load_thresholds("/nonexistent/sf.json", overridden);
+  auto missing = load_analysis_options("/nonexistent/sf.json");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
 }

@@ -116,6 +116,25 @@ TEST_F(McpTools, AnalyzeAgreesWithTheLibraryAndFollowUpsUseItsId) {
   EXPECT_EQ(explained["structuredContent"]["finding"]["id"], first.id);
   EXPECT_TRUE(harness.call_tool("explain_finding", {{"analysisId", id}, {"findingId", "nope"}})["isError"]);
 
+  // get_economics: the library's figures, and only the `limit` costliest of each list, costliest first.
+  const Json economics = harness.call_tool("get_economics", {{"analysisId", id}, {"limit", 2}});
+  ASSERT_FALSE(economics.value("isError", true)) << economics.dump();
+  const Json& e = economics["structuredContent"];
+  EXPECT_DOUBLE_EQ(e["cost"]["total"].get<double>(), analysis.economics.cost.total);
+  EXPECT_EQ(e["counts"]["stages"], analysis.economics.cost.stages.size());
+  ASSERT_EQ(e["costliest"]["stages"].size(), std::min<size_t>(2, analysis.economics.cost.stages.size()));
+  if (e["costliest"]["stages"].size() == 2) {
+    EXPECT_GE(e["costliest"]["stages"][0]["cost"].get<double>(), e["costliest"]["stages"][1]["cost"].get<double>());
+  }
+  ASSERT_TRUE(e["criticalPath"].is_object());
+  EXPECT_LE(e["criticalPath"]["lengthMs"].get<double>(), e["criticalPath"]["wallClockMs"].get<double>());
+  const size_t on_path = analysis.economics.critical_path->stages.size();
+  EXPECT_EQ(e["criticalPath"]["stages"].size(), std::min<size_t>(2, on_path));
+  if (on_path > 2) {
+    EXPECT_EQ(e["criticalPath"]["stagesOnPath"], on_path);
+  }
+  EXPECT_NE(text_of(economics).find("What-if"), std::string::npos) << text_of(economics);
+
   // get_slowest stages: the model's longest stage first.
   const Json slowest = harness.call_tool("get_slowest", {{"analysisId", id}, {"kind", "stages"}, {"limit", 3}});
   const auto& items = slowest["structuredContent"]["items"];

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 
+#include "analysis/cost.h"
 #include "results/result_json.h"
 #include "results/stage_key.h"
 #include "loggen/log_generator.h"
@@ -80,6 +81,15 @@ TEST(SparkResult, QuantitiesFromTheModel) {
   for (const auto& s : app.stages) run_time += s.metric(model::TaskMetric::kExecutorRunTimeMs);
   EXPECT_EQ(result.quantity("executorRunTimeMs")->value, static_cast<double>(run_time));
   EXPECT_GT(result.quantity("coreHours")->value, 0);
+  // The cost at the context's rate card, in its currency: the analysis' own figure.
+  ASSERT_NE(result.quantity("cost"), nullptr);
+  EXPECT_EQ(result.quantity("cost")->unit, "USD");
+  EXPECT_DOUBLE_EQ(result.quantity("cost")->value, analysis::application_cost(app, analysis::default_rate_card()));
+  context.rate_card = {"ours", "EUR", 1, 0, "test", "2025-01"};
+  const ResultDocument priced = result_from_app_model(app, context);
+  EXPECT_EQ(priced.quantity("cost")->unit, "EUR");
+  EXPECT_DOUBLE_EQ(priced.quantity("cost")->value, analysis::application_cost(app, context.rate_card));
+  EXPECT_GT(priced.quantity("cost")->value, 0);
 
   // One duration per stage (latest attempt) and per SQL execution, names unique.
   std::set<int64_t> stage_ids;
@@ -101,7 +111,9 @@ TEST(SparkResult, QuantitiesFromTheModel) {
 TEST(SparkResult, SameLogSameDocument) {
   const model::AppModel a = generated_model(3);
   const model::AppModel b = generated_model(3);
-  EXPECT_EQ(result_to_json(result_from_app_model(a, {})), result_to_json(result_from_app_model(b, {})));
+  // A named context: GCC 12 reads a braced temporary's strings as maybe-uninitialized.
+  const SparkResultContext context;
+  EXPECT_EQ(result_to_json(result_from_app_model(a, context)), result_to_json(result_from_app_model(b, context)));
 }
 
 }  // namespace

@@ -46,8 +46,43 @@ TEST(HistoryServerTime, DateParametersTakeADayOrAFullTime) {
   EXPECT_EQ(parse_history_server_date_param("2015-02-10"), 1423526400000);
   EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000GMT"), 1422981760000);
   EXPECT_FALSE(parse_history_server_date_param("yesterday").has_value());
-  EXPECT_FALSE(parse_history_server_date_param("2015-13-01").has_value());
   EXPECT_FALSE(parse_history_server_date_param("").has_value());
+}
+
+// Every expected value is what Spark's SimpleDateParam (java.text.SimpleDateFormat, Java 17)
+// made of the same text.
+TEST(HistoryServerTime, DateParametersInEveryZoneFormJavaParses) {
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T08:42:40.000PST"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T08:42:40.000PDT"), 1422978160000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000UTC"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000gmt"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000 GMT"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T17:42:40.000GMT+01:00"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000GMT-8:00"), 1423010560000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T17:42:40.000+0100"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000-0800"), 1423010560000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000CET"), 1422978160000);
+  EXPECT_EQ(parse_history_server_date_param("2015-07-03T16:42:40.000CET"), 1435938160000);  // no summer time
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000IST"), 1422974560000);  // Israel's
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000GMTjunk"), 1422981760000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.5GMT"), 1422981760005);
+}
+
+TEST(HistoryServerTime, DateParametersRollOverAndFallBackToTheDay) {
+  EXPECT_EQ(parse_history_server_date_param("2015-13-01"), 1451606400000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-30"), 1425254400000);
+  EXPECT_EQ(parse_history_server_date_param("2015-00-10"), 1418169600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-00"), 1422662400000);
+  EXPECT_EQ(parse_history_server_date_param("2015-2-3"), 1422921600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T25:42:40.000GMT"), 1423014160000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T1:2:3.4GMT"), 1422925323004);
+  // A time the first form does not take is read as its day, at midnight GMT.
+  EXPECT_EQ(parse_history_server_date_param("2015-02-10T12:00"), 1423526400000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40GMT"), 1422921600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T17:42:40.000GMT+0100"), 1422921600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T17:42:40.000+01:00"), 1422921600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-03T16:42:40.000Z"), 1422921600000);
+  EXPECT_EQ(parse_history_server_date_param("2015-02-10junk"), 1423526400000);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loggen/log_generator.h"
+#include "server/history_server_json.h"
 
 namespace sf::server {
 namespace {
@@ -124,19 +125,30 @@ TEST_F(RestRouterTest, TaskListHoldsEveryTaskAttemptOfEachStage) {
 }
 
 // Spark 3.4 and later log "errorMessage":"" for an execution that succeeded: it is COMPLETED, and
-// only a message that says something is FAILED (every such execution was reported FAILED).
-TEST_F(RestRouterTest, SqlStatusIsFailedOnlyWithAnErrorMessage) {
+// only a message that says something is FAILED (every such execution was reported FAILED). Without
+// a message (older logs), an ended execution is FAILED when one of its jobs failed.
+TEST_F(RestRouterTest, SqlStatusIsTheHistoryServers) {
   const json executions = get_json("applications/" + first_->app.id + "/sql?length=100000");
   ASSERT_FALSE(executions.empty());
   int completed = 0;
   for (const json& x : executions) {
     const auto* truth = first_->sql_execution(x["id"].get<int64_t>());
     ASSERT_NE(truth, nullptr) << x["id"];
-    const std::string want = !truth->end_time_ms ? "RUNNING"
-                             : truth->error_message && !truth->error_message->empty() ? "FAILED"
-                                                                                       : "COMPLETED";
+    const bool a_job_failed = std::any_of(truth->job_ids.begin(), truth->job_ids.end(), [&](int64_t id) {
+      return std::any_of(first_->jobs.begin(), first_->jobs.end(), [&](const auto& job) {
+        return job.job_id == id && job.status == model::JobStatus::kFailed;
+      });
+    });
+    const std::string want = truth->error_message ? (truth->error_message->empty() ? "COMPLETED" : "FAILED")
+                             : !truth->end_time_ms ? "RUNNING"
+                             : a_job_failed        ? "FAILED"
+                                                   : "COMPLETED";
     EXPECT_EQ(x["status"], want) << "execution " << x["id"];
-    EXPECT_EQ(x["errorMessage"], truth->error_message ? json(*truth->error_message) : json(nullptr));
+    // As Spark's ExecutionData: the message as logged, left out when the log has none.
+    EXPECT_EQ(x.contains("errorMessage"), truth->error_message.has_value()) << "execution " << x["id"];
+    if (truth->error_message) {
+      EXPECT_EQ(x["errorMessage"], *truth->error_message);
+    }
     EXPECT_EQ(x["rootExecutionId"], truth->root_execution_id.value_or(truth->execution_id));
     completed += want == "COMPLETED";
   }
@@ -223,16 +235,19 @@ TEST_F(RestRouterTest, ErrorsHaveTheHistoryServerStatusCodesAndSayWhat) {
       {"GET", app + "/stages/999999", 404, "unknown stage: 999999"},
       {"GET", app + "/stages/0/77", 404, "unknown attempt for stage 0"},
       {"GET", app + "/jobs?status=bogus", 400, "\"status\""},
-      {"GET", app + "/stages/0/0/taskSummary?quantiles=1.5", 400, "\"quantiles\""},
       {"GET", app + "/stages/0/0/taskSummary?quantiles=NaN", 400, "\"quantiles\""},
       {"GET", app + "/stages/0/0/taskSummary?quantiles=0.5,nan", 400, "\"quantiles\""},
       {"GET", app + "/stages/0/0/taskSummary?quantiles=inf", 400, "\"quantiles\""},
-      {"GET", app + "/stages/0/0/taskList?offset=-1", 400, "\"offset\""},
+      {"GET", app + "/stages/0/0/taskList?length=0", 400, "\"length\""},
+      {"GET", app + "/stages/0/0/taskList?offset=x", 400, "\"offset\""},
+      {"GET", "applications?limit=x", 400, "\"limit\""},
       {"GET", app + "/stages/0/0/taskList?sortBy=fastest", 400, "\"sortBy\""},
-      {"GET", app + "/stages?details=maybe", 400, "\"details\""},
       {"GET", "applications?minDate=soon", 400, "\"minDate\""},
       {"GET", app + "/storage/rdd/999999", 404, "no rdd found w/ id 999999"},
       {"GET", app + "/sql/999999", 404, "unknown query execution id: 999999"},
+      // A History Server has no executor to ask for a thread dump.
+      {"GET", app + "/executors/1/threads", 503, "Thread dumps not available through the history server."},
+      {"GET", app + "/executors/driver/threads", 503, "Thread dumps not available"},
       // As in the History Server, a segment after the id that is no resource names an attempt.
       {"GET", app + "/nothing", 404, "attempt: nothing"},
       {"GET", app + "/jobs/0/extra", 404, "unknown resource"},
@@ -291,6 +306,45 @@ TEST_F(RestRouterTest, TheLogsDownloadReadsBackAsTheSameApplication) {
   fs::remove_all(downloads);
 }
 
+// Without an attempt id, the History Server's /logs of an application of several attempts is one
+// zip of every attempt's log; with one, that attempt's log alone.
+TEST(RestRouterLogs, AnApplicationOfSeveralAttemptsDownloadsEveryAttempt) {
+  const fs::path dir = fs::temp_directory_path() / ("sf_server_attempts_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const std::string attempt : {"1", "2"}) {
+    std::ofstream(dir / ("app-7_" + attempt))
+        << "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+        << "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"a\",\"App ID\":\"app-7\","
+        << "\"Timestamp\":" << (attempt == "1" ? 1000 : 5000) << ",\"User\":\"u\",\"App Attempt ID\":\"" << attempt
+        << "\"}\n"
+        << "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" << (attempt == "1" ? 2000 : 6000)
+        << ",\"ExitCode\":" << (attempt == "1" ? 1 : 0) << "}\n";
+  }
+  catalog::CatalogOptions options;
+  options.root = *io::PathConfinement::to(dir.string());
+  catalog::LogCatalog logs(options);
+  ASSERT_TRUE(logs.rescan().has_value());
+  RestRouter router(logs);
+
+  const RestResponse every = with_body_written(router.handle("GET", "applications/app-7/logs"));
+  ASSERT_EQ(every.status, 200) << every.body;
+  EXPECT_NE(every.body.find("app-7_1"), std::string::npos);
+  EXPECT_NE(every.body.find("app-7_2"), std::string::npos);
+  const RestResponse one = with_body_written(router.handle("GET", "applications/app-7/2/logs"));
+  ASSERT_EQ(one.status, 200) << one.body;
+  EXPECT_EQ(one.body.find("app-7_1"), std::string::npos);
+  EXPECT_NE(one.body.find("app-7_2"), std::string::npos);
+
+  // The exit code each attempt's end logged (Spark 4.1+), as the History Server lists it.
+  const json app = json::parse(router.handle("GET", "applications/app-7").body);
+  ASSERT_EQ(app["attempts"].size(), 2u);
+  for (const json& attempt : app["attempts"]) {
+    EXPECT_EQ(attempt["exitCode"], attempt["attemptId"] == "1" ? 1 : 0) << attempt.dump();
+  }
+  fs::remove_all(dir);
+}
+
 TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
   const fs::path extra = *dir_ / "later";
   fs::create_directories(extra);
@@ -318,6 +372,110 @@ TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
   EXPECT_EQ(scan->removed, 1u);
   EXPECT_EQ(get_json("applications").size(), 2u);
   EXPECT_EQ(router_->handle("GET", "applications/" + truth.app.id + "/jobs").status, 404);
+}
+
+// Parameters as Spark's History Server reads them (JAX-RS and Spark's own parsing), each checked
+// against the real History Server by tests/history_server.
+TEST_F(RestRouterTest, BooleansAreTrueOnlyWhenTheySayTrue) {
+  const std::string stage = "applications/" + first_->app.id + "/stages/0/0";
+  EXPECT_TRUE(get_json(stage).contains("tasks"));  // details=true is one stage's default
+  EXPECT_TRUE(get_json(stage + "?details=TRUE").contains("tasks"));
+  for (const char* value : {"maybe", "1", "yes", ""}) {
+    EXPECT_FALSE(get_json(stage + "?details=" + value).contains("tasks")) << value;
+  }
+}
+
+TEST_F(RestRouterTest, QuantilesAreSortedAndAnyNumberPicksAValue) {
+  const auto& stage = *std::find_if(first_->stages.begin(), first_->stages.end(),
+                                    [](const auto& s) { return !s.successful_task_metrics.empty(); });
+  const std::string base = "applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                           std::to_string(stage.attempt_id) + "/taskSummary?quantiles=";
+  const json reversed = get_json(base + "1,0");
+  EXPECT_EQ(reversed["quantiles"], json({0.0, 1.0}));
+  EXPECT_EQ(reversed, get_json(base + "0,1"));
+  // Above 1 is the largest value, below 0 the smallest (Spark's index min(q * n, n - 1)).
+  const json outside = get_json(base + "-0.5,1.5");
+  EXPECT_EQ(outside["executorRunTime"], reversed["executorRunTime"]);
+}
+
+TEST_F(RestRouterTest, ANegativeLimitListsNoApplicationAndANegativeOffsetSkipsNoTask) {
+  EXPECT_EQ(get_json("applications?limit=-1"), json::array());
+  EXPECT_EQ(get_json("applications?limit=0"), json::array());
+  const std::string tasks = "applications/" + first_->app.id + "/stages/0/0/taskList";
+  EXPECT_EQ(get_json(tasks + "?offset=-1&length=3"), get_json(tasks + "?length=3"));
+}
+
+TEST_F(RestRouterTest, TheSqlListIsWholeUnlessALengthAboveZeroPagesIt) {
+  const std::string sql = "applications/" + first_->app.id + "/sql?details=false";
+  const json all = get_json(sql);
+  ASSERT_GT(all.size(), 2u) << "the generated log has several executions";
+  EXPECT_EQ(all.size(), first_->sql.size());
+  EXPECT_EQ(get_json(sql + "&length=-1"), all);
+  EXPECT_EQ(get_json(sql + "&length=0&offset=1"), all);
+  const json page = get_json(sql + "&offset=1&length=2");
+  ASSERT_EQ(page.size(), 2u);
+  EXPECT_EQ(page[0]["id"], all[1]["id"]);
+  EXPECT_EQ(get_json(sql + "&offset=-1&length=1")[0]["id"], all[0]["id"]);
+}
+
+TEST_F(RestRouterTest, VersionAndLogSourceAreTheHistoryServers) {
+  EXPECT_EQ(get_json("version"), json({{"spark", std::string(kHistoryServerVersion)}}));
+  for (const json& app : get_json("applications")) {
+    for (const json& attempt : app["attempts"]) {
+      EXPECT_EQ(attempt["logSourceName"], dir_->string());
+      EXPECT_EQ(attempt["logSourceFullPath"], dir_->string());
+    }
+  }
+}
+
+// With details, a stage none of whose tasks has a status asked for is left out (Spark 3.4+).
+TEST_F(RestRouterTest, TaskStatusLeavesOutStagesWithoutSuchTasks) {
+  const std::string stages = "applications/" + first_->app.id + "/stages?details=true&taskStatus=";
+  const json failed = get_json(stages + "FAILED");
+  const auto with_failures = std::count_if(first_->stages.begin(), first_->stages.end(),
+                                           [](const auto& s) { return s.tasks_failed > 0; });
+  EXPECT_EQ(static_cast<int64_t>(failed.size()), with_failures);
+  for (const json& stage : failed) {
+    ASSERT_FALSE(stage["tasks"].empty());
+    for (const auto& [id, task] : stage["tasks"].items()) EXPECT_EQ(task["status"], "FAILED") << id;
+  }
+  // Without details there are no tasks to filter: every stage is listed.
+  EXPECT_EQ(get_json("applications/" + first_->app.id + "/stages?taskStatus=FAILED").size(),
+            first_->stages.size());
+}
+
+// The History Server sorts on its run-time index, where a failed or killed task's run time is
+// stored negated (-(run time) - 1): they come first, the longest first, then the successful ones.
+TEST_F(RestRouterTest, RuntimeOrderPutsUnsuccessfulTasksFirstAsSparksIndexDoes) {
+  for (const auto& stage : first_->stages) {
+    if (stage.tasks_failed == 0 || stage.tasks_succeeded == 0) continue;
+    const std::string base = "applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                             std::to_string(stage.attempt_id) + "/taskList?length=1000000&sortBy=";
+    auto key = [](const json& t) {
+      const int64_t run = t["taskMetrics"]["executorRunTime"].get<int64_t>();
+      return t["status"] == "SUCCESS" ? run : -run - 1;
+    };
+    const json increasing = get_json(base + "runtime");
+    ASSERT_EQ(static_cast<int64_t>(increasing.size()), stage.tasks_started);
+    EXPECT_NE(increasing.front()["status"], "SUCCESS");
+    for (size_t i = 1; i < increasing.size(); ++i) EXPECT_LE(key(increasing[i - 1]), key(increasing[i])) << i;
+    const json decreasing = get_json(base + "-runtime");
+    EXPECT_EQ(decreasing.front()["status"], "SUCCESS");
+    for (size_t i = 1; i < decreasing.size(); ++i) EXPECT_GE(key(decreasing[i - 1]), key(decreasing[i])) << i;
+    return;
+  }
+  FAIL() << "no stage with failed and successful tasks";
+}
+
+// Spark reads a task end without "Task Metrics" as zero metrics: every ended task shows them.
+TEST_F(RestRouterTest, EveryEndedTaskShowsMetrics) {
+  for (const auto& stage : first_->stages) {
+    const std::string base = "applications/" + first_->app.id + "/stages/" + std::to_string(stage.stage_id) + "/" +
+                             std::to_string(stage.attempt_id);
+    for (const json& t : get_json(base + "/taskList?length=1000000")) {
+      EXPECT_EQ(t.contains("taskMetrics"), t["status"] != "RUNNING") << base << " task " << t["taskId"];
+    }
+  }
 }
 
 }  // namespace

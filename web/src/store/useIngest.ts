@@ -7,15 +7,22 @@ import type { ParseStatus } from '../types';
 const POLL_MS = 200;
 let generation = 0;  // a newer load makes an older one's answers stale
 
-async function waitForParse(first: ParseStatus, mine: number): Promise<ParseStatus> {
+// Polls a parse until it is done or failed, reporting each state; stops early when `live` says
+// the answer is no longer wanted. The compare page's slots read logs with it too.
+export async function pollParse(first: ParseStatus, onProgress: (status: ParseStatus) => void,
+                                live: () => boolean): Promise<ParseStatus> {
   let status = first;
   while (status.state !== 'done' && status.state !== 'failed') {
-    if (mine !== generation) return status;
-    actions.setParse(status);
+    if (!live()) return status;
+    onProgress(status);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     status = await api.parse(status.id);
   }
   return status;
+}
+
+async function waitForParse(first: ParseStatus, mine: number): Promise<ParseStatus> {
+  return pollParse(first, (status) => actions.setParse(status), () => mine === generation);
 }
 
 async function finishLoad(first: ParseStatus, mine: number): Promise<string | null> {
@@ -31,7 +38,7 @@ async function finishLoad(first: ParseStatus, mine: number): Promise<string | nu
 }
 
 // Refused before a byte is sent: the server would answer 413 (serve --max-upload-bytes).
-async function checkSize(bytes: number): Promise<void> {
+export async function checkSize(bytes: number): Promise<void> {
   const limits = await api.limits();
   if (bytes > limits.maxUploadBytes) {
     throw new ApiError(413, 'too-large', `The file is ${Math.ceil(bytes / 2 ** 20)} MiB; this server takes uploads of ` +

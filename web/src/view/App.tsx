@@ -1,6 +1,6 @@
 // The page: a header (the log shown, its pages, the theme), then the page the address names.
 import { useEffect, useState } from 'preact/hooks';
-import { inlinedReport } from '../api';
+import { inlinedComparison, inlinedReport } from '../api';
 import { currentRoute, onRouteChange, type Route, type View } from '../route';
 import { actions, useStore } from '../store/store';
 import { useIngest } from '../store/useIngest';
@@ -14,6 +14,8 @@ import { StagePage } from './StagePage';
 import { Timeline } from './Timeline';
 import { PlanGraphPage } from './PlanGraph';
 import { Environment } from './Environment';
+import { ComparePage } from './ComparePage';
+import { HistoryPage } from './HistoryPage';
 
 const TABS: { view: View; label: string }[] = [
   { view: 'overview', label: 'Overview' },
@@ -58,7 +60,7 @@ export function App() {
   useEffect(() => {
     document.title = doc && route.log ? `${doc.app.name || doc.app.id} · SparkForensics` : 'SparkForensics';
   }, [doc, route.log]);
-  const report = inlinedReport() !== null;
+  const report = inlinedReport() !== null || inlinedComparison() !== null;
   const shown = doc && activeLog === route.log ? doc : null;
   useEffect(() => {
     if (shown && activeLog && !report) {
@@ -83,13 +85,19 @@ export function App() {
             ))}
           </nav>
         )}
+        {!report && (
+          <nav aria-label="Across runs">
+            <Link to={{ log: null, view: 'compare', args: [] }} class="tab" current={route.view === 'compare'}>Compare</Link>
+            <Link to={{ log: null, view: 'history', args: [] }} class="tab" current={route.view === 'history'}>History</Link>
+          </nav>)}
         <button type="button" class="theme" aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
                 onClick={() => actions.setTheme(theme === 'dark' ? 'light' : 'dark')}>
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
         </button>
       </header>
       <main id="main">
-        {route.log === null ? <Applications /> : <LogPage route={route} />}
+        {route.view === 'compare' ? <ComparePage /> : route.view === 'history' ? <HistoryPage />
+          : route.log === null ? <Applications /> : <LogPage route={route} />}
       </main>
     </FindingFilterProvider>
   );

@@ -4,7 +4,7 @@ import { navigate, routeHref, currentRoute, type Route } from '../route';
 
 export function Link({ to, children, class: className, current }:
   { to: Route; children: ComponentChildren; class?: string; current?: boolean }) {
-  const sameLog = to.log === currentRoute().log;
+  const sameLog = to.log !== null && to.log === currentRoute().log;
   return (
     <a class={className} href={routeHref(to, sameLog ? location.search : '')} aria-current={current ? 'page' : undefined}
        onClick={(event) => {

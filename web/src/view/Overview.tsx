@@ -1,11 +1,12 @@
 // The application at a glance: wall clock against task time, the time before the first job,
-// cores held against cores busy over the run (executors coming and going, jobs beneath), and
-// the findings worth fixing first.
+// cores held against cores busy over the run (executors coming and going, jobs beneath), where
+// the time and the money go (driver alone, critical path, the what-if curve, cost), and the
+// findings worth fixing first.
 import { useMemo } from 'preact/hooks';
 import { formatDate, formatMs } from '../format';
 import { currentRoute } from '../route';
 import { useStore } from '../store/store';
-import type { AnalysisDocument, TimelineDocument } from '../types';
+import type { AnalysisDocument, Economics, TimelineDocument } from '../types';
 import { Chart, type ChartOption } from './charts';
 import { FindingCard } from './FindingCard';
 import { Link } from './Link';
@@ -49,6 +50,53 @@ function coresOption(doc: AnalysisDocument, timeline: TimelineDocument): ChartOp
   };
 }
 
+function money(amount: number, currency: string): string {
+  return `${amount >= 1 ? amount.toFixed(2) : amount.toFixed(4)} ${currency}`;
+}
+
+function whatIfOption(e: Economics): ChartOption {
+  const w = e.whatIf!;
+  return {
+    tooltip: { trigger: 'axis' },
+    grid: { left: 50, right: 20, top: 20, bottom: 40 },
+    xAxis: { type: 'category', name: 'executors', nameLocation: 'middle', nameGap: 26,
+             data: w.curve.map((p) => String(p.executors)) },
+    yAxis: { type: 'value', name: 's' },
+    series: [{ name: 'predicted wall clock', type: 'line', data: w.curve.map((p) => Math.round(p.predictedMs) / 1000),
+               markPoint: { symbol: 'pin', symbolSize: 36, data: [
+                 { name: 'today', coord: [String(w.todayExecutors), Math.round(w.todaySimulatedMs) / 1000], value: 'today' },
+                 { name: 'knee', coord: [String(w.kneeExecutors), Math.round(w.kneeMs) / 1000], value: 'knee' }] } }],
+  };
+}
+
+function EconomicsPanel({ e }: { e: Economics }) {
+  const option = useMemo(() => (e.whatIf ? whatIfOption(e) : null), [e]);
+  const split = e.timeSplit;
+  const path = e.criticalPath;
+  const w = e.whatIf;
+  const currency = e.cost.rateCard.currency;
+  return (
+    <section class="panel" aria-label="Where the time and the money go">
+      <h2>Where the time and the money go</h2>
+      <div class="kpis">
+        <div class="kpi"><span class="label">Driver alone</span>
+          <span class="value">{split ? formatMs(split.driverOnlyMs) : '–'}</span>
+          <span class="muted">{split ? `${((split.driverOnlyShare ?? 0) * 100).toFixed(1)}% of the run: no executor could help` : ''}</span></div>
+        <div class="kpi"><span class="label">Critical path</span>
+          <span class="value">{path ? formatMs(path.lengthMs) : '–'}</span>
+          <span class="muted">{path ? `unlimited executors; ${formatMs(path.idealMs)} with ${path.idealCores} cores and no skew` : ''}</span></div>
+        <div class="kpi"><span class="label">Knee of the curve</span>
+          <span class="value">{w ? `${w.kneeExecutors} × ${w.coresPerExecutor} cores` : '–'}</span>
+          <span class="muted">{w ? `${formatMs(w.kneeMs)}; today ${w.todayExecutors}: ${formatMs(w.measuredMs)}` : ''}</span></div>
+        <div class="kpi"><span class="label">Cost</span>
+          <span class="value">{money(e.cost.total, currency)}</span>
+          <span class="muted">{`${e.cost.rateCard.name} prices; ${money(e.cost.driverOnly, currency)} while the driver worked alone`}</span></div>
+      </div>
+      {option && <Chart option={option} height={220} label="Predicted wall clock against the number of executors (the what-if simulation), with today's size and the knee" />}
+    </section>
+  );
+}
+
 export function Overview() {
   const doc = useStore((s) => s.doc)!;
   const timeline = useStore((s) => s.timeline)!;
@@ -80,6 +128,7 @@ export function Overview() {
         <p class="muted">Busy: each running stage's task time over its window (the occupancy model); dotted lines: executors added or removed. Jobs beneath.</p>
         <Chart option={option} height={300} label="Cores allocated and cores busy over the run, with the jobs beneath" />
       </section>
+      {doc.economics && <EconomicsPanel e={doc.economics} />}
       <section class="panel">
         <div class="row"><h2>Top findings</h2>
           <Link to={{ log, view: 'findings', args: [] }}>All findings</Link></div>

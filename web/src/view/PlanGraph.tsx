@@ -9,8 +9,8 @@ import { useStore } from '../store/store';
 import type { AnalysisDocument, PlanNode, SqlExecution } from '../types';
 import { Link } from './Link';
 
-const NODE_W = 190;
-const NODE_H = 46;
+export const NODE_W = 190;
+export const NODE_H = 46;
 
 type Heat = 'time' | 'rows' | 'size';
 const HEATS: { key: Heat; label: string }[] = [
@@ -32,10 +32,13 @@ function heatText(value: number, heat: Heat): string {
   return heat === 'time' ? formatMs(value) : heat === 'size' ? formatBytes(value) : formatCount(value);
 }
 
-interface Laid { nodes: { node: PlanNode; x: number; y: number }[]; edges: { points: { x: number; y: number }[] }[];
-                 width: number; height: number }
+export interface LaidOut<T> { nodes: { node: T; x: number; y: number }[]; edges: { points: { x: number; y: number }[] }[];
+                               width: number; height: number }
+type Laid = LaidOut<PlanNode>;
 
-function layout(plan: PlanNode[]): Laid {
+// Any plan's nodes (preorder ids, children by id) laid out bottom to top; the compare page's plan
+// diff draws with it too.
+export function layoutPlan<T extends { nodeId: number; children: number[] }>(plan: T[]): LaidOut<T> {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'BT', nodesep: 24, ranksep: 36, marginx: 8, marginy: 8 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -52,7 +55,7 @@ function layout(plan: PlanNode[]): Laid {
 
 function PlanSvg({ plan, title, heat, search, selected, onSelect }:
   { plan: PlanNode[]; title: string; heat: Heat; search: string; selected: number | null; onSelect: (id: number) => void }) {
-  const laid = useMemo(() => layout(plan), [plan]);
+  const laid: Laid = useMemo(() => layoutPlan(plan), [plan]);
   const max = Math.max(1, ...plan.map((n) => heatValue(n, heat)));
   const needle = search.trim().toLowerCase();
   return (

@@ -1,4 +1,4 @@
-#include "report/analysis_html.h"
+#include "report/dashboard_page.h"
 
 #include <optional>
 
@@ -65,7 +65,8 @@ const WebAsset* asset_at(const std::string& url) {
 
 }  // namespace
 
-Result<std::string> analysis_html(std::string_view analysis_json, std::string_view timeline_json) {
+Result<std::string> self_contained_dashboard(
+    const std::vector<std::pair<std::string_view, std::string_view>>& documents) {
   const WebAsset* index = find_web_asset("index.html");
   if (index == nullptr) {
     return fail(Status::Unsupported(
@@ -83,10 +84,14 @@ Result<std::string> analysis_html(std::string_view analysis_json, std::string_vi
   const WebAsset* style_asset = style ? asset_at(style->value) : nullptr;
   if (style_asset != nullptr) inline_style = "<style>" + escape_end_tags(style_asset->bytes, "</style") + "</style>";
 
-  std::string data = "<script id=\"sf-report\" type=\"application/json\">{\"analysis\":";
-  append_json_for_script(data, analysis_json);
-  data.append(",\"timeline\":");
-  append_json_for_script(data, timeline_json);
+  std::string data = "<script id=\"sf-report\" type=\"application/json\">{";
+  for (size_t i = 0; i < documents.size(); ++i) {
+    if (i > 0) data.push_back(',');
+    data.push_back('"');
+    data.append(documents[i].first);  // names are the program's own: no escaping needed
+    data.append("\":");
+    append_json_for_script(data, documents[i].second);
+  }
   data.append("}</script>");
 
   // Replaced from the end, so the earlier positions stay valid.
@@ -100,6 +105,14 @@ Result<std::string> analysis_html(std::string_view analysis_json, std::string_vi
   const size_t head_end = html.find("</head>");
   html.insert(head_end == std::string::npos ? 0 : head_end, data);
   return html;
+}
+
+Result<std::string> analysis_html(std::string_view analysis_json, std::string_view timeline_json) {
+  return self_contained_dashboard({{"analysis", analysis_json}, {"timeline", timeline_json}});
+}
+
+Result<std::string> comparison_html(std::string_view comparison_json, std::string_view plan_diffs_json) {
+  return self_contained_dashboard({{"comparison", comparison_json}, {"planDiffs", plan_diffs_json}});
 }
 
 }  // namespace sf::report

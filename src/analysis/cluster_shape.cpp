@@ -1,0 +1,224 @@
+#include "analysis/cluster_shape.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "analysis/spark_settings.h"
+
+namespace sf::analysis {
+
+namespace {
+
+constexpr double kBytesPerGib = 1024.0 * 1024 * 1024;
+constexpr double kMinOverheadBytes = 384.0 * 1024 * 1024;  // Spark's floor on the memory overhead
+constexpr double kMaxStartupMs = 300000;                    // a longer wait is not an executor starting
+
+std::optional<double> effective_number(const model::AppModel& model, std::string_view key) {
+  const SparkSetting* setting = find_spark_setting(key);
+  const std::optional<std::string> value = effective_setting_value(model, key);
+  if (setting == nullptr || !value) return std::nullopt;
+  return setting_number(*setting, *value);
+}
+
+bool effective_flag(const model::AppModel& model, std::string_view key) {
+  std::string value = effective_setting_value(model, key).value_or("false");
+  std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+  return value == "true";
+}
+
+int32_t as_count(double value) { return static_cast<int32_t>(std::clamp(value, 0.0, 1e6)); }
+
+bool is_local_master(const model::AppModel& model) {
+  const std::string* master = model.environment.spark_property("spark.master");
+  if (master != nullptr) return master->starts_with("local") && !master->starts_with("local-cluster");
+  // No master in the log: local when the driver ran tasks and no executor did.
+  bool executor_ran = false;
+  bool driver_ran = false;
+  for (const model::Executor& e : model.executors) {
+    if (e.tasks_total <= 0) continue;
+    if (e.is_driver()) {
+      driver_ran = true;
+    } else {
+      executor_ran = true;
+    }
+  }
+  return driver_ran && !executor_ran;
+}
+
+// Heap + overhead (explicit, or the factor of the heap with Spark's floor), in bytes.
+double heap_and_overhead_bytes(const model::AppModel& model, std::string_view role) {
+  auto key = [role](std::string_view name) { return fmt::format("spark.{}.{}", role, name); };
+  const double heap = effective_number(model, key("memory")).value_or(kBytesPerGib);
+  if (auto overhead = effective_number(model, key("memoryOverhead"))) return heap + *overhead;
+  const double factor = effective_number(model, key("memoryOverheadFactor")).value_or(0.1);
+  const double floor = effective_number(model, key("minMemoryOverhead")).value_or(kMinOverheadBytes);
+  return heap + std::max(floor, factor * heap);
+}
+
+int32_t most_common_cores(const model::AppModel& model) {
+  std::map<int32_t, int> counts;
+  for (const model::Executor& e : model.executors) {
+    if (!e.is_driver() && e.total_cores > 0) ++counts[e.total_cores];
+  }
+  int32_t best = 0;
+  int seen = 0;
+  for (const auto& [cores, n] : counts) {
+    if (n >= seen) {  // ties: the larger count of cores
+      best = cores;
+      seen = n;
+    }
+  }
+  return best;
+}
+
+// The most tasks a stage started on fresh executors before any finished: in local mode, with a
+// first stage of enough tasks, the driver's slots.
+int32_t first_wave_slots(const model::AppModel& model) {
+  int64_t most = 0;
+  for (const model::StageAttempt& s : model.stages) most = std::max(most, s.first_wave_tasks_succeeded);
+  return static_cast<int32_t>(std::clamp<int64_t>(most, 1, 1 << 20));
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+// The wait from the latest job or stage submission or executor loss before each executor's
+// registration to it (what asked for it), for executors that registered after the first job:
+// what asking for one costs.
+double startup_ms(const model::AppModel& model) {
+  std::vector<double> submissions;
+  for (const model::Executor& e : model.executors) {
+    if (!e.is_driver() && e.remove_time_ms && !removed_by_scaling(e.remove_reason)) {
+      submissions.push_back(static_cast<double>(*e.remove_time_ms));
+    }
+  }
+  for (const model::Job& j : model.jobs) {
+    if (j.submission_time_ms) submissions.push_back(static_cast<double>(*j.submission_time_ms));
+  }
+  for (const model::StageAttempt& s : model.stages) {
+    if (s.submission_time_ms) submissions.push_back(static_cast<double>(*s.submission_time_ms));
+  }
+  if (submissions.empty()) return 0;
+  std::sort(submissions.begin(), submissions.end());
+  const double first_job = [&] {
+    double first = std::numeric_limits<double>::infinity();
+    for (const model::Job& j : model.jobs) {
+      if (j.submission_time_ms) first = std::min(first, static_cast<double>(*j.submission_time_ms));
+    }
+    return first;
+  }();
+  std::vector<double> waits;
+  for (const model::Executor& e : model.executors) {
+    if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
+    const double added = static_cast<double>(*e.add_time_ms);
+    if (!(added > first_job)) continue;  // before the first job: started with the application
+    auto after = std::upper_bound(submissions.begin(), submissions.end(), added);
+    if (after == submissions.begin()) continue;
+    const double wait = added - *(after - 1);
+    if (wait <= kMaxStartupMs) waits.push_back(wait);
+  }
+  return median(std::move(waits));
+}
+
+}  // namespace
+
+bool removed_by_scaling(std::string_view reason) {
+  return reason.find("idle") != std::string_view::npos || reason.find("killed by driver") != std::string_view::npos ||
+         reason.find("decommission") != std::string_view::npos ||
+         reason.find("explicit termination request") != std::string_view::npos;
+}
+
+std::optional<double> memory_setting_gib(const model::AppModel& model, std::string_view key) {
+  if (auto bytes = effective_number(model, key)) return *bytes / kBytesPerGib;
+  return std::nullopt;
+}
+
+ClusterShape cluster_shape(const model::AppModel& model) {
+  ClusterShape shape;
+  shape.local_mode = is_local_master(model);
+
+  DynamicAllocation& da = shape.dynamic_allocation;
+  da.enabled = !shape.local_mode && effective_flag(model, "spark.dynamicAllocation.enabled");
+  da.min_executors = as_count(effective_number(model, "spark.dynamicAllocation.minExecutors").value_or(0));
+  da.initial_executors = std::max({da.min_executors,
+                                   as_count(effective_number(model, "spark.dynamicAllocation.initialExecutors").value_or(0)),
+                                   as_count(effective_number(model, "spark.executor.instances").value_or(0))});
+  if (auto most = effective_number(model, "spark.dynamicAllocation.maxExecutors"); most && *most >= 1 && *most < 1e6) {
+    da.max_executors = as_count(*most);
+  }
+  da.idle_timeout_ms = effective_number(model, "spark.dynamicAllocation.executorIdleTimeout").value_or(60000);
+  da.backlog_timeout_ms = effective_number(model, "spark.dynamicAllocation.schedulerBacklogTimeout").value_or(1000);
+
+  shape.task_cpus = std::max(1, as_count(effective_number(model, "spark.task.cpus").value_or(1)));
+  const model::Executor* driver = model.executor("driver");
+  if (shape.local_mode) {
+    shape.executors = 1;
+    shape.cores_per_executor = driver != nullptr && driver->total_cores > 0 ? driver->total_cores : model.peak_concurrent_cores;
+    if (shape.cores_per_executor <= 0) {
+      shape.cores_per_executor = first_wave_slots(model);
+      shape.cores_estimated = true;
+    }
+    if (driver != nullptr && driver->add_time_ms && model.app.start_time_ms) {
+      shape.executor_registrations.push_back(
+          {std::max(0.0, static_cast<double>(*driver->add_time_ms - *model.app.start_time_ms)), 0});
+    }
+  } else {
+    shape.cores_per_executor = most_common_cores(model);
+    if (shape.cores_per_executor <= 0) {
+      shape.cores_estimated = true;
+      shape.cores_per_executor = as_count(effective_number(model, "spark.executor.cores").value_or(0));
+      if (shape.cores_per_executor <= 0 && model.peak_concurrent_executors > 0) {
+        shape.cores_per_executor = std::max(1, model.peak_concurrent_cores / model.peak_concurrent_executors);
+      }
+      if (shape.cores_per_executor <= 0) shape.cores_per_executor = 1;
+    }
+    shape.executors = std::max(1, model.peak_concurrent_executors);
+    for (const model::Executor& e : model.executors) {
+      if (e.is_driver() || !e.add_time_ms || !model.app.start_time_ms) continue;
+      LoggedExecutor r;
+      r.registered_ms = std::max(0.0, static_cast<double>(*e.add_time_ms - *model.app.start_time_ms));
+      if (e.remove_time_ms && !removed_by_scaling(e.remove_reason)) {
+        r.lost_after_ms = std::max(1.0, static_cast<double>(*e.remove_time_ms - *e.add_time_ms));
+      }
+      shape.executor_registrations.push_back(r);
+    }
+    std::stable_sort(shape.executor_registrations.begin(), shape.executor_registrations.end(),
+                     [](const auto& a, const auto& b) { return a.registered_ms < b.registered_ms; });
+    shape.executor_startup_ms = startup_ms(model);
+    // Executors that registered within a startup of the first one were asked for with it: at the
+    // start, whatever the settings say (a platform's defaults, executors asked for up front).
+    if (da.enabled && !shape.executor_registrations.empty()) {
+      const double burst_end = shape.executor_registrations.front().registered_ms + shape.executor_startup_ms;
+      const auto burst = std::count_if(shape.executor_registrations.begin(), shape.executor_registrations.end(),
+                                       [&](const LoggedExecutor& r) { return r.registered_ms <= burst_end; });
+      da.initial_executors = std::max(da.initial_executors, static_cast<int32_t>(burst));
+    }
+  }
+
+  double executor_bytes = heap_and_overhead_bytes(model, "executor");
+  if (effective_flag(model, "spark.memory.offHeap.enabled")) {
+    executor_bytes += effective_number(model, "spark.memory.offHeap.size").value_or(0);
+  }
+  executor_bytes += effective_number(model, "spark.executor.pyspark.memory").value_or(0);
+  shape.executor_memory_gib = executor_bytes / kBytesPerGib;
+  if (shape.local_mode) {
+    // The driver is the whole application: its cores run the tasks, and no container adds overhead.
+    shape.driver_cores = shape.cores_per_executor;
+    shape.driver_memory_gib = effective_number(model, "spark.driver.memory").value_or(kBytesPerGib) / kBytesPerGib;
+  } else {
+    shape.driver_cores = std::max(1.0, effective_number(model, "spark.driver.cores").value_or(1));
+    shape.driver_memory_gib = heap_and_overhead_bytes(model, "driver") / kBytesPerGib;
+  }
+  return shape;
+}
+
+}  // namespace sf::analysis

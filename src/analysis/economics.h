@@ -1,0 +1,38 @@
+// Where the time and the money go: the time split between the driver and the executors (for the
+// application, each job and each SQL execution), the critical path and the ideal time, the
+// what-if curve of cluster sizes, and the cost at a rate card's prices. analyze() computes it
+// with the findings; every output (JSON, text, Markdown, MCP) renders this one value.
+// docs/economics.md explains each part and what it leaves out.
+//
+// Plain values; computing them is pure and thread-safe.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "analysis/cluster_shape.h"
+#include "analysis/cost.h"
+#include "analysis/critical_path.h"
+#include "analysis/finding.h"
+#include "analysis/occupancy.h"
+#include "analysis/rate_card.h"
+#include "analysis/time_split.h"
+#include "analysis/what_if.h"
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+struct Economics {
+  ClusterShape cluster;
+  std::optional<WindowSplit> time_split;  // nullopt without an application start
+  std::vector<JobTimeSplit> jobs;
+  std::vector<SqlTimeSplit> sql;
+  std::optional<CriticalPath> critical_path;
+  std::optional<WhatIf> what_if;
+  Cost cost;
+};
+
+Economics compute_economics(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
+                            const std::vector<Finding>& findings, const RateCard& rates);
+
+}  // namespace sf::analysis

@@ -1,0 +1,93 @@
+#include "analysis/time_split.h"
+
+#include <algorithm>
+
+namespace sf::analysis {
+
+namespace {
+
+// A gap the driver's own work shows in: a second or more.
+constexpr double kNotableGapMs = 1000;
+
+double as_ms(int64_t t) { return static_cast<double>(t); }
+
+}  // namespace
+
+WindowSplit split_window(Interval outer, std::vector<Interval> inner, bool end_known) {
+  WindowSplit split;
+  split.duration_ms = std::max(0.0, outer.end_ms - outer.start_ms);
+  for (Interval& i : inner) {
+    i.start_ms = std::max(i.start_ms, outer.start_ms);
+    i.end_ms = std::min(i.end_ms, outer.end_ms);
+  }
+  const std::vector<Interval> merged = merge_intervals(std::move(inner));
+  if (merged.empty()) {
+    split.before_first_ms = split.duration_ms;
+    return split;
+  }
+  split.before_first_ms = merged.front().start_ms - outer.start_ms;
+  if (end_known) split.after_last_ms = outer.end_ms - merged.back().end_ms;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    split.inside_ms += merged[i].end_ms - merged[i].start_ms;
+    if (i == 0) continue;
+    const double gap = merged[i].start_ms - merged[i - 1].end_ms;
+    split.between_ms += gap;
+    split.longest_gap_ms = std::max(split.longest_gap_ms, gap);
+    if (gap >= kNotableGapMs) ++split.gaps_over_one_second;
+  }
+  return split;
+}
+
+std::optional<double> app_end_ms(const model::AppModel& model) {
+  if (!model.app.start_time_ms) return std::nullopt;
+  return as_ms(*model.app.start_time_ms) + as_ms(model.app.duration_ms().value_or(0));
+}
+
+std::optional<WindowSplit> app_time_split(const model::AppModel& model) {
+  const std::optional<double> end = app_end_ms(model);
+  if (!end) return std::nullopt;
+  std::vector<Interval> jobs;
+  for (const model::Job& j : model.jobs) {
+    if (j.submission_time_ms) {
+      jobs.push_back({as_ms(*j.submission_time_ms), j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end});
+    }
+  }
+  return split_window({as_ms(*model.app.start_time_ms), *end}, std::move(jobs), model.app.finished);
+}
+
+std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
+  const std::optional<double> end = app_end_ms(model);
+  std::vector<JobTimeSplit> out;
+  for (const model::Job& j : model.jobs) {
+    if (!j.submission_time_ms || (!j.completion_time_ms && !end)) continue;
+    const Interval window{as_ms(*j.submission_time_ms), j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end};
+    std::vector<Interval> stages;
+    for (const model::StageAttempt& s : model.stages) {
+      if (!s.submission_time_ms || !std::binary_search(j.stage_ids.begin(), j.stage_ids.end(), s.stage_id)) continue;
+      // A stage attempt of another job (a shared stage run again) is not this job's.
+      if (!s.job_ids.empty() && !std::binary_search(s.job_ids.begin(), s.job_ids.end(), j.job_id)) continue;
+      stages.push_back({as_ms(*s.submission_time_ms), s.completion_time_ms ? as_ms(*s.completion_time_ms) : window.end_ms});
+    }
+    out.push_back({j.job_id, split_window(window, std::move(stages), j.completion_time_ms.has_value())});
+  }
+  return out;
+}
+
+std::vector<SqlTimeSplit> sql_time_splits(const model::AppModel& model) {
+  const std::optional<double> end = app_end_ms(model);
+  std::vector<SqlTimeSplit> out;
+  for (const model::SqlExecution& x : model.sql) {
+    if (!x.start_time_ms || (!x.end_time_ms && !end)) continue;
+    const Interval window{as_ms(*x.start_time_ms), x.end_time_ms ? as_ms(*x.end_time_ms) : *end};
+    std::vector<Interval> jobs;
+    for (int64_t id : x.job_ids) {
+      const model::Job* j = model.job(id);
+      if (j == nullptr || !j->submission_time_ms) continue;
+      jobs.push_back({as_ms(*j->submission_time_ms), j->completion_time_ms ? as_ms(*j->completion_time_ms) : window.end_ms});
+    }
+    out.push_back({x.execution_id, split_window(window, std::move(jobs), x.end_time_ms.has_value())});
+  }
+  return out;
+}
+
+}  // namespace sf::analysis

@@ -1,0 +1,57 @@
+// "How long with N executors?": the schedule simulation (schedule_simulation.h) run for a range
+// of executor counts of today's cores each, with the log's dynamic-allocation settings (N is then
+// its maxExecutors).
+//
+// The range: 1, 2, 3, 4, 6, 8, 12, 16, ... (about x1.5 a step) and today's count, up to the
+// count where the largest stage's tasks all run at once, but at least twice today's and at
+// most sixteen times. The curve is made non-increasing: a scheduler with more executors could
+// leave the extra ones idle, so a list-scheduling anomaly (more cores finishing later because
+// tasks land in a different order) is not shown as a cost of more executors. The knee is the
+// smallest count within kKneeShare of the best time on the curve.
+//
+// At today's size the simulation should give today's wall-clock back: today_error says by how
+// much it does not (docs/economics.md states the tolerance and the corpus' distribution).
+// Pure; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/cluster_shape.h"
+#include "analysis/schedule_simulation.h"
+#include "model/app_model.h"
+
+namespace sf::analysis {
+
+struct WhatIfPoint {
+  int32_t executors = 0;
+  double simulated_ms = 0;      // the simulation at this size
+  double predicted_ms = 0;      // the curve: the least simulated time at this size or fewer
+  double executor_hours = 0;    // executors held, summed over their lifetimes in the simulation
+  double cost = 0;              // at the rate card's prices (filled by the cost model)
+};
+
+struct WhatIf {
+  static constexpr double kKneeShare = 0.05;
+
+  int32_t cores_per_executor = 1;
+  int32_t today_executors = 1;
+  bool dynamic_allocation = false;
+  double measured_ms = 0;       // the application's wall-clock
+  double today_simulated_ms = 0;
+  double today_error = 0;       // (simulated - measured) / measured at today's size
+  std::vector<WhatIfPoint> curve;  // ascending executors; today's size is one of them
+  int32_t knee_executors = 0;
+  double knee_ms = 0;
+  double best_ms = 0;
+};
+
+// nullopt when the log has no application start or no duration.
+std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape);
+
+// A cluster of `executors` executors shaped as today's, for the simulation; each runs at most
+// `most_stage_tasks` tasks at once (the largest stage's task attempts: more slots would be idle).
+SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors, int64_t most_stage_tasks);
+
+}  // namespace sf::analysis
