@@ -150,6 +150,8 @@ std::pair<std::string, std::string> result_json(const std::string& path, const s
   nb::gil_scoped_release release;
   results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
+  // The result's "cost" priced with the config's rate card, as `store ingest --config` prices it.
+  c.rate_card = settings.analysis.rate_card;
   const model::AppModel model = load(path, "", settings.load);
   c.origin = results::event_log_origin(origin_path.empty() ? path : origin_path, model.app.id);
   const std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
@@ -166,6 +168,7 @@ std::tuple<std::string, std::string, std::string> analysis_and_result_json(
   nb::gil_scoped_release release;
   results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
+  c.rate_card = settings.analysis.rate_card;  // one price for both documents' cost
   const model::AppModel model = load(path, shown_as, settings.load);
   const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
   c.origin = results::event_log_origin(shown_as.empty() ? path : shown_as, model.app.id);
