@@ -285,7 +285,8 @@ def run(spark: Any, logs_root: str, store: str, parquet: Optional[str] = None, s
 def current(spark: Any, parquet: str, table: str) -> Any:
     """A table's current rows: those of each log's latest analysis (the run the `logs` table names)."""
     logs = spark.read.parquet(f"{parquet.rstrip('/')}/logs").where("outcome = 'analyzed'").select("path", "run")
-    rows = spark.read.parquet(f"{parquet.rstrip('/')}/{table}")
+    # Runs written before a column was added lack it: merged, their rows read it as null.
+    rows = spark.read.option("mergeSchema", "true").parquet(f"{parquet.rstrip('/')}/{table}")
     return rows.join(logs.withColumnRenamed("path", "sourcePath"), on=["sourcePath", "run"], how="inner")
 
 

@@ -1,21 +1,32 @@
 """The fleet report: what the fleet job's tables say across every application.
 
-    python -m sparkforensics.fleet_report --parquet OUT [--top 10] [--format text|markdown]
+    python -m sparkforensics.fleet_report --parquet OUT [--store STORE] [--top 10] [--format text|markdown]
+                                          [--quantity appWallClockMs --quantity cost] [--method-config FILE]
 
 Reads the current rows (sparkforensics.fleet.current) of the tables the fleet job wrote under OUT
 and prints: the applications with the most recoverable wall-clock (their leading "Fix these
-first" group, as analyze reports it), the finding types found in the most applications, and the
-logs that could not be analyzed. Figures are the analysis documents' own; this only sorts and
-counts them.
+first" group, as analyze reports it), the applications that cost the most (economics.cost of
+their analysis documents, in the rate card's currency), the finding types found in the most
+applications, and the logs that could not be analyzed. Figures are the analysis documents' own;
+this only sorts and counts them.
+
+With ``--store`` (the fleet job's result store) it adds the per-job trend: the comparator's
+verdict on each application's (subject's) latest result, for the series of the named quantities
+that hold at least two results. The verdicts are the library's (``verdict history --target
+latest``, through sparkforensics.verdict_history); this only chooses which evaluations to show.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import Any, Optional
+from typing import Any, Mapping, Optional, Sequence
 
-from . import fleet
+from . import _core, fleet
+
+# The trend's default quantities: the job's wall-clock and its cost (docs/result-schema.md).
+TREND_QUANTITIES = ("appWallClockMs", "cost")
 
 
 def _duration(ms: Optional[float]) -> str:
@@ -27,8 +38,42 @@ def _duration(ms: Optional[float]) -> str:
     return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {seconds:02d}s"
 
 
-def report_tables(spark: Any, parquet: str, top: int = 10) -> dict[str, list[dict[str, Any]]]:
-    """The report's three tables as lists of rows."""
+def _series_results(evaluation: Mapping[str, Any]) -> int:
+    """How many results of the evaluated series the comparator saw up to the target: the target,
+    its reference points and the points it excluded (listed or only counted). The reference holds
+    at most the method's `window` points, so this is a floor, exact up to that size."""
+    return (int(evaluation.get("target") is not None) + len(evaluation["reference"]) + len(evaluation["exclusions"])
+            + int(evaluation["exclusionsNotListed"]))
+
+
+def trend_rows(store: str, quantities: Sequence[str] = TREND_QUANTITIES,
+               method_config: Optional[Mapping[str, Any]] = None) -> list[dict[str, Any]]:
+    """The comparator's latest verdict per subject and quantity, for series with at least two
+    results: the evaluations of ``verdict_history(store, "latest")``, in the document's order."""
+    import sparkforensics as sf
+
+    document = sf.verdict_history(store, "latest", quantities=list(quantities), method_config=method_config)
+    rows = []
+    for e in document["evaluations"]:
+        results = _series_results(e)
+        if results < 2:
+            continue  # a series' first result has nothing to be compared with
+        outcome = e["outcome"]
+        rows.append({"subject": e["series"]["identity"].get("subject"), "series": e["series"]["label"],
+                     "quantity": e["series"]["quantity"], "unit": e["series"]["unit"], "verdict": e["verdict"],
+                     "reason": e["reason"], "targetResultId": (e["target"] or {}).get("resultId"),
+                     "targetValue": (e["target"] or {}).get("value"),
+                     "referenceEstimate": outcome["referenceEstimate"], "effect": outcome["effect"]["value"],
+                     "effectMeasure": outcome["effect"]["measure"], "referencePoints": len(e["reference"]),
+                     "seriesResults": results})
+    return rows
+
+
+def report_tables(spark: Any, parquet: str, top: int = 10, store: Optional[str] = None,
+                  trend_quantities: Sequence[str] = TREND_QUANTITIES,
+                  method_config: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+    """The report's tables as lists of rows; "trend" is None without a store."""
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     apps = fleet.current(spark, parquet, "applications")
@@ -41,12 +86,37 @@ def report_tables(spark: Any, parquet: str, top: int = 10) -> dict[str, list[dic
              .agg(F.countDistinct("sourcePath").alias("applications"), F.count("*").alias("findings"),
                   F.sum("wallClockHighMs").alias("wallClockHighMs"))
              .orderBy(F.desc("applications"), F.desc("findings"), "type").limit(top))
+    # Costs in two currencies are not comparable: the top rows of each currency, never one ranking.
+    by_cost = Window.partitionBy("costCurrency").orderBy(F.desc("costTotal"), "appId")
+    top_costs = (apps.where("costTotal IS NOT NULL").withColumn("rank", F.row_number().over(by_cost))
+                 .where(F.col("rank") <= top).orderBy("costCurrency", "rank")
+                 .select("appId", "name", "durationMs", "costTotal", "costCurrency", "costRateCard", "sourcePath"))
     failed = logs.where("outcome = 'failed'").select("path", "error").orderBy("path")
-    return {name: [r.asDict() for r in df.collect()] for name, df in
-            (("applications", top_apps), ("findingTypes", types), ("failed", failed))}
+    tables: dict[str, Any] = {name: [r.asDict() for r in df.collect()] for name, df in
+                              (("applications", top_apps), ("costs", top_costs), ("findingTypes", types),
+                               ("failed", failed))}
+    tables["trend"] = None if store is None else trend_rows(store, trend_quantities, method_config)
+    return tables
 
 
-def render(tables: dict[str, list[dict[str, Any]]], markdown: bool) -> str:
+def _value(value: Optional[float], row: Mapping[str, Any]) -> str:
+    if value is None:
+        return "-"
+    if row["unit"] == "ms":
+        return _duration(value)
+    # cost's unit is its currency (USD): money, written as the reports write it
+    return _core.format_money(value, row["unit"]) if row["quantity"] == "cost" else f"{value:g} {row['unit']}"
+
+
+def _effect(row: Mapping[str, Any]) -> str:
+    if row["effect"] is None:
+        return "-"
+    if row["effectMeasure"] == "relative":
+        return f"{row['effect'] * 100:+.1f}%"
+    return f"{row['effect']:+g} {row['unit']}"
+
+
+def render(tables: dict[str, Any], markdown: bool) -> str:
     out = []
 
     def table(title: str, header: list[str], rows: list[list[str]]) -> None:
@@ -68,10 +138,19 @@ def render(tables: dict[str, list[dict[str, Any]]], markdown: bool) -> str:
           [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]), a["topFindingType"] or "-",
             f"{_duration(a['topRecoverableLowMs'])} to {_duration(a['topRecoverableHighMs'])}"]
            for a in tables["applications"]])
+    table("Applications that cost the most", ["application", "name", "duration", "cost", "rate card"],
+          [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]), _core.format_money(a["costTotal"], a["costCurrency"]),
+            a["costRateCard"] or "-"] for a in tables["costs"]])
     table("Finding types in the most applications", ["type", "applications", "findings", "wall-clock (high, summed)"],
           [[t["type"], str(t["applications"]), str(t["findings"]), _duration(t["wallClockHighMs"])]
            for t in tables["findingTypes"]])
     table("Logs that could not be analyzed", ["log", "error"], [[f["path"], f["error"] or ""] for f in tables["failed"]])
+    if tables.get("trend") is not None:
+        table("Per-job trend: the comparator's verdict on each job's latest run",
+              ["job", "quantity", "verdict", "latest", "reference", "effect", "results", "why"],
+              [[t["subject"] or "-", t["quantity"], t["verdict"], _value(t["targetValue"], t),
+                _value(t["referenceEstimate"], t), _effect(t), str(t["seriesResults"]), t["reason"] or "-"]
+               for t in tables["trend"]])
     return "\n".join(out)
 
 
@@ -81,15 +160,31 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--parquet", required=True, help="the fleet job's --parquet directory")
     parser.add_argument("--top", type=int, default=10, help="rows per table")
     parser.add_argument("--format", choices=["text", "markdown"], default="text")
+    parser.add_argument("--store", help="the fleet job's result store: adds the per-job trend (the comparator's verdicts)")
+    parser.add_argument("--quantity", action="append", metavar="NAME",
+                        help=f"a quantity of the trend; repeatable (default: {', '.join(TREND_QUANTITIES)})")
+    parser.add_argument("--method-config", metavar="FILE",
+                        help="the comparator's method configuration, as verdict --method-config (docs/comparator.md)")
     parser.add_argument("--master", help="Spark master when not run by spark-submit (e.g. local[2])")
     args = parser.parse_args(argv)
+    if (args.quantity or args.method_config) and not args.store:
+        parser.error("--quantity and --method-config shape the trend, which needs --store")
+    method_config = None
+    if args.method_config:
+        try:
+            with open(args.method_config) as f:
+                method_config = json.load(f)
+        except (OSError, ValueError) as error:
+            parser.error(f"--method-config {args.method_config}: {error}")
     from pyspark.sql import SparkSession
     builder = SparkSession.builder.appName("sparkforensics-fleet-report")
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
     try:
-        print(render(report_tables(spark, args.parquet, args.top), args.format == "markdown"))
+        tables = report_tables(spark, args.parquet, args.top, store=args.store,
+                               trend_quantities=args.quantity or TREND_QUANTITIES, method_config=method_config)
+        print(render(tables, args.format == "markdown"))
     finally:
         spark.stop()
     return 0

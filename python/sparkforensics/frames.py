@@ -21,6 +21,8 @@ APPLICATION_COLUMNS = [
     # The rollup's leading time group: what "Fix these first" starts with, and how much it could recover.
     ("topFindingType", "string"), ("topRecoverableLowMs", "double"), ("topRecoverableHighMs", "double"),
     ("malformedLines", "bigint"), ("readError", "string"),
+    # economics.cost: what the application cost at the rate card's prices, and in which currency.
+    ("costTotal", "double"), ("costCurrency", "string"), ("costRateCard", "string"),
 ]
 STAGE_COLUMNS = [
     ("appId", "string"), ("stageId", "bigint"), ("attemptId", "bigint"), ("name", "string"), ("status", "string"),
@@ -76,6 +78,8 @@ def application_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     app, source, diagnostics = doc.get("app") or {}, doc.get("source") or {}, doc.get("diagnostics") or {}
     top = _top_time_group(doc)
     recoverable = top.get("recoverableMs") or {}
+    cost = (doc.get("economics") or {}).get("cost") or {}
+    rate_card = cost.get("rateCard") or {}
     return _typed(APPLICATION_COLUMNS, {
         **{name: app.get(name) for name, _ in APPLICATION_COLUMNS},
         "appId": app.get("id"), "sourcePath": source.get("path"), "inProgress": source.get("inProgress"),
@@ -83,6 +87,7 @@ def application_row(doc: Mapping[str, Any]) -> dict[str, Any]:
         "topFindingType": top.get("type"), "topRecoverableLowMs": recoverable.get("low"),
         "topRecoverableHighMs": recoverable.get("high"),
         "malformedLines": len(diagnostics.get("malformedLines") or []), "readError": diagnostics.get("readError"),
+        "costTotal": cost.get("total"), "costCurrency": rate_card.get("currency"), "costRateCard": rate_card.get("name"),
     })
 
 

@@ -31,6 +31,7 @@
 #include "common/status.h"
 #include "model/load.h"
 #include "report/comparison_json.h"
+#include "report/economics_text.h"
 #include "report/model_json.h"
 #include "report/verdict_json.h"
 #include "results/comparison_method.h"
@@ -265,6 +266,8 @@ NB_MODULE(_core, m) {
         nb::arg("context"), nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
   m.def("store_ingest_json", &store_ingest_json, nb::arg("location"), nb::arg("document_json"), nb::arg("source"));
   m.def("store_results", &store_results, nb::arg("location"));
+  // Money as the text and Markdown reports write it ("0.1929 USD", "12.50 EUR"): the fleet report's one rule.
+  m.def("format_money", &report::format_money, nb::arg("amount"), nb::arg("currency"));
   m.def("verdict_history_json", &verdict_history_json, nb::arg("location"), nb::arg("target"), nb::arg("subject"),
         nb::arg("quantities"), nb::arg("method_config_json").none());
 }

@@ -26,6 +26,11 @@ def sf_bin():
 
 
 @pytest.fixture(scope="session")
+def sf_loggen():
+    return _required_env("SF_LOGGEN")
+
+
+@pytest.fixture(scope="session")
 def work_dir():
     path = Path(_required_env("SF_TEST_WORK"))
     path.mkdir(parents=True, exist_ok=True)
@@ -45,7 +50,7 @@ GENERATED = [
 @pytest.fixture(scope="session")
 def generated_logs(work_dir):
     """{name: path} of logs sf-loggen wrote for this session (each in its own directory)."""
-    loggen = _required_env("SF_LOGGEN")
+    loggen = _required_env("SF_LOGGEN")  # as the sf_loggen fixture
     logs = {}
     for name, flags in GENERATED:
         out = work_dir / "generated" / name

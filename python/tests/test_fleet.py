@@ -131,8 +131,93 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
             counts[f["type"]] = counts.get(f["type"], 0) + 1
     assert {t["type"]: t["findings"] for t in tables["findingTypes"]} == counts
     assert [f["path"] for f in tables["failed"]] == [str(fake)]
+    # By cost: each currency's costliest applications, the cost being the analysis document's.
+    costs = sorted(((d["economics"]["cost"]["rateCard"]["currency"], -d["economics"]["cost"]["total"], d["app"]["id"])
+                    for d in docs if d["economics"].get("cost")))
+    assert [(a["costCurrency"], -a["costTotal"], a["appId"]) for a in tables["costs"]] == costs
+    assert tables["trend"] is None  # no store given
     text = fleet_report.render(tables, markdown=False)
     assert "Applications with the most recoverable wall-clock" in text and str(fake) in text
+    # The costliest application's cost, written as `analyze` writes it in its report.
+    costliest = tables["costs"][0]
+    _, analyze_text, _ = cli(sf_bin, "analyze", costliest["sourcePath"])
+    money = sf._core.format_money(costliest["costTotal"], costliest["costCurrency"])
+    assert f"Cost       {money} at {costliest['costRateCard']} prices" in analyze_text
+    assert money in text.split("Applications that cost the most")[1]
+
+
+TREND_SEEDS = [11, 12, 13, 14, 15, 16]
+# A rate card of our own: the fleet's result documents and the CLI's (store ingest --config) must
+# price the "cost" quantity with it alike.
+TREND_CONFIG = {"rateCard": {"name": "test card", "currency": "EUR", "perCoreHour": 0.05, "perGibHour": 0.002}}
+
+
+def verdict_rows(evaluations):
+    return [(e["series"]["quantity"], e["series"]["unit"], e["verdict"], e["reason"], e["target"]["value"],
+             e["outcome"]["referenceEstimate"], e["outcome"]["effect"]["value"], len(e["reference"]))
+            for e in evaluations]
+
+
+def test_fleet_report_trend(spark, sf_bin, sf_loggen, work_dir):
+    # Six runs of one job (one subject, generated with six seeds), analyzed by the fleet job: the
+    # trend is the comparator's verdict on the latest run, as `verdict history` gives it.
+    logs_dir, out = work_dir / "trend-logs", str(work_dir / "trend-out")
+    shutil.rmtree(logs_dir, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    for seed in TREND_SEEDS:
+        subprocess.run([sf_loggen, "--preset", "small", "--codec", "zstd", "--seed", str(seed),
+                        "--out", str(logs_dir)], check=True, capture_output=True)
+    config_file = work_dir / "trend-config.json"
+    config_file.write_text(json.dumps(TREND_CONFIG))
+    # A subject of this run alone: a shared PostgreSQL store holds other tests' results too.
+    subject, store = f"fleet-trend-{uuid.uuid4().hex[:8]}", store_location(work_dir, "trend")
+    summary = fleet.run(spark, str(logs_dir), store, parquet=out, config=TREND_CONFIG, context={"subject": subject})
+    assert summary.analyzed == len(TREND_SEEDS)
+
+    from sparkforensics import fleet_report
+    method = {"method": "dispersion-scaled", "minPoints": 2}
+    tables = fleet_report.report_tables(spark, out, top=100, store=store, method_config=method)
+    trend = [t for t in tables["trend"] if t["subject"] == subject]
+    assert [(t["quantity"], t["seriesResults"]) for t in trend] == [("appWallClockMs", 6), ("cost", 6)]
+
+    # The same verdicts from the CLI on the same store.
+    flags = ["--target", "latest", "--subject", subject, "--quantity", "appWallClockMs", "--quantity", "cost",
+             "--min-points", "2", "-f", "json"]
+    code, printed, err = cli(sf_bin, "verdict", "history", "--store", store, *flags)
+    assert code in (0, 1), err
+    cli_rows = verdict_rows(json.loads(printed)["evaluations"])
+    mine = [(t["quantity"], t["unit"], t["verdict"], t["reason"], t["targetValue"], t["referenceEstimate"], t["effect"],
+             t["referencePoints"]) for t in trend]
+    assert mine == cli_rows
+    assert {t["verdict"] for t in trend} <= {"improved", "regressed", "no-change-detected", "indeterminate"}
+
+    # And from a store the CLI filled itself, log by log in the fleet's order (the same config):
+    # the fleet's results are the CLI's, so its verdicts are too.
+    in_order = [r["document"] for r in sf.stored_results(store) if r["document"]["subject"] == subject]
+    cli_store = work_dir / f"trend-cli-{uuid.uuid4().hex[:8]}.db"
+    for document in in_order:
+        path = document["origin"][len("spark event log "):].rsplit(" (", 1)[0]
+        code, _, err = cli(sf_bin, "store", "ingest", "--store", str(cli_store), "--subject", subject, "--config",
+                           str(config_file), path)
+        assert code == 0, err
+    code, printed, err = cli(sf_bin, "verdict", "history", "--store", str(cli_store), *flags)
+    assert code in (0, 1), err
+    assert verdict_rows(json.loads(printed)["evaluations"]) == cli_rows
+
+    # The latest run's figures are its analysis document's: wall-clock and cost in EUR.
+    latest_log = in_order[-1]["origin"][len("spark event log "):].rsplit(" (", 1)[0]
+    code, printed, err = cli(sf_bin, "analyze", "-f", "json", "-q", "--config", str(config_file), latest_log)
+    assert code == 0, err
+    doc = json.loads(printed)
+    wall, cost = trend
+    assert wall["targetValue"] == doc["app"]["durationMs"]
+    assert cost["unit"] == "EUR" and cost["targetValue"] == pytest.approx(doc["economics"]["cost"]["total"], rel=1e-12)
+    assert {a["costCurrency"] for a in tables["costs"]} == {"EUR"}
+
+    for markdown in (False, True):
+        text = fleet_report.render(tables, markdown=markdown)
+        section = text.split("Per-job trend: the comparator's verdict on each job's latest run")[1]
+        assert subject in section and wall["verdict"] in section and sf._core.format_money(cost["targetValue"], "EUR") in section
 
 
 def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
