@@ -7,6 +7,7 @@
 #   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
 #   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
+#   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS
 #   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
 #   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
 #                     predictions of other cluster sizes: docs/validation.md
@@ -110,6 +111,12 @@ bench-compare: build
 .PHONY: bench-serve
 bench-serve: build
 	@bench/serve.sh $(BUILD_DIR)
+
+# The fleet job on local-cluster Spark, 1 then 2 executors: logs/s, MB/s, speed-up, peak RSS per
+# executor (bench/fleet.sh; SF_FLEET_SMALL_LOGS, SF_FLEET_LARGE_LOGS, SF_FLEET_LARGE_SCALE).
+.PHONY: bench-fleet
+bench-fleet: python-deps build
+	@bench/fleet.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

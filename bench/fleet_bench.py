@@ -1,0 +1,151 @@
+"""The fleet job's throughput and memory, on local-cluster Spark (one JVM per executor, as on a
+cluster): bench/fleet.sh generates the logs and runs this once per executor count.
+
+    python bench/fleet_bench.py --logs DIR --sizes SIZES.tsv --executors N --work DIR --label NAME
+
+Times sparkforensics.fleet.run over every log of DIR (into a fresh SQLite store and Parquet
+tables, as a first run would), excluding Spark's start, and samples every executor's resident
+memory (its JVM and the Python workers it forks) from /proc while the job runs. Prints one line
+of figures, and the same as JSON on the last line for fleet.sh to compute the speed-up. A
+benchmark: it asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # the process ended while listed
+            tree.setdefault(parent, []).append(int(entry))
+    return tree
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _descendants(tree: dict[int, list[int]], pid: int) -> list[int]:
+    out, todo = [], list(tree.get(pid, []))
+    while todo:
+        child = todo.pop()
+        out.append(child)
+        todo.extend(tree.get(child, []))
+    return out
+
+
+def _executor_pids(tree: dict[int, list[int]]) -> list[int]:
+    """This job's executor JVMs: local-cluster's workers (in the driver's JVM, a child of this
+    process) start them; another Spark application's executors on the machine are not ours."""
+    pids = []
+    for pid in _descendants(tree, os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"CoarseGrainedExecutorBackend" in f.read():
+                    pids.append(pid)
+        except OSError:
+            continue
+    return pids
+
+
+class MemorySampler(threading.Thread):
+    """Peak RSS per executor: its JVM, and the largest sum of its Python workers (pyspark's
+    daemon and the workers it forks) at one time."""
+
+    def __init__(self, period_s: float = 0.1):
+        super().__init__(daemon=True)
+        self.period_s, self.stop = period_s, threading.Event()
+        self.jvm_peak: dict[int, int] = {}
+        self.python_peak: dict[int, int] = {}
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            tree = _children()
+            for pid in _executor_pids(tree):
+                descendants = _descendants(tree, pid)
+                self.jvm_peak[pid] = max(self.jvm_peak.get(pid, 0), _rss_bytes(pid))
+                self.python_peak[pid] = max(self.python_peak.get(pid, 0), sum(_rss_bytes(d) for d in descendants))
+            self.stop.wait(self.period_s)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--logs", required=True)
+    parser.add_argument("--sizes", required=True, help="TSV: path, uncompressed bytes, stored bytes (from sf-loggen)")
+    parser.add_argument("--executors", type=int, required=True)
+    parser.add_argument("--executor-memory-mb", type=int, default=1024)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--label", required=True)
+    args = parser.parse_args()
+
+    from pyspark.sql import SparkSession
+    from sparkforensics import fleet
+
+    sizes = [line.rstrip("\n").split("\t") for line in open(args.sizes) if line.strip()]
+    uncompressed = sum(int(s[1]) for s in sizes)
+    stored = sum(int(s[2]) for s in sizes)
+    largest = max(sizes, key=lambda s: int(s[2]))
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(fleet.__file__)))
+    spark = (SparkSession.builder.master(f"local-cluster[{args.executors},1,{args.executor_memory_mb}]")
+             .appName(f"sparkforensics-fleet-bench-{args.label}").config("spark.ui.enabled", "false")
+             .config("spark.executorEnv.PYTHONPATH", package_parent)
+             .config("spark.executorEnv.PYSPARK_PYTHON", sys.executable).getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    # The executors started and their Python ready before the clock runs: a warm-up task.
+    spark.sparkContext.parallelize(range(args.executors * 2), args.executors * 2).map(lambda x: x).count()
+    sampler = MemorySampler()
+    sampler.start()
+    started = time.perf_counter()
+    summary = fleet.run(spark, args.logs, os.path.join(args.work, "store.db"), parquet=os.path.join(args.work, "out"))
+    elapsed = time.perf_counter() - started
+    sampler.stop.set()
+    sampler.join()
+    spark.stop()
+    if summary.analyzed != len(sizes):
+        print(f"fleet bench {args.label}: {summary.line()}", file=sys.stderr)
+        for failure in summary.failures[:5]:
+            print(f"  failed: {failure}", file=sys.stderr)
+        return 1
+    figures = {
+        "label": args.label, "executors": args.executors, "logs": summary.analyzed, "seconds": elapsed,
+        "logsPerSecond": summary.analyzed / elapsed, "storedMBps": stored / 1e6 / elapsed,
+        "uncompressedMBps": uncompressed / 1e6 / elapsed,
+        "largestLogStoredBytes": int(largest[2]), "largestLogUncompressedBytes": int(largest[1]),
+        "executorJvmPeakRssBytes": sorted(sampler.jvm_peak.values()),
+        "executorPythonPeakRssBytes": sorted(sampler.python_peak.values()),
+    }
+    mb = lambda b: f"{b / 1e6:.0f} MB"  # noqa: E731
+    print(f"{args.label}, {args.executors} executor(s): {summary.analyzed} logs in {elapsed:.1f} s: "
+          f"{figures['logsPerSecond']:.1f} logs/s, {figures['storedMBps']:.1f} MB/s as stored "
+          f"({figures['uncompressedMBps']:.1f} MB/s uncompressed); peak RSS per executor: JVM "
+          f"{', '.join(mb(b) for b in figures['executorJvmPeakRssBytes'])}, its Python workers "
+          f"{', '.join(mb(b) for b in figures['executorPythonPeakRssBytes'])}; largest log "
+          f"{mb(int(largest[2]))} stored, {mb(int(largest[1]))} uncompressed")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
