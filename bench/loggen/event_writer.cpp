@@ -544,9 +544,9 @@ void EventWriter::task_end_reason(const TaskEndReason* reason, std::span<const A
   }
 }
 
-void EventWriter::task_metrics(const model::TaskMetricValues& m) {
-  using model::index_of;
-  using model::TaskMetric;
+void EventWriter::task_metrics(const spark::TaskMetricValues& m) {
+  using spark::index_of;
+  using spark::TaskMetric;
   auto field = [&](std::string_view key_with_quote_colon, TaskMetric metric) {
     out_.raw(key_with_quote_colon);
     out_.number(m[index_of(metric)]);
@@ -594,7 +594,7 @@ void EventWriter::task_executor_metrics(const TaskAttempt& task) {
   const auto mix = static_cast<int64_t>((static_cast<uint64_t>(task.task_id) * 2654435761ULL) % 1000003ULL);
   const int64_t heap = 805306368 + mix * 1400;  // 0.75 .. 2.1 GiB
   const int64_t off_heap = 157286400 + (mix % 9973) * 5000;
-  const int64_t execution = task.metrics[model::index_of(model::TaskMetric::kPeakExecutionMemoryBytes)];
+  const int64_t execution = task.metrics[spark::index_of(spark::TaskMetric::kPeakExecutionMemoryBytes)];
   const int64_t storage = 8388608 + (mix % 4099) * 2048;
   const int64_t minor_gc = 12 + task.executor * 3 + (mix % 37);
   const int64_t major_gc = 2 + (mix % 5);

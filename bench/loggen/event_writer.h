@@ -113,7 +113,7 @@ class EventWriter {
   void task_info(const StageAttemptDesc& stage, const TaskAttempt& task, const ExecutorInfo& executor,
                  std::span<const AccumulatorUpdate> updates, bool finished);
   void task_end_reason(const TaskEndReason* reason, std::span<const AccumulatorUpdate> updates);
-  void task_metrics(const model::TaskMetricValues& metrics);
+  void task_metrics(const spark::TaskMetricValues& metrics);
   void task_executor_metrics(const TaskAttempt& task);
   void plan_node(const PlanDesc& plan, int32_t node);
 

@@ -2,7 +2,7 @@
 
 namespace sf::loggen {
 
-using model::TaskMetric;
+using spark::TaskMetric;
 
 // Spark 3.5's TaskMetrics accumulators in registration order (InternalAccumulator names).
 const std::array<InternalAccumulator, kInternalAccumulatorCount> kInternalAccumulators = {{

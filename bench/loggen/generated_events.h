@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/task_metrics.h"
+#include "spark/task_metrics.h"
 
 namespace sf::loggen {
 
@@ -61,7 +61,7 @@ struct JobProperties {
 // How a SQL metric's per-task update derives from the task's metrics: base * num / den, or a
 // constant one per task ("number of output files" of a writing task, say).
 struct MetricSource {
-  model::TaskMetric base = model::TaskMetric::kCount;  // kCount: the constant 1
+  spark::TaskMetric base = spark::TaskMetric::kCount;  // kCount: the constant 1
   int32_t num = 1;
   int32_t den = 1;
 };
@@ -80,7 +80,7 @@ struct SqlMetricBinding {
 // names, in registration order, with the metric each one carries (kCount: never non-zero here).
 struct InternalAccumulator {
   std::string_view name;
-  model::TaskMetric metric;
+  spark::TaskMetric metric;
 };
 inline constexpr size_t kInternalAccumulatorCount = 35;
 extern const std::array<InternalAccumulator, kInternalAccumulatorCount> kInternalAccumulators;
@@ -142,7 +142,7 @@ struct TaskAttempt {
   int32_t reason = -1;      // index into the wave's reasons when end != kSuccess
   bool has_metrics = true;  // ExecutorLostFailure and FetchFailed report none
   // Every slot, the derived ones too (duration, getting result, scheduler delay).
-  model::TaskMetricValues metrics{};
+  spark::TaskMetricValues metrics{};
 };
 
 // One accumulator update a TaskEnd carries (Task Info "Accumulables").

@@ -115,12 +115,12 @@ void LogEmitter::task_end(StageAttemptDesc& stage, const TaskAttempt& task, cons
   // The accumulator updates the task reports: its SQL metrics (successful attempts only), then
   // its non-zero task metrics; "Value" is the accumulator's total after the update.
   updates_.clear();
-  const model::TaskMetricValues& m = task.metrics;
+  const spark::TaskMetricValues& m = task.metrics;
   if (task.end == TaskEndKind::kSuccess) {
     if (stage.sql_updated.size() < stage.sql_metrics.size()) stage.sql_updated.resize(stage.sql_metrics.size(), 0);
     for (size_t i = 0; i < stage.sql_metrics.size(); ++i) {
       const SqlMetricBinding& b = stage.sql_metrics[i];
-      const int64_t base = b.source.base == model::TaskMetric::kCount ? 1 : m[model::index_of(b.source.base)];
+      const int64_t base = b.source.base == spark::TaskMetric::kCount ? 1 : m[spark::index_of(b.source.base)];
       const int64_t update = base * b.source.num / b.source.den;
       if (update == 0) continue;
       *b.total += update;
@@ -130,9 +130,9 @@ void LogEmitter::task_end(StageAttemptDesc& stage, const TaskAttempt& task, cons
   }
   if (task.has_metrics) {
     for (size_t i = 0; i < kInternalAccumulatorCount; ++i) {
-      const model::TaskMetric metric = kInternalAccumulators[i].metric;
-      if (metric == model::TaskMetric::kCount) continue;
-      const int64_t update = m[model::index_of(metric)];
+      const spark::TaskMetric metric = kInternalAccumulators[i].metric;
+      if (metric == spark::TaskMetric::kCount) continue;
+      const int64_t update = m[spark::index_of(metric)];
       if (update == 0) continue;
       stage.accumulator_totals[i] += update;
       updates_.push_back(AccumulatorUpdate{stage.internal_accumulator_base + static_cast<int64_t>(i),

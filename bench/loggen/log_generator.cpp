@@ -510,8 +510,8 @@ void Generator::run_action(int action_index, int cycle) {
           if (shape.stages[static_cast<size_t>(wave[static_cast<size_t>(a.stage)].logical)].final &&
               a.end == TaskEndKind::kSuccess) {
             ++written_files;
-            written_bytes += a.metrics[model::index_of(model::TaskMetric::kOutputBytes)];
-            written_rows += a.metrics[model::index_of(model::TaskMetric::kOutputRecords)];
+            written_bytes += a.metrics[spark::index_of(spark::TaskMetric::kOutputBytes)];
+            written_rows += a.metrics[spark::index_of(spark::TaskMetric::kOutputRecords)];
           }
           break;
         }

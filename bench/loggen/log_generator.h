@@ -30,7 +30,7 @@
 
 #include "io/codec.h"
 #include "model/app_model.h"
-#include "model/task_metrics.h"
+#include "spark/task_metrics.h"
 
 namespace sf::loggen {
 
@@ -193,10 +193,10 @@ struct StageAttemptTruth {
   std::vector<model::TaskFailureCount> failure_reasons;
 
   // Attempts that reported metrics, any outcome; the duration slot sums every ended attempt.
-  model::TaskMetricValues metric_sums{};
+  spark::TaskMetricValues metric_sums{};
   // The metrics of every successful attempt, in log order: the tests take exact quantiles of
   // them independently of the model's code.
-  std::vector<model::TaskMetricValues> successful_task_metrics;
+  std::vector<spark::TaskMetricValues> successful_task_metrics;
   // Longest attempt of any outcome; on a tie the first to end in the log.
   int64_t max_task_duration_ms = 0;
   std::optional<int64_t> max_task_duration_task_id;

@@ -9,8 +9,8 @@
 
 namespace sf::loggen {
 
-using model::index_of;
-using model::TaskMetric;
+using spark::index_of;
+using spark::TaskMetric;
 
 // ---------------------------------------------------------------------------------------------
 // Cluster

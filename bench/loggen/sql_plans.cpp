@@ -6,7 +6,7 @@
 
 namespace sf::loggen {
 
-using model::TaskMetric;
+using spark::TaskMetric;
 
 namespace {
 

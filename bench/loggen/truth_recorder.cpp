@@ -4,8 +4,8 @@
 
 namespace sf::loggen {
 
-using model::index_of;
-using model::TaskMetric;
+using spark::index_of;
+using spark::TaskMetric;
 
 namespace {
 
@@ -314,11 +314,11 @@ void TruthRecorder::task_end(const StageAttemptDesc& desc, const TaskAttempt& ta
   const bool succeeded = task.end == TaskEndKind::kSuccess;
   const bool killed = task.end == TaskEndKind::kKilled;
   const bool failed = !succeeded && !killed;
-  const model::TaskMetricValues& m = task.metrics;
+  const spark::TaskMetricValues& m = task.metrics;
   const int64_t duration = task.finish_ms - task.launch_ms;
 
   // Attempts without metrics add only their duration (the only slot set in their vector).
-  for (size_t i = 0; i < model::kTaskMetricCount; ++i) t.metric_sums[i] += m[i];
+  for (size_t i = 0; i < spark::kTaskMetricCount; ++i) t.metric_sums[i] += m[i];
   --t.tasks_active;
   if (duration > t.max_task_duration_ms || !t.max_task_duration_task_id) {
     t.max_task_duration_ms = duration;

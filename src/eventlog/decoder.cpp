@@ -278,8 +278,8 @@ struct MissingField {
 // ------------------------------------------------------------------------------------------
 // Key tables: JSON keys -> task metric slots, for the flat metric objects of a task.
 
-using model::ExecutorMetric;
-using model::TaskMetric;
+using spark::ExecutorMetric;
+using spark::TaskMetric;
 
 template <size_t N>
 struct MetricKeys {
@@ -358,14 +358,14 @@ constexpr auto kOutputKeys = metric_keys({
     {"Records Written", TaskMetric::kOutputRecords},
 });
 
-json::KeyTable<model::kExecutorMetricCount> executor_metric_keys() {
-  json::KeyTable<model::kExecutorMetricCount> table{};
-  for (size_t i = 0; i < model::kExecutorMetricCount; ++i) {
-    table.keys[i] = model::executor_metric_name(static_cast<ExecutorMetric>(i));
+json::KeyTable<spark::kExecutorMetricCount> executor_metric_keys() {
+  json::KeyTable<spark::kExecutorMetricCount> table{};
+  for (size_t i = 0; i < spark::kExecutorMetricCount; ++i) {
+    table.keys[i] = spark::executor_metric_name(static_cast<ExecutorMetric>(i));
   }
   return table;
 }
-const json::KeyTable<model::kExecutorMetricCount> kExecutorMetricKeys = executor_metric_keys();
+const json::KeyTable<spark::kExecutorMetricCount> kExecutorMetricKeys = executor_metric_keys();
 
 // ------------------------------------------------------------------------------------------
 // Field readers shared by several events
@@ -376,14 +376,14 @@ bool is_null(od::value& value) {
 }
 
 template <size_t N>
-error_code read_metric_object(od::value& value, model::TaskMetricValues& metrics, const MetricKeys<N>& keys) {
+error_code read_metric_object(od::value& value, spark::TaskMetricValues& metrics, const MetricKeys<N>& keys) {
   if (is_null(value)) return SUCCESS;
   return for_each_known_field(value, keys.table, [&](size_t index, od::value& v) -> error_code {
-    return read_int(v, metrics[model::index_of(keys.slots[index])]);
+    return read_int(v, metrics[spark::index_of(keys.slots[index])]);
   });
 }
 
-error_code read_shuffle_read_metrics(od::value& value, model::TaskMetricValues& metrics) {
+error_code read_shuffle_read_metrics(od::value& value, spark::TaskMetricValues& metrics) {
   if (is_null(value)) return SUCCESS;
   size_t hint = 0;
   size_t push_hint = 0;
@@ -397,7 +397,7 @@ error_code read_shuffle_read_metrics(od::value& value, model::TaskMetricValues& 
     const size_t index = kShuffleReadKeys.table.find(key, hint);
     error_code error = SUCCESS;
     if (index < kShuffleReadKeys.slots.size()) {
-      error = read_int(v, metrics[model::index_of(kShuffleReadKeys.slots[index])]);
+      error = read_int(v, metrics[spark::index_of(kShuffleReadKeys.slots[index])]);
     } else if (kPushGroupKeys.find(key, push_hint) < kPushGroupKeys.keys.size()) {
       error = read_metric_object(v, metrics, kPushReadKeys);
     }
@@ -418,11 +418,11 @@ constexpr auto kTaskMetricsFieldKeys = [] {
   return table;
 }();
 
-error_code read_task_metrics(od::value& value, model::TaskMetricValues& metrics, bool& present) {
+error_code read_task_metrics(od::value& value, spark::TaskMetricValues& metrics, bool& present) {
   if (is_null(value)) return SUCCESS;
   present = true;
   return for_each_known_field(value, kTaskMetricsFieldKeys, [&](size_t index, od::value& v) -> error_code {
-    if (index < kTaskMetricScalarCount) return read_int(v, metrics[model::index_of(kTaskMetricKeys.slots[index])]);
+    if (index < kTaskMetricScalarCount) return read_int(v, metrics[spark::index_of(kTaskMetricKeys.slots[index])]);
     switch (index - kTaskMetricScalarCount) {
       case kShuffleReadGroup: return read_shuffle_read_metrics(v, metrics);
       case kShuffleWriteGroup: return read_metric_object(v, metrics, kShuffleWriteKeys);
@@ -433,7 +433,7 @@ error_code read_task_metrics(od::value& value, model::TaskMetricValues& metrics,
   });
 }
 
-error_code read_executor_metrics(od::value& value, model::ExecutorMetricPeaks& peaks) {
+error_code read_executor_metrics(od::value& value, spark::ExecutorMetricPeaks& peaks) {
   if (is_null(value)) return SUCCESS;
   peaks.present = true;
   return for_each_known_field(value, kExecutorMetricKeys, [&](size_t index, od::value& v) -> error_code {
@@ -458,7 +458,7 @@ error_code read_accumulator_ids(od::value& value, std::vector<int64_t>& ids) {
   });
 }
 
-// An accumulables array in full: model::Accumulable (a stage's) or TaskAccumulable (a task's,
+// An accumulables array in full: spark::Accumulable (a stage's) or TaskAccumulable (a task's,
 // which also has its update). An object without "ID" is skipped.
 template <class AccumulableType>
 error_code read_accumulables(od::value& value, std::vector<AccumulableType>& out) {
@@ -497,7 +497,7 @@ std::string storage_level_description(bool use_disk, bool use_memory, bool use_o
   return result;
 }
 
-error_code read_rdd_info(od::value& value, model::RddInfo& rdd) {
+error_code read_rdd_info(od::value& value, spark::RddInfo& rdd) {
   bool use_off_heap = false;
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
     if (key == "RDD ID") return read_int(v, rdd.rdd_id);
@@ -539,7 +539,7 @@ error_code read_stage_info(od::value& value, StageInfo& info, MissingField& miss
     if (key == "Number of Tasks") return read_int(v, info.num_tasks);
     if (key == "RDD Info") {
       return for_each_element(v, [&](od::value& element) -> error_code {
-        model::RddInfo rdd;
+        spark::RddInfo rdd;
         if (auto e = read_rdd_info(element, rdd)) return e;
         info.rdds.push_back(std::move(rdd));
         return SUCCESS;
@@ -694,9 +694,9 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& 
 // exhaust the stack (simdjson bounds JSON depth too; this keeps the two consistent).
 constexpr int kMaxPlanDepth = 1000;
 
-error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& metrics, MissingField& missing) {
+error_code read_plan_metrics(od::value& value, std::vector<spark::PlanMetric>& metrics, MissingField& missing) {
   return for_each_element(value, [&](od::value& element) -> error_code {
-    model::PlanMetric metric;
+    spark::PlanMetric metric;
     RequiredKeys required(kPlanMetricRequired);
     auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
       required.note(key);
@@ -712,7 +712,7 @@ error_code read_plan_metrics(od::value& value, std::vector<model::PlanMetric>& m
   });
 }
 
-error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth, MissingField& missing) {
+error_code read_plan_node(od::value& value, spark::PlanTree& tree, int depth, MissingField& missing) {
   if (depth > kMaxPlanDepth) return simdjson::DEPTH_ERROR;
   const auto node_id = static_cast<int32_t>(tree.nodes.size());
   tree.nodes.emplace_back();
@@ -739,7 +739,7 @@ error_code read_plan_node(od::value& value, model::PlanTree& tree, int depth, Mi
   return SUCCESS;
 }
 
-error_code read_plan(od::value& value, model::PlanTree& tree, MissingField& missing) {
+error_code read_plan(od::value& value, spark::PlanTree& tree, MissingField& missing) {
   tree.nodes.clear();
   bool is_null = false;
   if (auto error = value.is_null().get(is_null)) return error;
@@ -747,9 +747,9 @@ error_code read_plan(od::value& value, model::PlanTree& tree, MissingField& miss
   return read_plan_node(value, tree, 0, missing);
 }
 
-error_code read_resource_requests(od::value& value, std::vector<model::ResourceRequest>& out) {
+error_code read_resource_requests(od::value& value, std::vector<spark::ResourceRequest>& out) {
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    model::ResourceRequest request;
+    spark::ResourceRequest request;
     request.name = text::cut_text(key, kMaxNameBytes);
     auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
       if (field == "Resource Name") return read_string(fv, request.name, kMaxNameBytes);
@@ -766,9 +766,9 @@ error_code read_resource_requests(od::value& value, std::vector<model::ResourceR
   return error;
 }
 
-error_code read_resources(od::value& value, std::vector<model::ResourceInformation>& out) {
+error_code read_resources(od::value& value, std::vector<spark::ResourceInformation>& out) {
   auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    model::ResourceInformation info;
+    spark::ResourceInformation info;
     info.name = text::cut_text(key, kMaxNameBytes);
     auto e = for_each_field(v, [&](std::string_view field, od::value& fv) -> error_code {
       if (field == "name") return read_string(fv, info.name, kMaxNameBytes);

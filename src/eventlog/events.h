@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "model/app_model.h"
-#include "model/task_metrics.h"
+#include "spark/task_metrics.h"
+#include "spark/vocabulary.h"
 
 namespace sf::eventlog {
 
-using model::KeyValues;
+using spark::KeyValues;
 
 // The longest string an event carries: a longer one is cut (text::cut_text: its first bytes and
 // " [cut: N bytes in all]"). Every string the model keeps comes from an event, so these bound
@@ -67,7 +67,7 @@ struct EnvironmentUpdate {
 };
 
 struct ResourceProfileAdded {
-  model::ResourceProfile profile;
+  spark::ResourceProfile profile;
 };
 
 struct ExecutorAdded {
@@ -79,7 +79,7 @@ struct ExecutorAdded {
   int32_t resource_profile_id = 0;
   KeyValues log_urls;
   KeyValues attributes;
-  std::vector<model::ResourceInformation> resources;
+  std::vector<spark::ResourceInformation> resources;
 };
 
 struct ExecutorRemoved {
@@ -117,13 +117,13 @@ struct StageInfo {
   int32_t attempt_id = 0;
   std::string name;
   int32_t num_tasks = 0;
-  std::vector<model::RddInfo> rdds;
+  std::vector<spark::RddInfo> rdds;
   std::vector<int64_t> parent_ids;
   std::string details;
   std::optional<int64_t> submission_time_ms;
   std::optional<int64_t> completion_time_ms;
   std::optional<std::string> failure_reason;
-  std::vector<model::Accumulable> accumulables;
+  std::vector<spark::Accumulable> accumulables;
   int32_t resource_profile_id = 0;
   bool shuffle_push_enabled = false;
   int32_t shuffle_mergers_count = 0;
@@ -230,8 +230,8 @@ struct TaskEnd {
   int64_t commit_denied_attempt = 0;
   TaskInfo info;
   bool has_metrics = false;
-  model::TaskMetricValues metrics{};  // zeros where the log has no value
-  model::ExecutorMetricPeaks executor_metrics;  // "Task Executor Metrics", if present
+  spark::TaskMetricValues metrics{};  // zeros where the log has no value
+  spark::ExecutorMetricPeaks executor_metrics;  // "Task Executor Metrics", if present
   // Accumulator ids of the task's accumulables (Task Info/Accumulables, or the failure
   // reason's Accumulator Updates), for plan-node attribution.
   std::vector<int64_t> accumulator_ids;
@@ -243,7 +243,7 @@ struct StageExecutorMetrics {
   std::string executor_id;
   int64_t stage_id = 0;
   int32_t stage_attempt_id = 0;
-  model::ExecutorMetricPeaks metrics;
+  spark::ExecutorMetricPeaks metrics;
 };
 
 // A process besides the driver and executors (a YARN application master), Spark 3.2+.
@@ -275,7 +275,7 @@ struct SqlExecutionStart {
   std::string description;
   std::string details;
   std::string physical_plan_description;
-  model::PlanTree plan;
+  spark::PlanTree plan;
   std::optional<int64_t> time_ms;
   KeyValues modified_configs;
   std::optional<std::string> query_id;  // the query's UUID (Spark 4.1+)
@@ -290,12 +290,12 @@ struct SqlExecutionEnd {
 struct SqlAdaptiveExecutionUpdate {
   int64_t execution_id = 0;
   std::string physical_plan_description;
-  model::PlanTree plan;
+  spark::PlanTree plan;
 };
 
 struct SqlAdaptiveMetricUpdates {
   int64_t execution_id = 0;
-  std::vector<model::PlanMetric> metrics;
+  std::vector<spark::PlanMetric> metrics;
 };
 
 struct DriverAccumUpdates {

@@ -24,11 +24,35 @@
 #include <vector>
 
 #include "model/failure_cause.h"
-#include "model/task_metrics.h"
+#include "spark/task_metrics.h"
+#include "spark/vocabulary.h"
 
 namespace sf::model {
 
-using KeyValues = std::vector<std::pair<std::string, std::string>>;  // sorted by key
+// The Spark vocabulary (spark/), named as the model's own: the AppModel keeps these as decoded.
+using spark::KeyValues;
+using spark::ResourceRequest;
+using spark::ResourceProfile;
+using spark::ResourceInformation;
+using spark::Accumulable;
+using spark::RddInfo;
+using spark::PlanMetric;
+using spark::PlanNode;
+using spark::PlanTree;
+using spark::TaskMetric;
+using spark::kTaskMetricCount;
+using spark::TaskMetricValues;
+using spark::index_of;
+using spark::task_metric_name;
+using spark::QuantileMetric;
+using spark::kQuantileMetricCount;
+using spark::quantile_metric_name;
+using spark::quantile_metric_value;
+using spark::ExecutorMetric;
+using spark::kExecutorMetricCount;
+using spark::executor_metric_name;
+using spark::ExecutorMetricPeaks;
+using spark::fill_task_info_timings;
 
 // ---------------------------------------------------------------------------------------------
 // Application and environment
@@ -52,19 +76,6 @@ struct AppInfo {
   std::optional<int64_t> duration_ms() const;
 };
 
-struct ResourceRequest {
-  std::string name;
-  double amount = 0;
-  std::string discovery_script;
-  std::string vendor;
-};
-
-struct ResourceProfile {
-  int32_t id = 0;
-  std::vector<ResourceRequest> executor_resources;  // sorted by name
-  std::vector<ResourceRequest> task_resources;      // sorted by name
-};
-
 struct Environment {
   KeyValues jvm_information;
   KeyValues spark_properties;
@@ -80,11 +91,6 @@ struct Environment {
 
 // ---------------------------------------------------------------------------------------------
 // Executors
-
-struct ResourceInformation {
-  std::string name;
-  std::vector<std::string> addresses;
-};
 
 struct Executor {
   std::string id;                        // "driver" or a number
@@ -181,36 +187,6 @@ enum class StageStatus { kActive, kComplete, kFailed, kPending, kSkipped };
 struct Quantiles {
   int64_t count = 0;
   int64_t min = 0, p5 = 0, p25 = 0, p50 = 0, p75 = 0, p95 = 0, max = 0;
-};
-
-struct Accumulable {
-  int64_t id = 0;
-  std::string name;
-  std::string value;  // as Spark logged it (a number or a string)
-  // Spark's flags: an internal task metric ("internal.metrics.*"), and the metadata SQL metrics
-  // carry ("sql"). The History Server's REST API shows neither kind.
-  bool internal = false;
-  std::string metadata;
-};
-
-struct RddInfo {
-  int64_t rdd_id = 0;
-  std::string name;
-  std::string scope;
-  std::string callsite;
-  std::vector<int64_t> parent_ids;
-  int32_t num_partitions = 0;
-  int32_t num_cached_partitions = 0;
-  std::string storage_level;             // e.g. "Memory Deserialized 1x Replicated"; "" when none
-  bool use_memory = false;
-  bool use_disk = false;
-  bool deserialized = false;
-  int32_t replication = 1;
-  int64_t memory_size_bytes = 0;
-  int64_t disk_size_bytes = 0;
-  bool barrier = false;
-
-  bool is_cached() const { return use_memory || use_disk; }
 };
 
 // Aggregates of one executor's task attempts within one stage attempt.
@@ -370,30 +346,6 @@ struct StageAttempt {
 
 // ---------------------------------------------------------------------------------------------
 // SQL executions and plans
-
-struct PlanMetric {
-  std::string name;
-  int64_t accumulator_id = 0;
-  std::string metric_type;               // sum, size, timing, nsTiming, average, ...
-  // Total of the accumulator's final values over the stages it was seen in, plus driver
-  // updates; nullopt when no stage or driver update reported it.
-  std::optional<int64_t> value;
-};
-
-struct PlanNode {
-  int32_t node_id = 0;                   // preorder index within its tree
-  std::string node_name;
-  std::string simple_string;
-  std::vector<std::pair<std::string, std::string>> metadata;  // sorted by key
-  std::vector<PlanMetric> metrics;
-  std::vector<int32_t> children;         // node ids
-  std::vector<int64_t> stage_ids;        // stages whose accumulables carry one of this node's metrics
-};
-
-struct PlanTree {
-  std::vector<PlanNode> nodes;           // preorder; nodes[0] is the root when not empty
-  bool empty() const { return nodes.empty(); }
-};
 
 struct PlanVersion {
   std::string physical_plan_description;

@@ -30,7 +30,7 @@
 #include "common/status.h"
 #include "eventlog/events.h"
 #include "io/path_confinement.h"
-#include "model/task_metrics.h"
+#include "model/app_model.h"
 
 namespace sf::server {
 

@@ -71,8 +71,8 @@ DecodeResult decode(Decoder& decoder, const std::string& line, EventHandler& han
   return decoder.decode(std::string_view(padded.data(), line.size()), handler);
 }
 
-using model::TaskMetric;
-using model::index_of;
+using spark::TaskMetric;
+using spark::index_of;
 
 TEST(Decoder, TaskEndOfSpark3WithEveryMetricGroup) {
   Decoder decoder;
@@ -124,8 +124,8 @@ TEST(Decoder, TaskEndOfSpark3WithEveryMetricGroup) {
   EXPECT_EQ(e.metrics[index_of(TaskMetric::kMemoryBytesSpilled)], 100);
   EXPECT_EQ(e.metrics[index_of(TaskMetric::kDiskBytesSpilled)], 50);
   ASSERT_TRUE(e.executor_metrics.present);
-  EXPECT_EQ(e.executor_metrics.values[index_of(model::ExecutorMetric::kJvmHeapMemory)], 5000);
-  EXPECT_EQ(e.executor_metrics.values[index_of(model::ExecutorMetric::kMajorGcTime)], 7);
+  EXPECT_EQ(e.executor_metrics.values[index_of(spark::ExecutorMetric::kJvmHeapMemory)], 5000);
+  EXPECT_EQ(e.executor_metrics.values[index_of(spark::ExecutorMetric::kMajorGcTime)], 7);
 }
 
 TEST(Decoder, TaskEndOfSpark1WithoutNewerFields) {

@@ -23,7 +23,6 @@
 #include "loggen/log_generator.h"
 #include "model/app_model.h"
 #include "model/load.h"
-#include "model/task_metrics.h"
 
 namespace sf::loggen {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace sf::model {
+namespace sf::spark {
 
 enum class TaskMetric : uint8_t {
   kDurationMs,                  // Task Info: Finish Time - Launch Time
@@ -153,4 +153,4 @@ struct ExecutorMetricPeaks {
   void merge(const ExecutorMetricPeaks& other);
 };
 
-}  // namespace sf::model
+}  // namespace sf::spark

@@ -1,8 +1,8 @@
-#include "model/task_metrics.h"
+#include "spark/task_metrics.h"
 
 #include <algorithm>
 
-namespace sf::model {
+namespace sf::spark {
 
 std::string_view task_metric_name(TaskMetric metric) {
   switch (metric) {
@@ -164,4 +164,4 @@ void fill_task_info_timings(TaskMetricValues& metrics, int64_t launch_time_ms, i
   }
 }
 
-}  // namespace sf::model
+}  // namespace sf::spark
