@@ -500,6 +500,19 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
 
 // --- driverTime ------------------------------------------------------------------------------
 
+namespace {
+
+// Whether the job that ended last failed (the application ended on a failure).
+bool last_job_failed(const model::AppModel& model) {
+  const model::Job* last = nullptr;
+  for (const model::Job& job : model.jobs) {
+    if (job.completion_time_ms && (last == nullptr || *job.completion_time_ms >= *last->completion_time_ms)) last = &job;
+  }
+  return last != nullptr && last->status == model::JobStatus::kFailed;
+}
+
+}  // namespace
+
 void driver_time(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   // In a shell or notebook the time between queries is someone reading and typing.
@@ -507,8 +520,12 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
   const std::optional<WindowSplit> split = app_time_split(context.model());
   // Without a job the split says nothing of the driver's work between jobs.
   if (!split || split->duration_ms <= 0 || split->inside_ms <= 0) return;
-  // Before the first job is coldStart's; between and after the jobs is driver-side work.
-  const double driver_ms = split->between_ms + split->after_last_ms;
+  // Before the first job is coldStart's; between and after the jobs is driver-side work, except
+  // after a last job that failed: there the driver is handling the failure and stopping, which no
+  // change to its own code recovers (the failure's finding owns that run).
+  const bool ended_on_failure = last_job_failed(context.model());
+  const double after_ms = ended_on_failure ? 0 : split->after_last_ms;
+  const double driver_ms = split->between_ms + after_ms;
   const double share = driver_ms / split->duration_ms;
   if (share < t.driver_time_min_share || !context.significant_ms(driver_ms, t.driver_time_min_ms)) return;
 
@@ -522,12 +539,13 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
                         format_percent(share));
   f.explanation = fmt::format(
       "Of the application's {}, {} passed before the first job, {} with a job running, {} between jobs ({} gap{} of "
-      "a second or more, the longest {}) and {} after the last one. Outside jobs the executors wait while the "
+      "a second or more, the longest {}) and {} after the last one{}. Outside jobs the executors wait while the "
       "driver plans queries, collects results and runs its own code on them.",
       format_duration_ms(as_int(split->duration_ms)), format_duration_ms(as_int(split->before_first_ms)),
       format_duration_ms(as_int(split->inside_ms)), format_duration_ms(as_int(split->between_ms)),
       split->gaps_over_one_second, split->gaps_over_one_second == 1 ? "" : "s", format_duration_ms(as_int(split->longest_gap_ms)),
-      format_duration_ms(as_int(split->after_last_ms)));
+      format_duration_ms(as_int(split->after_last_ms)),
+      ended_on_failure ? " (not counted: the last job failed, and the driver was handling that)" : "");
   f.recommendation =
       "Find what the driver does between the jobs: results collected to the driver and processed in Python or Scala "
       "(collect(), toPandas(), a loop over rows), small jobs submitted one after another, waits or calls to other "

@@ -55,6 +55,45 @@ TEST(Timeline, CleanLogHasNoFindings) {
   EXPECT_TRUE(timeline_findings(analyze_scenario(log)).empty());
 }
 
+// --- driverTime ------------------------------------------------------------------------------
+
+// A 10 s application whose one job runs from 1 s to 3 s: 7 s after it, 70% of the app, well past
+// driverTime.minShare (15%) and significant for so short an app.
+ScenarioLog driver_after_job(bool job_succeeded) {
+  auto log = cluster(10000);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 3000, .succeeded = job_succeeded,
+           .stages = {stage_of(0, 1000, 8, 1500, 2900)}});
+  return log;
+}
+
+TEST(Timeline, DriverTimeAfterTheLastJob) {
+  auto result = analyze_scenario(driver_after_job(true));
+  ASSERT_EQ(result.of_type("driverTime").size(), 1u);
+  const Finding& f = *result.of_type("driverTime")[0];
+  EXPECT_EQ(f.id, "driverTime/outsideJobs/app");
+  EXPECT_DOUBLE_EQ(high_of(f), 7000);
+}
+
+TEST(Timeline, DriverTimeAfterAFailedLastJobIsTheFailuresNotTheDrivers) {
+  // The same application ending on a failed job: the 7 s after it are the driver handling the
+  // failure and stopping, so nothing is left to claim.
+  auto result = analyze_scenario(driver_after_job(false));
+  EXPECT_TRUE(result.of_type("driverTime").empty());
+}
+
+TEST(Timeline, DriverTimeBetweenJobsCountsWhenTheLastJobFailed) {
+  // Jobs at 1-2 s and 6-7 s, the second failing, app ends at 8 s: 4 s between the jobs (50%) is
+  // still the driver's; the 1 s after the failed one is not claimed.
+  auto log = cluster(8000);
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 2000, .stages = {stage_of(0, 1000, 8, 800, 1900)}});
+  log.job({.job_id = 1, .submit_ms = 6000, .end_ms = 7000, .succeeded = false, .stages = {stage_of(1, 6000, 8, 800, 6900)}});
+  auto result = analyze_scenario(log);
+  ASSERT_EQ(result.of_type("driverTime").size(), 1u);
+  const Finding& f = *result.of_type("driverTime")[0];
+  EXPECT_DOUBLE_EQ(high_of(f), 4000);
+  EXPECT_NE(f.explanation.find("not counted: the last job failed"), std::string::npos) << f.explanation;
+}
+
 // --- coldStart -------------------------------------------------------------------------------
 
 TEST(Timeline, ColdStartWaitingForExecutors) {
