@@ -37,6 +37,7 @@ __all__ = [
     "analysis_and_result",
     "ingest",
     "ingest_result",
+    "ingest_results",
     "stored_results",
     "verdict_history",
     "applications_frame",
@@ -164,8 +165,13 @@ def analysis_and_result(source: Union[PathLike, LogBytes], config: Config = None
 def ingest_result(store: str, document_json: str, source: str = "result") -> dict[str, Any]:
     """Stores a result document (JSON text, docs/result-schema.md) in the store at ``store`` (an
     SQLite path, created on first use, or a postgresql:// URL): {"id", "order", "alreadyPresent"}."""
-    result_id, order, already = _core.store_ingest_json(os.fspath(store), document_json, source)
-    return {"id": result_id, "order": order, "alreadyPresent": already}
+    return ingest_results(store, [(document_json, source)])[0]
+
+
+def ingest_results(store: str, documents: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """``ingest_result`` for many (document JSON, source) pairs through one open store, in order."""
+    return [{"id": result_id, "order": order, "alreadyPresent": already}
+            for result_id, order, already in _core.store_ingest_json(os.fspath(store), documents)]
 
 
 def ingest(source: Union[PathLike, LogBytes], store: str, config: Config = None, *, name: Optional[str] = None,

@@ -45,6 +45,7 @@ LOG_COLUMNS = [
 # A directory whose name starts so is one log (rolling), as is one holding Databricks parts.
 ROLLING_PREFIX = "eventlog_v2_"
 MAX_DEPTH = 8  # as `sparkforensics analyze DIR`: subdirectories searched this deep
+INGEST_BATCH = 256  # results stored through one open store (a few MB of documents at most)
 
 
 @dataclass
@@ -241,24 +242,37 @@ def run(spark: Any, logs_root: str, store: str, parquet: Optional[str] = None, s
         records = analyze_logs(spark, todo, config, context, partitions)
         records.persist()
         # Results into the store from the driver: it alone is sure to reach an SQLite path, and
-        # the documents are small (quantities, not the analysis). Streamed, not collected.
+        # the documents are small (quantities, not the analysis). Streamed, not collected, and
+        # stored in batches through one open store (opening one costs more than an ingest).
+        pending: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+        def store_pending() -> None:
+            if not pending:
+                return
+            outcomes = sf.ingest_results(store, [(record["resultJson"], record["path"]) for _, record in pending])
+            for (row, _), outcome in zip(pending, outcomes):
+                row["resultId"] = outcome["id"]
+                summary.already_present += int(outcome["alreadyPresent"])
+                summary.ingested += int(not outcome["alreadyPresent"])
+            pending.clear()
+
         for record in records.map(lambda r: {k: r[k] for k in ("path", "sizeBytes", "modificationTimeMs", "outcome",
                                                                  "error", "appId", "resultJson", "resultStatus")}
                                   ).toLocalIterator():
             row = {name: record.get(name) for name, _ in LOG_COLUMNS}
             row["run"] = summary.run
             if record["outcome"] == "analyzed":
-                outcome = sf.ingest_result(store, record["resultJson"], source=record["path"])
-                row["resultId"] = outcome["id"]
                 summary.analyzed += 1
-                summary.already_present += int(outcome["alreadyPresent"])
-                summary.ingested += int(not outcome["alreadyPresent"])
+                pending.append((row, record))
+                if len(pending) == INGEST_BATCH:
+                    store_pending()
             else:
                 summary.failed += record["outcome"] == "failed"
                 summary.skipped += record["outcome"] == "skipped"
                 if record["outcome"] == "failed":
                     summary.failures.append(f"{record['path']}: {record['error']}")
             state_rows[row["path"]] = row
+        store_pending()
         if parquet:
             from pyspark.sql import functions as F
 

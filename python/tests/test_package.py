@@ -132,6 +132,21 @@ def test_ingest_stores_what_store_ingest_stores(sf_bin, generated_logs, work_dir
     assert sf.stored_results(py_store)[0]["document"] == shown
 
 
+def test_ingest_results_stores_a_batch_as_one_by_one(generated_logs, work_dir):
+    documents = [(sf.result_document(generated_logs[name], revision=f"rev-{name}")[0], name)
+                 for name in ("small-zstd", "small-plain", "small-snappy-unfinished")]
+    batch_store, single_store = str(work_dir / "batch-store.db"), str(work_dir / "single-store.db")
+    # A document twice in one batch is stored once: the second says it was already there.
+    batch = sf.ingest_results(batch_store, documents + documents[:1])
+    single = [sf.ingest_result(single_store, text, source) for text, source in documents]
+    assert [o["id"] for o in batch[:3]] == [o["id"] for o in single]
+    assert [o["alreadyPresent"] for o in batch] == [False, False, False, True]
+    assert batch[3]["id"] == batch[0]["id"]
+    assert [r["id"] for r in sf.stored_results(batch_store)] == [r["id"] for r in sf.stored_results(single_store)]
+    with pytest.raises(sf.Error, match="broken-document"):
+        sf.ingest_results(batch_store, [("{}", "broken-document")])
+
+
 def test_verdict_history_equals_cli(sf_bin, generated_logs, work_dir):
     store = str(work_dir / "verdict-store.db")
     for i, seed in enumerate([11, 12, 13, 14, 15]):
