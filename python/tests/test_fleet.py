@@ -263,3 +263,36 @@ def test_fleet_on_the_corpus(spark, sf_bin, work_dir):
         _, _, err = cli(sf_bin, "analyze", log)
         assert state[log]["error"] in err, log
     print(f"fleet corpus: {len(readable)} logs equal to the CLI, {summary.failed} failed, {summary.skipped} not logs")
+
+
+def scenario_logs_dir():
+    """Where ctest's spark_scenarios keeps the logs real Spark wrote (CI names it in
+    SF_SPARK_SCENARIO_LOGS; ctest passes the build's own as SF_BUILD_SCENARIO_LOGS)."""
+    where = os.environ.get("SF_SPARK_SCENARIO_LOGS") or os.environ.get("SF_BUILD_SCENARIO_LOGS")
+    return Path(where) if where else None
+
+
+def test_fleet_on_the_scenario_logs(spark, sf_bin, work_dir):
+    # Every log of tests/spark's scenarios (ctest runs spark_scenarios first): analyzed by the
+    # fleet job in place, each equal to the CLI; the directory's other files are not event logs.
+    root = scenario_logs_dir()
+    manifest = root / "manifest.json" if root else None
+    if manifest is None or not manifest.is_file():
+        pytest.skip(f"no scenario logs: {manifest or 'SF_SPARK_SCENARIO_LOGS unset'} does not exist "
+                    "(ctest's spark_scenarios writes them)")
+    logs = sorted({run["log"] for run in json.loads(manifest.read_text())["runs"]})
+    out, store = str(work_dir / "fleet-scenarios"), store_location(work_dir, "scenarios")
+    shutil.rmtree(out, ignore_errors=True)
+    summary = fleet.run(spark, str(root), store, parquet=out)
+    assert summary.analyzed == len(logs) > 0
+    check_equal_to_cli(spark, sf_bin, work_dir, out, store, logs)
+    # The rest are the standalone clusters' own files (worker logs, executors' stdout, often
+    # empty): recorded as not logs, or failed with the error the CLI gives for them.
+    state = {r["path"]: r for r in spark.read.parquet(f"{out}/logs").collect()}
+    others = {path: row for path, row in state.items() if path not in logs}
+    assert all(row["outcome"] in ("skipped", "failed") for row in others.values())
+    for path, row in others.items():
+        if row["outcome"] == "failed":
+            assert row["error"] in cli(sf_bin, "analyze", path)[2], path
+    print(f"fleet scenario logs: {len(logs)} logs equal to the CLI; {summary.failed} failed and {summary.skipped} "
+          "skipped of the clusters' other files")
