@@ -1,6 +1,6 @@
 """The fleet report: what the fleet job's tables say across every application.
 
-    python -m sparkforensics.fleet_report --parquet OUT [--store STORE] [--top 10] [--format text|markdown]
+    python -m sparkforensics.fleet_report --parquet OUT [--store STORE] [--top 10] [--format text|markdown|html]
                                           [--quantity appWallClockMs --quantity cost] [--method-config FILE]
 
 Reads the current rows (sparkforensics.fleet.current) of the tables the fleet job wrote under OUT
@@ -116,10 +116,37 @@ def _effect(row: Mapping[str, Any]) -> str:
     return f"{row['effect']:+g} {row['unit']}"
 
 
-def render(tables: dict[str, Any], markdown: bool) -> str:
-    out = []
+Section = tuple[str, list[str], list[list[str]]]  # title, header, rows of cells
 
-    def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+
+def sections(tables: dict[str, Any]) -> list[Section]:
+    """The report's content, cell by cell: what every format writes."""
+    out: list[Section] = [
+        ("Applications with the most recoverable wall-clock",
+         ["application", "name", "duration", "fix first", "recoverable"],
+         [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]), a["topFindingType"] or "-",
+           f"{_duration(a['topRecoverableLowMs'])} to {_duration(a['topRecoverableHighMs'])}"]
+          for a in tables["applications"]]),
+        ("Applications that cost the most", ["application", "name", "duration", "cost", "rate card"],
+         [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]),
+           _core.format_money(a["costTotal"], a["costCurrency"]), a["costRateCard"] or "-"] for a in tables["costs"]]),
+        ("Finding types in the most applications", ["type", "applications", "findings", "wall-clock (high, summed)"],
+         [[t["type"], str(t["applications"]), str(t["findings"]), _duration(t["wallClockHighMs"])]
+          for t in tables["findingTypes"]]),
+        ("Logs that could not be analyzed", ["log", "error"], [[f["path"], f["error"] or ""] for f in tables["failed"]]),
+    ]
+    if tables.get("trend") is not None:
+        out.append(("Per-job trend: the comparator's verdict on each job's latest run",
+                    ["job", "quantity", "verdict", "latest", "reference", "effect", "results", "why"],
+                    [[t["subject"] or "-", t["quantity"], t["verdict"], _value(t["targetValue"], t),
+                      _value(t["referenceEstimate"], t), _effect(t), str(t["seriesResults"]), t["reason"] or "-"]
+                     for t in tables["trend"]]))
+    return out
+
+
+def _text(sections_: list[Section], markdown: bool) -> str:
+    out = []
+    for title, header, rows in sections_:
         out.append(f"## {title}" if markdown else title)
         if not rows:
             out.append("(none)")
@@ -132,26 +159,38 @@ def render(tables: dict[str, Any], markdown: bool) -> str:
             out.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
             out.extend("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
         out.append("")
-
-    table("Applications with the most recoverable wall-clock",
-          ["application", "name", "duration", "fix first", "recoverable"],
-          [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]), a["topFindingType"] or "-",
-            f"{_duration(a['topRecoverableLowMs'])} to {_duration(a['topRecoverableHighMs'])}"]
-           for a in tables["applications"]])
-    table("Applications that cost the most", ["application", "name", "duration", "cost", "rate card"],
-          [[a["appId"] or "-", a["name"] or "-", _duration(a["durationMs"]), _core.format_money(a["costTotal"], a["costCurrency"]),
-            a["costRateCard"] or "-"] for a in tables["costs"]])
-    table("Finding types in the most applications", ["type", "applications", "findings", "wall-clock (high, summed)"],
-          [[t["type"], str(t["applications"]), str(t["findings"]), _duration(t["wallClockHighMs"])]
-           for t in tables["findingTypes"]])
-    table("Logs that could not be analyzed", ["log", "error"], [[f["path"], f["error"] or ""] for f in tables["failed"]])
-    if tables.get("trend") is not None:
-        table("Per-job trend: the comparator's verdict on each job's latest run",
-              ["job", "quantity", "verdict", "latest", "reference", "effect", "results", "why"],
-              [[t["subject"] or "-", t["quantity"], t["verdict"], _value(t["targetValue"], t),
-                _value(t["referenceEstimate"], t), _effect(t), str(t["seriesResults"]), t["reason"] or "-"]
-               for t in tables["trend"]])
     return "\n".join(out)
+
+
+# One self-contained page: no script, no file or font fetched, readable printed or mailed.
+_HTML_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#1a1a1a}"
+               "table{border-collapse:collapse;margin-bottom:2em}th,td{border:1px solid #ccc;padding:4px 8px;"
+               "text-align:left;vertical-align:top}th{background:#f3f3f3}td{font-variant-numeric:tabular-nums}")
+
+
+def _html(sections_: list[Section]) -> str:
+    from html import escape
+
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           "<title>SparkForensics fleet report</title>", f"<style>{_HTML_STYLE}</style></head><body>",
+           "<h1>SparkForensics fleet report</h1>"]
+    for title, header, rows in sections_:
+        out.append(f"<h2>{escape(title, quote=False)}</h2>")
+        if not rows:
+            out.append("<p>(none)</p>")
+            continue
+        out.append("<table><thead><tr>" + "".join(f"<th>{escape(h, quote=False)}</th>" for h in header) + "</tr></thead><tbody>")
+        out.extend("<tr>" + "".join(f"<td>{escape(cell, quote=False)}</td>" for cell in row) + "</tr>" for row in rows)
+        out.append("</tbody></table>")
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def render(tables: dict[str, Any], fmt: str = "text") -> str:
+    """The report in `fmt`: text, markdown or html."""
+    if fmt == "html":
+        return _html(sections(tables))
+    return _text(sections(tables), markdown=fmt == "markdown")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -159,7 +198,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                                      description="Top applications and finding types of the fleet job's tables.")
     parser.add_argument("--parquet", required=True, help="the fleet job's --parquet directory")
     parser.add_argument("--top", type=int, default=10, help="rows per table")
-    parser.add_argument("--format", choices=["text", "markdown"], default="text")
+    parser.add_argument("--format", choices=["text", "markdown", "html"], default="text")
     parser.add_argument("--store", help="the fleet job's result store: adds the per-job trend (the comparator's verdicts)")
     parser.add_argument("--quantity", action="append", metavar="NAME",
                         help=f"a quantity of the trend; repeatable (default: {', '.join(TREND_QUANTITIES)})")
@@ -184,7 +223,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         tables = report_tables(spark, args.parquet, args.top, store=args.store,
                                trend_quantities=args.quantity or TREND_QUANTITIES, method_config=method_config)
-        print(render(tables, args.format == "markdown"))
+        print(render(tables, args.format))
     finally:
         spark.stop()
     return 0

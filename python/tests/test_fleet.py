@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import uuid
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,36 @@ def check_equal_to_cli(spark, sf_bin, work_dir, out, store, logs):
         assert without_run(mine["findings"]) == without_run(frames.finding_rows(doc)), log
 
 
+class HtmlCells(HTMLParser):
+    """The headings and the tables (rows of cell texts, the header row first) of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings, self.tables, self._text, self._row = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("th", "td", "h2"):
+            self._text = ""
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text += data
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self._row.append(self._text)
+            self._text = None
+        elif tag == "h2":
+            self.headings.append(self._text)
+            self._text = None
+        elif tag == "tr":
+            self.tables[-1].append(self._row)
+
+
 def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     logs_dir = work_dir / "fleet-logs"
     shutil.rmtree(logs_dir, ignore_errors=True)
@@ -136,8 +167,18 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
                     for d in docs if d["economics"].get("cost")))
     assert [(a["costCurrency"], -a["costTotal"], a["appId"]) for a in tables["costs"]] == costs
     assert tables["trend"] is None  # no store given
-    text = fleet_report.render(tables, markdown=False)
+    text = fleet_report.render(tables, "text")
     assert "Applications with the most recoverable wall-clock" in text and str(fake) in text
+    # The HTML page holds the same cells as the text, each section a table, and fetches nothing.
+    page = fleet_report.render(tables, "html")
+    cells = HtmlCells()
+    cells.feed(page)
+    on_page = iter(cells.tables)
+    for title, header, rows in fleet_report.sections(tables):
+        assert title in cells.headings
+        if rows:  # an empty section is a "(none)" line, not a table
+            assert next(on_page) == [header] + rows, title
+    assert "<script" not in page and "http" not in page.replace(str(fake), "")
     # The costliest application's cost, written as `analyze` writes it in its report.
     costliest = tables["costs"][0]
     _, analyze_text, _ = cli(sf_bin, "analyze", costliest["sourcePath"])
@@ -214,8 +255,8 @@ def test_fleet_report_trend(spark, sf_bin, sf_loggen, work_dir):
     assert cost["unit"] == "EUR" and cost["targetValue"] == pytest.approx(doc["economics"]["cost"]["total"], rel=1e-12)
     assert {a["costCurrency"] for a in tables["costs"]} == {"EUR"}
 
-    for markdown in (False, True):
-        text = fleet_report.render(tables, markdown=markdown)
+    for fmt in ("text", "markdown", "html"):
+        text = fleet_report.render(tables, fmt)
         section = text.split("Per-job trend: the comparator's verdict on each job's latest run")[1]
         assert subject in section and wall["verdict"] in section and sf._core.format_money(cost["targetValue"], "EUR") in section
 
