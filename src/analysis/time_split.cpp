@@ -55,6 +55,24 @@ std::optional<WindowSplit> app_time_split(const model::AppModel& model) {
   return split_window({as_ms(*model.app.start_time_ms), *end}, std::move(jobs), model.app.finished);
 }
 
+std::optional<WindowSplit> driver_code_split(const model::AppModel& model) {
+  const std::optional<double> end = app_end_ms(model);
+  if (!end) return std::nullopt;
+  std::vector<Interval> work;
+  std::optional<double> first_job;
+  for (const model::Job& j : model.jobs) {
+    if (!j.submission_time_ms) continue;
+    const double start = as_ms(*j.submission_time_ms);
+    work.push_back({start, j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end});
+    first_job = first_job ? std::min(*first_job, start) : start;
+  }
+  if (!first_job) return std::nullopt;
+  for (const model::SqlExecution& x : model.sql) {
+    if (x.start_time_ms) work.push_back({as_ms(*x.start_time_ms), x.end_time_ms ? as_ms(*x.end_time_ms) : *end});
+  }
+  return split_window({*first_job, *end}, std::move(work), model.app.finished);
+}
+
 std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
   const std::optional<double> end = app_end_ms(model);
   std::vector<JobTimeSplit> out;

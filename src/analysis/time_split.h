@@ -43,6 +43,12 @@ WindowSplit split_window(Interval outer, std::vector<Interval> inner, bool end_k
 // nullopt when the log has no application start.
 std::optional<WindowSplit> app_time_split(const model::AppModel& model);
 
+// From the application's first job to its end, split by its jobs and its SQL executions
+// together: outside them neither a job ran nor a query was being planned or run, so only the
+// driver's own code did (a loop over collected rows, waits, calls to other services). nullopt
+// without a start or a job.
+std::optional<WindowSplit> driver_code_split(const model::AppModel& model);
+
 struct JobTimeSplit {
   int64_t job_id = 0;
   WindowSplit split;  // inside = some stage attempt of the job ran

@@ -518,14 +518,18 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
   // In a shell or notebook the time between queries is someone reading and typing.
   if (context.interactive_session()) return;
   const std::optional<WindowSplit> split = app_time_split(context.model());
+  const std::optional<WindowSplit> own_code = driver_code_split(context.model());
   // Without a job the split says nothing of the driver's work between jobs.
-  if (!split || split->duration_ms <= 0 || split->inside_ms <= 0) return;
-  // Before the first job is coldStart's; between and after the jobs is driver-side work, except
-  // after a last job that failed: there the driver is handling the failure and stopping, which no
-  // change to its own code recovers (the failure's finding owns that run).
+  if (!split || !own_code || split->duration_ms <= 0 || split->inside_ms <= 0) return;
+  // Before the first job is coldStart's. After it, the time with no job running is the driver's,
+  // but only the part with no SQL execution in flight either is its own code, which the advice is
+  // about: inside an execution it is Spark planning, broadcasting or waiting on a subquery. And
+  // after a last job that failed the driver is handling the failure and stopping, which no
+  // change to its code recovers (the failure's finding owns that run).
   const bool ended_on_failure = last_job_failed(context.model());
-  const double after_ms = ended_on_failure ? 0 : split->after_last_ms;
-  const double driver_ms = split->between_ms + after_ms;
+  const double after_ms = ended_on_failure ? 0 : own_code->after_last_ms;
+  const double driver_ms = own_code->between_ms + after_ms;
+  const double in_queries_ms = std::max(0.0, split->between_ms + split->after_last_ms - own_code->between_ms - own_code->after_last_ms);
   const double share = driver_ms / split->duration_ms;
   if (share < t.driver_time_min_share || !context.significant_ms(driver_ms, t.driver_time_min_ms)) return;
 
@@ -534,18 +538,20 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
   f.rule = "outsideJobs";
   f.scope = Scope::kApp;
   f.id = DetectorContext::finding_id(f.type, f.rule, "app");
-  f.title = fmt::format("No job ran for {} of the application's {} ({}): the driver worked alone",
+  f.title = fmt::format("No job or query ran for {} of the application's {} ({}): the driver ran its own code alone",
                         format_duration_ms(as_int(driver_ms)), format_duration_ms(as_int(split->duration_ms)),
                         format_percent(share));
   f.explanation = fmt::format(
       "Of the application's {}, {} passed before the first job, {} with a job running, {} between jobs ({} gap{} of "
-      "a second or more, the longest {}) and {} after the last one{}. Outside jobs the executors wait while the "
-      "driver plans queries, collects results and runs its own code on them.",
+      "a second or more, the longest {}) and {} after the last one{}. Of the time outside jobs after the first, {} "
+      "passed inside SQL executions (Spark planning a query, broadcasting, waiting on a subquery) and is not counted "
+      "here; the rest the driver spent on its own code while the executors waited.",
       format_duration_ms(as_int(split->duration_ms)), format_duration_ms(as_int(split->before_first_ms)),
       format_duration_ms(as_int(split->inside_ms)), format_duration_ms(as_int(split->between_ms)),
       split->gaps_over_one_second, split->gaps_over_one_second == 1 ? "" : "s", format_duration_ms(as_int(split->longest_gap_ms)),
       format_duration_ms(as_int(split->after_last_ms)),
-      ended_on_failure ? " (not counted: the last job failed, and the driver was handling that)" : "");
+      ended_on_failure ? " (not counted: the last job failed, and the driver was handling that)" : "",
+      format_duration_ms(as_int(in_queries_ms)));
   f.recommendation =
       "Find what the driver does between the jobs: results collected to the driver and processed in Python or Scala "
       "(collect(), toPandas(), a loop over rows), small jobs submitted one after another, waits or calls to other "
@@ -556,6 +562,8 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
                 {"inJobsMs", split->inside_ms, "ms"},
                 {"betweenJobsMs", split->between_ms, "ms"},
                 {"afterLastJobMs", split->after_last_ms, "ms"},
+                {"inQueriesNoJobMs", in_queries_ms, "ms"},
+                {"driverOwnCodeMs", driver_ms, "ms"},
                 {"gapsOverOneSecond", static_cast<double>(split->gaps_over_one_second), "count"},
                 {"driverOnlyShare", share, "fraction"}};
   f.thresholds = {"driverTime.minShare", "driverTime.minMs", "significance.appShare"};

@@ -94,6 +94,23 @@ TEST(Timeline, DriverTimeBetweenJobsCountsWhenTheLastJobFailed) {
   EXPECT_NE(f.explanation.find("not counted: the last job failed"), std::string::npos) << f.explanation;
 }
 
+TEST(Timeline, DriverTimeInsideAQueryIsSparksNotTheDriversCode) {
+  // Two queries, each an SQL execution around its job: 1-2 s (job 1-2 s) and 2.5-9 s (job 8-9 s,
+  // the 5.5 s before it planning, broadcasting, a subquery), app ends at 10 s. Outside jobs
+  // after the first: 6 s between them, 1 s after; of those, 0.5 s (2-2.5 s) and the 1 s after
+  // are the driver's own code, 5.5 s is inside the second execution and not claimed.
+  auto log = cluster(10000);
+  log.sql({.execution_id = 0, .start_ms = 1000, .end_ms = 2000});
+  log.sql({.execution_id = 1, .start_ms = 2500, .end_ms = 9000});
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 2000, .sql_execution_id = 0, .stages = {stage_of(0, 1000, 8, 800, 1900)}});
+  log.job({.job_id = 1, .submit_ms = 8000, .end_ms = 9000, .sql_execution_id = 1, .stages = {stage_of(1, 8000, 8, 800, 8900)}});
+  auto result = analyze_scenario(log);
+  ASSERT_EQ(result.of_type("driverTime").size(), 1u);
+  const Finding& f = *result.of_type("driverTime")[0];
+  EXPECT_DOUBLE_EQ(high_of(f), 1500);
+  EXPECT_NE(f.explanation.find("5.5s passed inside SQL executions"), std::string::npos) << f.explanation;
+}
+
 // --- coldStart -------------------------------------------------------------------------------
 
 TEST(Timeline, ColdStartWaitingForExecutors) {
