@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "analysis/detectors.h"
 #include "analysis/impact.h"
@@ -57,6 +58,50 @@ void flag_overlaps(std::vector<Finding>& findings) {
       for (Finding* f : it->second) note(*f, overlap.label_a);
     }
   }
+}
+
+const Evidence* evidence_named(const Finding& f, std::string_view name) {
+  for (const Evidence& e : f.evidence) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+// A straggler is the slow host's when its data is even (a time outlier), its longest task ran on
+// a host a slowHost finding on the same stage attempt names with a wall-clock claim, and that
+// task is typical of the host (at most this many times the host's mean task): every task there
+// ran that slow, so repairing the host recovers both figures' time once, and slowHost's advice
+// (take the host out, speculation until then) is the straggler's. Kept, they lead "Fix these
+// first" with one cause twice. A task far slower than even its host's others is an outlier of
+// its own and stays a straggler.
+constexpr double kTypicalOfItsHost = 1.5;
+
+void fold_stragglers_into_slow_hosts(const model::AppModel& model, const Thresholds& t, std::vector<Finding>& findings) {
+  struct SlowHost {
+    std::string id;  // ends ":<host>"; a copy, as erasing moves findings
+    double mean_task_ms = 0;
+  };
+  std::multimap<StageRef, SlowHost> slow;
+  for (const Finding& f : findings) {
+    const Evidence* mean = evidence_named(f, "hostMeanTaskMs");
+    if (f.type == "slowHost" && f.stages.size() == 1 && f.claim.kind == WasteClaim::Kind::kStages && mean != nullptr) {
+      slow.emplace(f.stages[0], SlowHost{f.id, mean->value});
+    }
+  }
+  if (slow.empty()) return;
+  std::erase_if(findings, [&](const Finding& f) {
+    if (f.type != "straggler" || f.stages.size() != 1) return false;
+    const Evidence* data = evidence_named(f, "dataMaxToMedianRatio");
+    const Evidence* longest = evidence_named(f, "taskDurationMaxMs");
+    if (data == nullptr || longest == nullptr || data->value >= t.skew_bytes_max_to_median_ratio) return false;
+    const model::StageAttempt* stage = model.stage(f.stages[0].stage_id, f.stages[0].attempt_id);
+    if (stage == nullptr || stage->max_task_duration_host.empty()) return false;
+    const std::string suffix = ":" + stage->max_task_duration_host;
+    auto [from, to] = slow.equal_range(f.stages[0]);
+    return std::any_of(from, to, [&](const auto& entry) {
+      return entry.second.id.ends_with(suffix) && longest->value <= kTypicalOfItsHost * entry.second.mean_task_ms;
+    });
+  });
 }
 
 // A suggestion worth showing: it exists in the log's Spark, it is not what is in effect already,
@@ -116,6 +161,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const std::vector<StageOccupancy> occupancy = compute_occupancy(model);
   const DetectorContext context(model, analysis.thresholds, occupancy);
   for (const DetectorFamily& family : detector_families()) family.run(context, analysis.findings);
+  fold_stragglers_into_slow_hosts(model, analysis.thresholds, analysis.findings);
 
   const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
   for (Finding& f : analysis.findings) {

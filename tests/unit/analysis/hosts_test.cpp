@@ -160,6 +160,29 @@ TEST(SlowHost, HostMeanRatioWhenTheHostAlsoGotMoreData) {
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
+TEST(SlowHost, ATimeOutlierOnTheSlowHostIsThatHostNotAStraggler) {
+  // host-c runs its 10 tasks at 40 s against 10 s elsewhere, the data even: its longest task is
+  // 4x the stage median, a straggler by itself, but it is host-c's slowness. One finding, the
+  // slow host's, so "Fix these first" names the host once.
+  const TaskSpec shape{.shuffle_read_bytes = 100 * kMiB};
+  auto result = analyze_stage(stage_of(on_executor("1", 10, 10000, shape) + on_executor("2", 10, 10000, shape) +
+                                       on_executor("3", 10, 40000, shape)));
+  ASSERT_EQ(result.of_type("slowHost").size(), 1u);
+  EXPECT_EQ(result.of_type("slowHost")[0]->id, "slowHost/multiDim/stage-0.0:host-c");
+  EXPECT_TRUE(result.of_type("straggler").empty());
+}
+
+TEST(SlowHost, ATaskFarSlowerThanItsSlowHostsOthersIsStillAStraggler) {
+  // host-c runs nine tasks of 12 s and then, on a warmed JVM, one of 45 s: its mean 15.3 s is
+  // 1.53x the other hosts' 10 s (a slow host), and the 45 s task is about three times that mean,
+  // an outlier even there. Both findings stay.
+  const TaskSpec shape{.shuffle_read_bytes = 100 * kMiB};
+  auto result = analyze_stage(stage_of(on_executor("1", 10, 10000, shape) + on_executor("2", 10, 10000, shape) +
+                                       on_executor("3", 9, 12000, shape) + on_executor("3", 1, 45000, shape, 61000)));
+  ASSERT_EQ(result.of_type("slowHost").size(), 1u);
+  EXPECT_EQ(result.of_type("straggler").size(), 1u);
+}
+
 TEST(SlowHost, DurationShareWhenTheMedianHostIsSlowToo) {
   // host-a runs 40 tasks of 10 s (200 s), host-b 5 of 14 s, host-c 5 of 19 s reading 110 MiB
   // against 100 MiB elsewhere. Host means 10, 14, 19 s: median 14 s, host-c only 1.36x. But
