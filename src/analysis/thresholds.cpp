@@ -37,7 +37,7 @@ const std::array kRegistry = {
     ThresholdInfo{"speculationWaste.minKilledShare", "fraction", "killed attempts' share of the stage's task time", &T::speculation_min_killed_share},
     ThresholdInfo{"coldStart.minGapMs", "ms", "application start to first task launch", &T::cold_start_min_gap_ms},
     ThresholdInfo{"coldStart.minShare", "fraction", "of the application's wall-clock", &T::cold_start_min_share},
-    ThresholdInfo{"driverTime.minShare", "fraction", "time between and after jobs, when no job ran, of the app", &T::driver_time_min_share},
+    ThresholdInfo{"driverTime.minShare", "fraction", "time after the first job with no job or SQL execution running (the driver's own code), of the app", &T::driver_time_min_share},
     ThresholdInfo{"driverTime.minMs", "ms", "and at least this (or significant for a short app)", &T::driver_time_min_ms},
     ThresholdInfo{"gc.warnRatio", "ratio", "GC time / executor run time (Spark's UI flags >10%)", &T::gc_warn_ratio},
     ThresholdInfo{"gc.minRunTimeMs", "ms", "stage executor run time below which GC is noise", &T::gc_min_run_time_ms},

@@ -62,7 +62,7 @@ struct Thresholds {
   // --- coldStart --------------------------------------------------------------------------------
   double cold_start_min_gap_ms = 30000;      // application start to first task launch
   double cold_start_min_share = 0.05;        // of the application's wall-clock
-  double driver_time_min_share = 0.15;       // time between and after jobs, when no job ran, of the app
+  double driver_time_min_share = 0.15;       // time after the first job with no job or query running, of the app
   double driver_time_min_ms = 30000;         // ... and at least this (or significant for a short app)
 
   // --- gc ---------------------------------------------------------------------------------------
