@@ -11,6 +11,16 @@ constexpr double kNotableGapMs = 1000;
 
 double as_ms(int64_t t) { return static_cast<double>(t); }
 
+// A job's or an SQL execution's window; one that never ended runs until `end`. Callers skip
+// those without a start.
+Interval job_window(const model::Job& j, double end) {
+  return {as_ms(*j.submission_time_ms), j.completion_time_ms ? as_ms(*j.completion_time_ms) : end};
+}
+
+Interval sql_window(const model::SqlExecution& x, double end) {
+  return {as_ms(*x.start_time_ms), x.end_time_ms ? as_ms(*x.end_time_ms) : end};
+}
+
 }  // namespace
 
 WindowSplit split_window(Interval outer, std::vector<Interval> inner, bool end_known) {
@@ -48,9 +58,7 @@ std::optional<WindowSplit> app_time_split(const model::AppModel& model) {
   if (!end) return std::nullopt;
   std::vector<Interval> jobs;
   for (const model::Job& j : model.jobs) {
-    if (j.submission_time_ms) {
-      jobs.push_back({as_ms(*j.submission_time_ms), j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end});
-    }
+    if (j.submission_time_ms) jobs.push_back(job_window(j, *end));
   }
   return split_window({as_ms(*model.app.start_time_ms), *end}, std::move(jobs), model.app.finished);
 }
@@ -62,13 +70,12 @@ std::optional<WindowSplit> driver_code_split(const model::AppModel& model) {
   std::optional<double> first_job;
   for (const model::Job& j : model.jobs) {
     if (!j.submission_time_ms) continue;
-    const double start = as_ms(*j.submission_time_ms);
-    work.push_back({start, j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end});
-    first_job = first_job ? std::min(*first_job, start) : start;
+    work.push_back(job_window(j, *end));
+    if (!first_job || work.back().start_ms < *first_job) first_job = work.back().start_ms;
   }
   if (!first_job) return std::nullopt;
   for (const model::SqlExecution& x : model.sql) {
-    if (x.start_time_ms) work.push_back({as_ms(*x.start_time_ms), x.end_time_ms ? as_ms(*x.end_time_ms) : *end});
+    if (x.start_time_ms) work.push_back(sql_window(x, *end));
   }
   return split_window({*first_job, *end}, std::move(work), model.app.finished);
 }
@@ -78,7 +85,7 @@ std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
   std::vector<JobTimeSplit> out;
   for (const model::Job& j : model.jobs) {
     if (!j.submission_time_ms || (!j.completion_time_ms && !end)) continue;
-    const Interval window{as_ms(*j.submission_time_ms), j.completion_time_ms ? as_ms(*j.completion_time_ms) : *end};
+    const Interval window = job_window(j, end.value_or(0));  // end unused when the job ended
     std::vector<Interval> stages;
     for (const model::StageAttempt& s : model.stages) {
       if (!s.submission_time_ms || !std::binary_search(j.stage_ids.begin(), j.stage_ids.end(), s.stage_id)) continue;
@@ -96,12 +103,12 @@ std::vector<SqlTimeSplit> sql_time_splits(const model::AppModel& model) {
   std::vector<SqlTimeSplit> out;
   for (const model::SqlExecution& x : model.sql) {
     if (!x.start_time_ms || (!x.end_time_ms && !end)) continue;
-    const Interval window{as_ms(*x.start_time_ms), x.end_time_ms ? as_ms(*x.end_time_ms) : *end};
+    const Interval window = sql_window(x, end.value_or(0));  // end unused when the execution ended
     std::vector<Interval> jobs;
     for (int64_t id : x.job_ids) {
       const model::Job* j = model.job(id);
       if (j == nullptr || !j->submission_time_ms) continue;
-      jobs.push_back({as_ms(*j->submission_time_ms), j->completion_time_ms ? as_ms(*j->completion_time_ms) : window.end_ms});
+      jobs.push_back(job_window(*j, window.end_ms));
     }
     out.push_back({x.execution_id, split_window(window, std::move(jobs), x.end_time_ms.has_value())});
   }
