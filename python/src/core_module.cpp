@@ -142,6 +142,18 @@ results::SparkResultContext to_context(const IngestContext& in) {
   return c;
 }
 
+// A loaded log's result document as JSON, and why its status is not ok ("" when it is): the
+// context the caller gave (checked by to_context before the log was read), its origin naming
+// `origin_path`, its cost priced with the config's rate card (as `store ingest --config` prices it).
+std::pair<std::string, std::string> result_of(const model::AppModel& model, results::SparkResultContext c,
+                                              const ReadSettings& settings, const std::string& origin_path) {
+  c.rate_card = settings.analysis.rate_card;
+  c.origin = results::event_log_origin(origin_path, model.app.id);
+  std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
+                                : results::status_of_log(model).reason;
+  return {results::result_to_json(results::result_from_app_model(model, c)), std::move(reason)};
+}
+
 // The result document `store ingest LOG` would store, as JSON (`origin_path`: the path its
 // origin names, as `store ingest` names the path it was given), and the reason its status is not
 // ok ("" when it is).
@@ -149,15 +161,10 @@ std::pair<std::string, std::string> result_json(const std::string& path, const s
                                                 const IngestContext& context, const std::string& config_path,
                                                 const std::optional<std::string>& config_text, unsigned threads) {
   nb::gil_scoped_release release;
-  results::SparkResultContext c = to_context(context);
+  const results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  // The result's "cost" priced with the config's rate card, as `store ingest --config` prices it.
-  c.rate_card = settings.analysis.rate_card;
   const model::AppModel model = load(path, "", settings.load);
-  c.origin = results::event_log_origin(origin_path.empty() ? path : origin_path, model.app.id);
-  const std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
-                                      : results::status_of_log(model).reason;
-  return {results::result_to_json(results::result_from_app_model(model, c)), reason};
+  return result_of(model, c, settings, origin_path.empty() ? path : origin_path);
 }
 
 // One load for both documents the fleet job keeps of a log: (analysis JSON, result document JSON,
@@ -167,20 +174,14 @@ std::tuple<std::string, std::string, std::string> analysis_and_result_json(
     const std::string& path, const std::string& shown_as, const IngestContext& context, const std::string& config_path,
     const std::optional<std::string>& config_text, unsigned threads) {
   nb::gil_scoped_release release;
-  results::SparkResultContext c = to_context(context);
+  const results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  c.rate_card = settings.analysis.rate_card;  // one price for both documents' cost
   const model::AppModel model = load(path, shown_as, settings.load);
   const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
-  c.origin = results::event_log_origin(shown_as.empty() ? path : shown_as, model.app.id);
-  const std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
-                                      : results::status_of_log(model).reason;
-  return {report::analysis_json(model, &analysis), results::result_to_json(results::result_from_app_model(model, c)),
-          reason};
+  auto [result, reason] = result_of(model, c, settings, shown_as.empty() ? path : shown_as);
+  return {report::analysis_json(model, &analysis), std::move(result), std::move(reason)};
 }
 
-// Stores a result document (JSON in the documented schema, e.g. from result_json): its id, its
-// order in the store and whether it was there already.
 // Stores result documents, each (JSON text, the source its messages name), through one open
 // store: (id, order, already present) for each, in order. One open per batch, not per document:
 // the fleet's driver stores thousands of results in a run, and opening (connecting to PostgreSQL,

@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/log_reading.h"
 #include "cli/output.h"
@@ -99,11 +98,6 @@ Result<results::SparkResultContext> context_from_flags(const IngestOptions& o) {
       return fail(Status::InvalidArgument(
           fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
   }
-  if (!o.read.config_path.empty()) {
-    auto options = analysis::load_analysis_options(o.read.config_path);
-    if (!options) return fail(options.error());
-    c.rate_card = options->rate_card;
-  }
   if (Status s = results::validate(c); !s.ok()) return fail(s);
   return c;
 }
@@ -122,6 +116,7 @@ int run_ingest(const IngestOptions& o) {
   if (!context) return usage_error(context.error().message());
   auto settings = log_read_settings(o.read);
   if (!settings) return usage_error(settings.error().message());
+  context->rate_card = settings->analysis.rate_card;  // what "cost" is priced with (--config's rateCard)
 
   // Read and validate everything before writing anything: a bad third file stores nothing.
   std::vector<Ingestible> documents;
