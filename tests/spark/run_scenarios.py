@@ -34,6 +34,18 @@ from scenario import BASE_SETTINGS  # noqa: E402
 from scenarios import REGISTRY  # noqa: E402
 
 
+def _forget(settings):
+    """PySpark leaves a session's settings in the driver JVM's system properties, which the next
+    session of this process reads as its defaults: without this, every scenario after the first
+    ran with the settings of the ones before it (spill's spark.memory.fraction=0.2, a shuffle
+    partition count) besides its own."""
+    from pyspark import SparkContext
+
+    if SparkContext._jvm is not None:
+        for key in settings:
+            SparkContext._jvm.java.lang.System.clearProperty(key)
+
+
 def run_once(scenario, variant, round_index, out_dir, clusters):
     from pyspark.sql import SparkSession
 
@@ -56,6 +68,7 @@ def run_once(scenario, variant, round_index, out_dir, clusters):
         workload_ms = int((time.monotonic() - started) * 1000)
     finally:
         spark.stop()
+        _forget(settings)
     logs = sorted(glob.glob(os.path.join(log_dir, "*")))
     if len(logs) != 1:
         raise RuntimeError(f"{log_dir}: expected one event log, found {logs}")

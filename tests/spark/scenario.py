@@ -50,6 +50,10 @@ class Expectation:
     # "count" for a cost the log cannot show as wall-clock (it must be there on the problem run,
     # the only finding of its tier there, and gone from the twin).
     tier: str = "time"
+    # Findings that must be reported beside it on the problem run and be gone from the twin, as
+    # (type, rule) pairs: an informational finding names the setting behind the problem without
+    # a figure of its own (configAudit's rules).
+    also: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)

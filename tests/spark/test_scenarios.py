@@ -106,6 +106,18 @@ def test_the_twin_no_longer_has_the_problem(name):
         f"{name}: the twin still has {scenario.expect.finding} worth {fixed:.0f} ms (the problem run {problem:.0f} ms)")
 
 
+@pytest.mark.parametrize("name", sorted(name for name, s in REGISTRY.items() if s.expect and s.expect.also))
+def test_the_setting_behind_the_problem_is_named_and_gone_from_the_twin(name):
+    scenario = REGISTRY[name]
+    problem = analysis(run_of(name, "problem")["log"])
+    fixed = analysis(run_of(name, "fixed")["log"])
+    for finding_type, rule in scenario.expect.also:
+        def named(doc):
+            return [f["id"] for f in doc["findings"] if f["type"] == finding_type and f["rule"] == rule]
+        assert named(problem), f"{name}: no {finding_type}/{rule}; findings: {[f['id'] for f in problem['findings']]}"
+        assert not named(fixed), f"{name}: the twin still has {named(fixed)}"
+
+
 def expected_findings(doc, expect):
     return [f for f in doc["findings"] if f["type"] == expect.finding and (not expect.rule or f["rule"] == expect.rule)]
 
