@@ -85,7 +85,7 @@ Result<AttemptListing> read_attempt_file_metadata(const std::string& log_path, c
     // A zip, or a directory whose parts say nothing: the path's own time.
     if (newest_part_ns == 0) newest_part_ns = modification_time_ns(st);
   }
-  out.last_updated_ms = newest_part_ns / 1'000'000;
+  out.files.last_updated_ms = newest_part_ns / 1'000'000;
   return out;
 }
 

@@ -28,6 +28,10 @@ struct LogFileIdentity {
     bool operator==(const File&) const = default;
   };
   std::vector<File> files;
+  // The History Server's lastUpdated of this version: the newest part's modification time (the
+  // log's own path's for a zip or a directory whose parts say nothing), in ms. Spark's listener
+  // also counts a task whose end the log does not hold as running until then.
+  int64_t last_updated_ms = 0;
   bool operator==(const LogFileIdentity&) const = default;
 };
 
@@ -42,7 +46,6 @@ struct AttemptListing {
   std::string user;
   std::string spark_version;    // "" before Spark 1.x's LogStart
   bool completed = false;       // an ApplicationEnd was logged
-  int64_t last_updated_ms = 0;  // latest modification time of the log's files
   uint64_t stored_bytes = 0;    // on disk, all parts
   LogFileIdentity files;
 

@@ -288,7 +288,7 @@ json application_json(const catalog::ApplicationListing& app, const std::string&
     const int64_t end = a.completed && a.end_time_ms ? *a.end_time_ms : -1;
     attempt["startTime"] = format_history_server_time(start);
     attempt["endTime"] = format_history_server_time(end);
-    attempt["lastUpdated"] = format_history_server_time(a.last_updated_ms);
+    attempt["lastUpdated"] = format_history_server_time(a.files.last_updated_ms);
     attempt["duration"] = end >= 0 && start >= 0 ? end - start : 0;
     attempt["sparkUser"] = a.user;
     attempt["completed"] = a.completed;
@@ -300,7 +300,7 @@ json application_json(const catalog::ApplicationListing& app, const std::string&
     attempt["logSourceFullPath"] = log_source;
     attempt["startTimeEpoch"] = start;
     attempt["endTimeEpoch"] = end;
-    attempt["lastUpdatedEpoch"] = a.last_updated_ms;
+    attempt["lastUpdatedEpoch"] = a.files.last_updated_ms;
     attempts.push_back(std::move(attempt));
   }
   return {{"id", app.id}, {"name", app.name}, {"attempts", std::move(attempts)}};
@@ -488,11 +488,16 @@ json task_json(const model::AppModel& m, const TaskRecord& t) {
 // The History Server reads a summary off its task store's indices: `count` is the number of
 // successful tasks (the index of run times holds the other tasks' metrics negated, below 0), and
 // a metric's value at quantile q is the one at position min(q * count, count - 1) of its index.
-// Most indices hold the successful tasks only; those of the duration, the scheduler delay and the
-// getting-result time hold every ended task, failed and killed ones too (SPARK-26119 left them so).
+// Most indices hold the successful tasks only; those of the scheduler delay and the getting-result
+// time hold every ended task, failed and killed ones too (SPARK-26119 left them so), and the
+// duration's every task, a running one with its time up to the log's lastUpdated: in a stage the
+// SparkContext's shutdown cancelled, the two tasks still running 10 and 16 ms are the quantiles
+// of its two successful ones of 1.5 s.
 std::optional<json> task_metric_distributions_json(const StageTasks& tasks, const std::vector<double>& quantiles) {
   std::vector<const TaskRecord*> succeeded, ended;
+  std::vector<int64_t> durations;
   for (const TaskRecord& t : tasks.tasks) {
+    durations.push_back(at(t.metrics, TaskMetric::kDurationMs));
     if (t.status == "RUNNING" || !t.has_metrics) continue;
     ended.push_back(&t);
     if (t.status == "SUCCESS") succeeded.push_back(&t);
@@ -523,7 +528,8 @@ std::optional<json> task_metric_distributions_json(const StageTasks& tasks, cons
     return pick(values);
   };
   json out = {{"quantiles", quantiles}};
-  out["duration"] = over_ended_tasks(slot(TaskMetric::kDurationMs));
+  std::sort(durations.begin(), durations.end());
+  out["duration"] = pick(durations);
   out["schedulerDelay"] = over_ended_tasks(slot(TaskMetric::kSchedulerDelayMs));
   out["gettingResultTime"] = over_ended_tasks(slot(TaskMetric::kGettingResultTimeMs));
   for (const MetricPath& p : task_metric_paths()) {

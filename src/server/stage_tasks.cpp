@@ -272,4 +272,11 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
   return out;
 }
 
+void count_unended_tasks_until(StageTasks& tasks, int64_t last_updated_ms) {
+  for (TaskRecord& t : tasks.tasks) {
+    if (t.status != "RUNNING") continue;
+    t.metrics[model::index_of(model::TaskMetric::kDurationMs)] = std::max<int64_t>(0, last_updated_ms - t.launch_time_ms);
+  }
+}
+
 }  // namespace sf::server

@@ -107,6 +107,11 @@ Result<StageTasks> load_stage_tasks(const std::string& log_path, int64_t stage_i
                                     const StageTaskLimits& limits = {}, const std::atomic<bool>* cancel = nullptr,
                                     const io::PathConfinement& confinement = {});
 
+// What the History Server shows for a task whose end the log does not hold: Spark's listener
+// counts it as running until the log's lastUpdated (LiveTask's timeRunning(lastUpdateTime)), so
+// its duration is that time minus its launch. Sets those tasks' durations in `tasks`.
+void count_unended_tasks_until(StageTasks& tasks, int64_t last_updated_ms);
+
 struct StageTaskCacheOptions {
   size_t max_stages = 4;  // stage attempts whose tables are kept (least recently used evicted)
   StageTaskLimits limits;
@@ -127,7 +132,9 @@ class StageTaskCache {
   Result<std::shared_ptr<const StageTasks>> get(const catalog::LoadedLog& log, int64_t stage_id, int32_t attempt_id,
                                                 const io::PathConfinement& confinement) {
     return tables_.get({log.path(), stage_id, attempt_id}, log.files(), [&] {
-      return load_stage_tasks(log.path(), stage_id, attempt_id, options_.limits, nullptr, confinement);
+      auto tasks = load_stage_tasks(log.path(), stage_id, attempt_id, options_.limits, nullptr, confinement);
+      if (tasks) count_unended_tasks_until(*tasks, log.files().last_updated_ms);
+      return tasks;
     });
   }
 

@@ -3,12 +3,15 @@
 // demand against the generator's ground truth, parameters, and the History Server's error codes.
 #include "server/rest_router.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "loggen/log_generator.h"
@@ -342,6 +345,66 @@ TEST(RestRouterLogs, AnApplicationOfSeveralAttemptsDownloadsEveryAttempt) {
   for (const json& attempt : app["attempts"]) {
     EXPECT_EQ(attempt["exitCode"], attempt["attemptId"] == "1" ? 1 : 0) << attempt.dump();
   }
+  fs::remove_all(dir);
+}
+
+// A stage the SparkContext's shutdown cancelled while two of its tasks ran: the log holds their
+// starts and no end. Spark's listener counts them as running until the log's lastUpdated (its
+// modification time), and the summary's duration index holds them beside the successful tasks
+// while its count is the successful ones: the real History Server's quantiles of this stage are
+// the running tasks' 10 and 16 ms, not the 1,500 and 1,520 ms of the tasks that ended.
+TEST(RestRouterLogs, ATaskWithoutAnEndRunsUntilTheLogsLastUpdate) {
+  const fs::path dir = fs::temp_directory_path() / ("sf_server_unended_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto task_info = [](int id, int64_t launch, int64_t finish) {
+    return "{\"Task ID\":" + std::to_string(id) + ",\"Index\":" + std::to_string(id) + ",\"Attempt\":0,\"Partition ID\":" +
+           std::to_string(id) + ",\"Launch Time\":" + std::to_string(launch) +
+           ",\"Executor ID\":\"driver\",\"Host\":\"localhost\",\"Locality\":\"PROCESS_LOCAL\",\"Speculative\":false,"
+           "\"Getting Result Time\":0,\"Finish Time\":" + std::to_string(finish) +
+           ",\"Failed\":false,\"Killed\":false,\"Accumulables\":[]}";
+  };
+  auto start = [&](int id, int64_t launch) {
+    return "{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":0,\"Stage Attempt ID\":0,\"Task Info\":" +
+           task_info(id, launch, 0) + "}\n";
+  };
+  auto end = [&](int id, int64_t launch, int64_t finish) {
+    return "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Stage Attempt ID\":0,\"Task Type\":\"ResultTask\","
+           "\"Task End Reason\":{\"Reason\":\"Success\"},\"Task Info\":" + task_info(id, launch, finish) + "}\n";
+  };
+  const std::string stage_info =
+      "{\"Stage ID\":0,\"Stage Attempt ID\":0,\"Stage Name\":\"collect\",\"Number of Tasks\":4,\"RDD Info\":[],"
+      "\"Parent IDs\":[],\"Details\":\"\",\"Submission Time\":900,\"Accumulables\":[]";
+  const fs::path log = dir / "local-1";
+  std::ofstream(log) << "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"4.0.0\"}\n"
+                     << "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"a\",\"App ID\":\"local-1\","
+                        "\"Timestamp\":500,\"User\":\"u\"}\n"
+                     << "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":" << stage_info << "}}\n"
+                     << start(0, 1000) << start(1, 1000) << start(2, 2584) << end(0, 1000, 2500)
+                     << start(3, 2590) << end(1, 1000, 2520)
+                     << "{\"Event\":\"SparkListenerStageCompleted\",\"Stage Info\":" << stage_info
+                     << ",\"Completion Time\":2598,\"Failure Reason\":\"Stage cancelled because SparkContext was shut "
+                        "down\"}}\n"
+                     << "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":2600}\n";
+  const struct timespec modified[2] = {{2, 600'000'000}, {2, 600'000'000}};  // 2,600 ms after the epoch
+  ASSERT_EQ(::utimensat(AT_FDCWD, log.c_str(), modified, 0), 0);
+  catalog::CatalogOptions options;
+  options.root = *io::PathConfinement::to(dir.string());
+  catalog::LogCatalog logs(options);
+  ASSERT_TRUE(logs.rescan().has_value());
+  RestRouter router(logs);
+
+  const RestResponse list = router.handle("GET", "applications/local-1/stages/0/0/taskList");
+  ASSERT_EQ(list.status, 200) << list.body;
+  std::map<int64_t, int64_t> durations;
+  for (const json& t : json::parse(list.body)) durations[t["taskId"].get<int64_t>()] = t.value("duration", -1);
+  EXPECT_EQ(durations, (std::map<int64_t, int64_t>{{0, 1500}, {1, 1520}, {2, 16}, {3, 10}}));
+
+  const RestResponse summary = router.handle("GET", "applications/local-1/stages/0/0/taskSummary?quantiles=0,1");
+  ASSERT_EQ(summary.status, 200) << summary.body;
+  const json distributions = json::parse(summary.body);
+  EXPECT_EQ(distributions["duration"], json::parse("[10.0, 16.0]"));
+  EXPECT_EQ(distributions["executorRunTime"], json::parse("[0.0, 0.0]"));  // the successful tasks only
   fs::remove_all(dir);
 }
 
