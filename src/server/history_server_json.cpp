@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string_view>
@@ -275,6 +276,24 @@ std::vector<int64_t> scala_map_order(const std::vector<int64_t>& keys_in_inserti
   visit(keys_in_insertion_order, 0);
   return out;
 }
+
+namespace {
+
+// An execution's jobs in the order their starts were logged, the order they join its map: the
+// order the DAGScheduler handled their submissions, which is not always their ids' (two threads
+// submitting at once: the second id can be handled first). Each job's result stage is the last
+// stage its submission made, so the job handled first has the lower result stage id.
+std::vector<int64_t> jobs_in_start_order(const model::AppModel& m, const model::SqlExecution& x) {
+  auto result_stage = [&](int64_t job_id) {
+    const model::Job* job = m.job(job_id);
+    return job == nullptr || job->stage_ids.empty() ? INT64_MAX : job->stage_ids.back();
+  };
+  std::vector<int64_t> out = x.job_ids;
+  std::stable_sort(out.begin(), out.end(), [&](int64_t a, int64_t b) { return result_stage(a) < result_stage(b); });
+  return out;
+}
+
+}  // namespace
 
 // -----------------------------------------------------------------------------------------------
 
@@ -695,8 +714,7 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   put_time(out, "submissionTime", x.start_time_ms);
   out["duration"] = x.duration_ms().value_or(0);
   json running = json::array(), succeeded = json::array(), failed = json::array();
-  // Jobs join an execution as they start, in job id order.
-  for (int64_t job_id : scala_map_order(x.job_ids)) {
+  for (int64_t job_id : scala_map_order(jobs_in_start_order(m, x))) {
     const model::Job* job = m.job(job_id);
     if (job == nullptr) continue;
     if (job->status == model::JobStatus::kSucceeded) {

@@ -408,6 +408,46 @@ TEST(RestRouterLogs, ATaskWithoutAnEndRunsUntilTheLogsLastUpdate) {
   fs::remove_all(dir);
 }
 
+// Two jobs of one SQL execution submitted at once from two threads: the DAGScheduler handled job
+// 1 first (its result stage is 0), so its start was logged first and the History Server's map of
+// the execution's jobs lists it first: successJobIds [1, 0], as a real Spark run showed.
+TEST(RestRouterLogs, AnExecutionsJobsAreListedInTheOrderTheyStarted) {
+  const fs::path dir = fs::temp_directory_path() / ("sf_server_job_order_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto job = [](int id, int stage, int64_t submitted) {
+    return "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":" + std::to_string(id) +
+           ",\"Submission Time\":" + std::to_string(submitted) + ",\"Stage Infos\":[],\"Stage IDs\":[" +
+           std::to_string(stage) + "],\"Properties\":{\"spark.sql.execution.id\":\"0\"}}\n";
+  };
+  auto job_end = [](int id, int64_t ended) {
+    return "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":" + std::to_string(id) + ",\"Completion Time\":" +
+           std::to_string(ended) + ",\"Job Result\":{\"Result\":\"JobSucceeded\"}}\n";
+  };
+  std::ofstream(dir / "local-2")
+      << "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"4.0.0\"}\n"
+      << "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"a\",\"App ID\":\"local-2\",\"Timestamp\":500,"
+         "\"User\":\"u\"}\n"
+      << "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\",\"executionId\":0,"
+         "\"description\":\"d\",\"details\":\"\",\"physicalPlanDescription\":\"\",\"sparkPlanInfo\":{\"nodeName\":"
+         "\"X\",\"simpleString\":\"X\",\"children\":[],\"metadata\":{},\"metrics\":[]},\"time\":1000,"
+         "\"modifiedConfigs\":{}}\n"
+      << job(1, 0, 1100) << job(0, 1, 1100) << job_end(1, 1500) << job_end(0, 1600)
+      << "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":0,"
+         "\"time\":1700}\n"
+      << "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":2000}\n";
+  catalog::CatalogOptions options;
+  options.root = *io::PathConfinement::to(dir.string());
+  catalog::LogCatalog logs(options);
+  ASSERT_TRUE(logs.rescan().has_value());
+  RestRouter router(logs);
+
+  const RestResponse execution = router.handle("GET", "applications/local-2/sql/0");
+  ASSERT_EQ(execution.status, 200) << execution.body;
+  EXPECT_EQ(json::parse(execution.body)["successJobIds"], json::parse("[1, 0]"));
+  fs::remove_all(dir);
+}
+
 TEST_F(RestRouterTest, RescanPicksUpNewAndRemovedLogsAndReportsUnreadableOnes) {
   const fs::path extra = *dir_ / "later";
   fs::create_directories(extra);
