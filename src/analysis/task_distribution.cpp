@@ -313,7 +313,8 @@ void skew(const DetectorContext& context, std::vector<Finding>& findings) {
                   {"shuffleReadP50Bytes", static_cast<double>(shuffle.median_bytes), "bytes"},
                   {"inputMaxBytes", static_cast<double>(input.max_bytes), "bytes"},
                   {"inputP50Bytes", static_cast<double>(input.median_bytes), "bytes"},
-                  {signal->ratio_name, signal->ratio, "ratio"}};
+                  {signal->ratio_name, signal->ratio, "ratio"},
+                  {"dataMaxToMedianRatio", data.ratio, "ratio"}};
     f.thresholds = {"stage.minDurationMs", "skew.minTasks"};
     if (signal->rule == "durationMax") {
       f.thresholds.insert(f.thresholds.end(), {"skew.maxToMedianRatio", "skew.minExcessMs"});
