@@ -115,32 +115,9 @@ std::string compare_json(const std::string& base_path, const std::string& cand_p
 }
 
 // What `store ingest` takes from its flags, as keyword arguments.
-struct IngestContext {
-  std::string subject, revision, benchmark_tree, variant, run_key, status;
-  std::vector<std::string> parents;
-  bool dirty = false;
-  std::map<std::string, std::string> params, env;
-  std::optional<int64_t> round, slot;
-};
+using IngestContext = results::IngestDescription;
 
-results::SparkResultContext to_context(const IngestContext& in) {
-  results::SparkResultContext c;
-  c.subject = in.subject;
-  c.revision.tree = in.revision;
-  c.revision.parents = in.parents;
-  c.revision.benchmark_tree = in.benchmark_tree;
-  c.revision.clean = !in.dirty;
-  c.parameters.insert(in.params.begin(), in.params.end());
-  if (!in.variant.empty()) c.parameters[std::string(results::kVariantRoleParameter)] = in.variant;
-  c.environment.insert(in.env.begin(), in.env.end());
-  c.procedure = {in.run_key, in.round, in.slot};
-  if (!in.status.empty()) {
-    c.status = results::parse_run_status(in.status);
-    if (!c.status) raise(Status::InvalidArgument("status " + in.status + ": expected ok, partial, censored, error or skipped"));
-  }
-  if (Status s = results::validate(c); !s.ok()) raise(s);
-  return c;
-}
+results::SparkResultContext to_context(const IngestContext& in) { return take(results::context_of(in, "status")); }
 
 // A loaded log's result document as JSON, and why its status is not ok ("" when it is): the
 // context the caller gave (checked by to_context before the log was read), its origin naming
@@ -261,8 +238,8 @@ NB_MODULE(_core, m) {
       .def_rw("benchmark_tree", &IngestContext::benchmark_tree)
       .def_rw("dirty", &IngestContext::dirty)
       .def_rw("variant", &IngestContext::variant)
-      .def_rw("params", &IngestContext::params)
-      .def_rw("env", &IngestContext::env)
+      .def_rw("params", &IngestContext::parameters)
+      .def_rw("env", &IngestContext::environment)
       .def_rw("run_key", &IngestContext::run_key)
       .def_rw("round", &IngestContext::round)
       .def_rw("slot", &IngestContext::slot)

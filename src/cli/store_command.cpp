@@ -73,33 +73,29 @@ Result<std::string> read_file(const std::string& path) {
 
 // The context the flags describe, checked before anything is read.
 Result<results::SparkResultContext> context_from_flags(const IngestOptions& o) {
-  results::SparkResultContext c;
-  c.subject = o.subject;
-  c.revision.tree = o.revision;
-  c.revision.parents = o.parents;
-  c.revision.benchmark_tree = o.benchmark_tree;
-  c.revision.clean = !o.dirty;
-  if (!o.variant.empty()) c.parameters[std::string(results::kVariantRoleParameter)] = o.variant;
+  results::IngestDescription run;
+  run.subject = o.subject;
+  run.revision = o.revision;
+  run.parents = o.parents;
+  run.benchmark_tree = o.benchmark_tree;
+  run.dirty = o.dirty;
+  run.variant = o.variant;
+  run.run_key = o.run_key;
+  run.round = o.round;
+  run.slot = o.slot;
+  run.status = o.status;
   std::string key, value;
   for (const std::string& p : o.params) {
     if (!split_key_value(p, key, value))
       return fail(Status::InvalidArgument(fmt::format("--param {}: expected KEY=VALUE", p)));
-    c.parameters[key] = value;
+    run.parameters[key] = value;
   }
   for (const std::string& e : o.env) {
     if (!split_key_value(e, key, value))
       return fail(Status::InvalidArgument(fmt::format("--env {}: expected KEY=VALUE", e)));
-    c.environment[key] = value;
+    run.environment[key] = value;
   }
-  c.procedure = {o.run_key, o.round, o.slot};
-  if (!o.status.empty()) {
-    c.status = results::parse_run_status(o.status);
-    if (!c.status)
-      return fail(Status::InvalidArgument(
-          fmt::format("--status {}: expected ok, partial, censored, error or skipped", o.status)));
-  }
-  if (Status s = results::validate(c); !s.ok()) return fail(s);
-  return c;
+  return results::context_of(run, "--status");
 }
 
 // One document to store, and what to tell the user about its status.

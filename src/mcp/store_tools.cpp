@@ -31,19 +31,20 @@ Result<std::unique_ptr<results::Store>> open_session_store(const McpSession& ses
 }
 
 Result<results::SparkResultContext> context_from(const ToolArguments& arguments) {
-  results::SparkResultContext c;
-  c.subject = arguments.string("subject");
-  c.revision.tree = arguments.string("revision");
-  c.revision.parents = arguments.string_list("parents");
-  c.revision.benchmark_tree = arguments.string("benchmarkTree");
-  c.revision.clean = !arguments.boolean("dirty", false);
-  if (arguments.has("variant")) c.parameters[std::string(results::kVariantRoleParameter)] = arguments.string("variant");
-  for (const auto& [key, value] : arguments.string_map("parameters")) c.parameters[key] = value;
-  for (const auto& [key, value] : arguments.string_map("environment")) c.environment[key] = value;
-  c.procedure = {arguments.string("runKey"), arguments.optional_integer("round"), arguments.optional_integer("slot")};
-  if (arguments.has("status")) c.status = results::parse_run_status(arguments.string("status"));
-  if (Status s = results::validate(c); !s.ok()) return fail(s);
-  return c;
+  results::IngestDescription run;
+  run.subject = arguments.string("subject");
+  run.revision = arguments.string("revision");
+  run.parents = arguments.string_list("parents");
+  run.benchmark_tree = arguments.string("benchmarkTree");
+  run.dirty = arguments.boolean("dirty", false);
+  if (arguments.has("variant")) run.variant = arguments.string("variant");
+  run.run_key = arguments.string("runKey");
+  run.round = arguments.optional_integer("round");
+  run.slot = arguments.optional_integer("slot");
+  if (arguments.has("status")) run.status = arguments.string("status");
+  for (const auto& [key, value] : arguments.string_map("parameters")) run.parameters[key] = value;
+  for (const auto& [key, value] : arguments.string_map("environment")) run.environment[key] = value;
+  return results::context_of(run, "status");
 }
 
 }  // namespace

@@ -110,6 +110,25 @@ Status validate(const SparkResultContext& context) {
   return {};
 }
 
+Result<SparkResultContext> context_of(const IngestDescription& run, std::string_view status_name) {
+  SparkResultContext c;
+  c.subject = run.subject;
+  c.revision = {run.revision, run.parents, run.benchmark_tree, !run.dirty};
+  if (!run.variant.empty()) c.parameters[std::string(kVariantRoleParameter)] = run.variant;
+  for (const auto& [key, value] : run.parameters) c.parameters[key] = value;
+  c.environment = run.environment;
+  c.procedure = {run.run_key, run.round, run.slot};
+  if (!run.status.empty()) {
+    c.status = parse_run_status(run.status);
+    if (!c.status) {
+      return fail(Status::InvalidArgument(
+          fmt::format("{} {}: expected ok, partial, censored, error or skipped", status_name, run.status)));
+    }
+  }
+  if (Status s = validate(c); !s.ok()) return fail(s);
+  return c;
+}
+
 std::string event_log_origin(std::string_view source, std::string_view app_id) {
   return fmt::format("spark event log {} ({})", source, app_id);
 }

@@ -45,6 +45,27 @@ LogStatus status_of_log(const model::AppModel& app);
 // parents of; a round or a slot needs the run key they belong to.
 Status validate(const SparkResultContext& context);
 
+// A run as a front end was told about it (store ingest's flags, the MCP tool's arguments, the
+// Python package's keyword arguments), before it is a context.
+struct IngestDescription {
+  std::string subject;
+  std::string revision;
+  std::vector<std::string> parents;
+  std::string benchmark_tree;
+  bool dirty = false;
+  std::string variant;  // parameters.role, unless the parameters name a role themselves
+  Coordinates parameters;
+  Coordinates environment;
+  std::string run_key;
+  std::optional<int64_t> round;
+  std::optional<int64_t> slot;
+  std::string status;  // "": from the log
+};
+
+// The context a description gives, checked by validate(). A status parse_run_status does not read
+// is an error naming it as the front end calls it (`status_name`: "--status", "status").
+Result<SparkResultContext> context_of(const IngestDescription& run, std::string_view status_name);
+
 // The origin recorded for a result read from an event log: "spark event log <source> (<app id>)".
 std::string event_log_origin(std::string_view source, std::string_view app_id);
 // The <source> of such an origin; nullopt for any other origin (a result file's own words).

@@ -116,5 +116,46 @@ TEST(SparkResult, SameLogSameDocument) {
   EXPECT_EQ(result_to_json(result_from_app_model(a, context)), result_to_json(result_from_app_model(b, context)));
 }
 
+// store ingest's flags, the MCP tool's arguments and the Python package's keyword arguments all
+// become a context here: the variant is parameters.role unless the parameters name a role, a
+// status must be one of the five and an error names it as the front end does, and an
+// inconsistent context (a round without its run) is refused.
+TEST(IngestDescription, BecomesTheContextEveryFrontEndStores) {
+  IngestDescription run;
+  run.subject = "nightly";
+  run.revision = "abc";
+  run.parents = {"p1"};
+  run.dirty = true;
+  run.variant = "candidate";
+  run.parameters = {{"shuffle", "200"}};
+  run.environment = {{"cluster", "c1"}};
+  run.run_key = "r";
+  run.round = 2;
+  run.status = "censored";
+  auto c = context_of(run, "status");
+  ASSERT_TRUE(c.has_value()) << c.error().message();
+  EXPECT_EQ(c->subject, "nightly");
+  EXPECT_EQ(c->revision.tree, "abc");
+  EXPECT_EQ(c->revision.parents, std::vector<std::string>{"p1"});
+  EXPECT_FALSE(c->revision.clean);
+  EXPECT_EQ(c->parameters, (Coordinates{{"role", "candidate"}, {"shuffle", "200"}}));
+  EXPECT_EQ(c->environment, (Coordinates{{"cluster", "c1"}}));
+  EXPECT_EQ(c->procedure.run_key, "r");
+  EXPECT_EQ(c->procedure.round, 2);
+  EXPECT_EQ(c->status, RunStatus::kCensored);
+
+  run.parameters["role"] = "baseline";
+  EXPECT_EQ(context_of(run, "status")->parameters.at("role"), "baseline");
+
+  run.status = "fine";
+  auto bad_status = context_of(run, "--status");
+  ASSERT_FALSE(bad_status.has_value());
+  EXPECT_EQ(bad_status.error().message(), "--status fine: expected ok, partial, censored, error or skipped");
+
+  run.status = "";
+  run.run_key = "";
+  EXPECT_FALSE(context_of(run, "status").has_value());
+}
+
 }  // namespace
 }  // namespace sf::results
