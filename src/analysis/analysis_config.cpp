@@ -1,11 +1,10 @@
 #include "analysis/analysis_config.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+
+#include "common/text_file.h"
 
 namespace sf::analysis {
 
@@ -124,11 +123,9 @@ Result<AnalysisConfig> parse_analysis_config(std::string_view text, const std::s
 }
 
 Result<AnalysisConfig> read_analysis_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Status::NotFound(fmt::format("{}: cannot open the config file", path)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_analysis_config(text.str(), path);
+  auto text = read_text_file(path, "cannot open the config file");
+  if (!text) return fail(text.error());
+  return parse_analysis_config(*text, path);
 }
 
 Result<AnalysisOptions> load_analysis_options(const std::string& path) {

@@ -9,10 +9,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +18,7 @@
 #include "cli/log_reading.h"
 #include "cli/output.h"
 #include "cli/store_location.h"
+#include "common/text_file.h"
 #include "results/identity_policy.h"
 #include "results/result_json.h"
 #include "results/spark_result.h"
@@ -61,14 +60,6 @@ results::StoreOptions read_only() {
   results::StoreOptions options;
   options.create_if_missing = false;
   return options;
-}
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Status::NotFound(path + ": cannot read"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The context the flags describe, checked before anything is read.
@@ -117,7 +108,7 @@ int run_ingest(const IngestOptions& o) {
   // Read and validate everything before writing anything: a bad third file stores nothing.
   std::vector<Ingestible> documents;
   for (const std::string& path : o.result_files) {
-    auto text = read_file(path);
+    auto text = read_text_file(path);
     if (!text) return usage_error(text.error().message());
     auto document = results::parse_result_json(*text, path);
     if (!document) return usage_error(document.error().message());
@@ -218,7 +209,7 @@ int run_policy(const ReadOptions& o) {
   results::StoreOptions store_options = o.set_path.empty() ? read_only() : results::StoreOptions{};
   std::optional<results::IdentityPolicy> next;
   if (!o.set_path.empty()) {  // read before the store is touched, as ingest does
-    auto text = read_file(o.set_path);
+    auto text = read_text_file(o.set_path);
     if (!text) return usage_error(text.error().message());
     auto policy = results::parse_identity_policy(*text, o.set_path);
     if (!policy) return usage_error(policy.error().message());

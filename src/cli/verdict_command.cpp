@@ -11,15 +11,14 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/store_location.h"
+#include "common/text_file.h"
 #include "results/comparison_method.h"
 #include "results/history_comparison.h"
 #include "results/run_evaluation.h"
@@ -68,11 +67,9 @@ Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::strin
   MethodConfig config;
   config.name = default_method;
   if (!o.method_config.empty()) {
-    std::ifstream in(o.method_config, std::ios::binary);
-    if (!in) return fail(Status::NotFound(o.method_config + ": cannot read"));
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto parsed = results::parse_method_config(text.str(), o.method_config);
+    auto text = read_text_file(o.method_config);
+    if (!text) return fail(text.error());
+    auto parsed = results::parse_method_config(*text, o.method_config);
     if (!parsed) return parsed;
     config = *parsed;
   }
