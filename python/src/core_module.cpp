@@ -119,16 +119,14 @@ using IngestContext = results::IngestDescription;
 
 results::SparkResultContext to_context(const IngestContext& in) { return take(results::context_of(in, "status")); }
 
-// A loaded log's result document as JSON, and why its status is not ok ("" when it is): the
-// context the caller gave (checked by to_context before the log was read), its origin naming
-// `origin_path`, its cost priced with the config's rate card (as `store ingest --config` prices it).
-std::pair<std::string, std::string> result_of(const model::AppModel& model, results::SparkResultContext c,
+// A loaded log's result document as JSON, and why its status is not ok ("" when it is), as
+// `store ingest --config` makes them: the context the caller gave (checked by to_context before
+// the log was read), its origin naming `origin_path`.
+std::pair<std::string, std::string> result_of(const model::AppModel& model, const results::SparkResultContext& c,
                                               const ReadSettings& settings, const std::string& origin_path) {
-  c.rate_card = settings.analysis.rate_card;
-  c.origin = results::event_log_origin(origin_path, model.app.id);
-  std::string reason = c.status ? (*c.status == results::RunStatus::kOk ? "" : "as the status given says")
-                                : results::status_of_log(model).reason;
-  return {results::result_to_json(results::result_from_app_model(model, c)), std::move(reason)};
+  auto [document, reason] =
+      results::result_of_log(model, c, settings.analysis.rate_card, origin_path, "the status given");
+  return {results::result_to_json(document), std::move(reason)};
 }
 
 // The result document `store ingest LOG` would store, as JSON (`origin_path`: the path its

@@ -103,7 +103,6 @@ int run_ingest(const IngestOptions& o) {
   if (!context) return usage_error(context.error().message());
   auto settings = log_read_settings(o.read);
   if (!settings) return usage_error(settings.error().message());
-  context->rate_card = settings->analysis.rate_card;  // what "cost" is priced with (--config's rateCard)
 
   // Read and validate everything before writing anything: a bad third file stores nothing.
   std::vector<Ingestible> documents;
@@ -118,11 +117,7 @@ int run_ingest(const IngestOptions& o) {
     auto model = load_log(path, settings->load, !o.quiet && !o.no_progress);
     if (!model) return usage_error(model.error().message());
     if (!o.quiet) warn_about_partial_load(path, *model);
-    results::SparkResultContext c = *context;
-    c.origin = results::event_log_origin(path, model->app.id);
-    ResultDocument document = results::result_from_app_model(*model, c);
-    std::string reason = context->status ? (*context->status == results::RunStatus::kOk ? "" : "as --status says")
-                                         : results::status_of_log(*model).reason;
+    auto [document, reason] = results::result_of_log(*model, *context, settings->analysis.rate_card, path, "--status");
     documents.push_back({path, std::move(document), std::move(reason)});
   }
 

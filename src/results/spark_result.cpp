@@ -110,6 +110,18 @@ Status validate(const SparkResultContext& context) {
   return {};
 }
 
+LogResult result_of_log(const model::AppModel& app, SparkResultContext context, const analysis::RateCard& rates,
+                        std::string_view source, std::string_view status_given_by) {
+  context.rate_card = rates;
+  context.origin = event_log_origin(source, app.app.id);
+  LogResult out;
+  out.status_reason = !context.status                      ? status_of_log(app).reason
+                      : *context.status == RunStatus::kOk ? ""
+                                                          : fmt::format("as {} says", status_given_by);
+  out.document = result_from_app_model(app, context);
+  return out;
+}
+
 Result<SparkResultContext> context_of(const IngestDescription& run, std::string_view status_name) {
   SparkResultContext c;
   c.subject = run.subject;

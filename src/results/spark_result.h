@@ -41,6 +41,17 @@ struct LogStatus {
 };
 LogStatus status_of_log(const model::AppModel& app);
 
+// A log's result as every front end that stores one makes it: the document under `context` with
+// its cost priced at `rates` (the config's rate card) and its origin naming `source`, and why its
+// status is not ok ("" when it is): the status the caller gave ("as <status_given_by> says", e.g.
+// "--status"), or else the log's own.
+struct LogResult {
+  ResultDocument document;
+  std::string status_reason;
+};
+LogResult result_of_log(const model::AppModel& app, SparkResultContext context, const analysis::RateCard& rates,
+                        std::string_view source, std::string_view status_given_by);
+
 // A context must be consistent before anything is read: parents need the revision they are the
 // parents of; a round or a slot needs the run key they belong to.
 Status validate(const SparkResultContext& context);

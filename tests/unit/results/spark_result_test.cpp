@@ -116,6 +116,27 @@ TEST(SparkResult, SameLogSameDocument) {
   EXPECT_EQ(result_to_json(result_from_app_model(a, context)), result_to_json(result_from_app_model(b, context)));
 }
 
+// What store ingest, the Python package and the MCP tool store for a log: the cost at the rate
+// card given, the origin naming the source, and the reason a status is not ok.
+TEST(SparkResult, ALogsResultIsPricedAtTheCardGivenAndSaysWhyItIsNotOk) {
+  const model::AppModel app = generated_model(1);
+  analysis::RateCard euros = analysis::default_rate_card();
+  euros.currency = "EUR";
+  SparkResultContext context;
+  const LogResult from_log = result_of_log(app, context, euros, "runs/a.zstd", "--status");
+  EXPECT_EQ(from_log.document.origin, event_log_origin("runs/a.zstd", app.app.id));
+  const auto cost = std::find_if(from_log.document.quantities.begin(), from_log.document.quantities.end(),
+                                 [](const Quantity& q) { return q.name == "cost"; });
+  ASSERT_NE(cost, from_log.document.quantities.end());
+  EXPECT_EQ(cost->unit, "EUR");
+  EXPECT_EQ(from_log.status_reason, status_of_log(app).reason);
+
+  context.status = RunStatus::kCensored;
+  EXPECT_EQ(result_of_log(app, context, euros, "a", "--status").status_reason, "as --status says");
+  context.status = RunStatus::kOk;
+  EXPECT_EQ(result_of_log(app, context, euros, "a", "--status").status_reason, "");
+}
+
 // store ingest's flags, the MCP tool's arguments and the Python package's keyword arguments all
 // become a context here: the variant is parameters.role unless the parameters name a role, a
 // status must be one of the five and an error names it as the front end does, and an
