@@ -26,10 +26,13 @@ LoadedLog::~LoadedLog() = default;
 LoadedLog::LoadedLog(LoadedLog&&) = default;
 LoadedLog& LoadedLog::operator=(LoadedLog&&) = default;
 
+const analysis::AnalysisOptions& LoadedLog::analysis_options() const {
+  static const analysis::AnalysisOptions kDefaults;
+  return analysis_options_ ? *analysis_options_ : kDefaults;
+}
+
 const analysis::Analysis& LoadedLog::analysis() const {
-  std::call_once(derived_->analyzed, [this] {
-    derived_->analysis = analysis_options_ ? analysis::analyze(model_, *analysis_options_) : analysis::analyze(model_);
-  });
+  std::call_once(derived_->analyzed, [this] { derived_->analysis = analysis::analyze(model_, analysis_options()); });
   return derived_->analysis;
 }
 

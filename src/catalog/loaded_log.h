@@ -33,7 +33,9 @@ class LoadedLog {
   const LogFileIdentity& files() const { return files_; }
   const model::AppModel& model() const { return model_; }
 
-  // analysis::analyze(model()) with the catalogue's thresholds, computed on the first call.
+  // The catalogue's thresholds and rate card (the defaults when it was given none).
+  const analysis::AnalysisOptions& analysis_options() const;
+  // analysis::analyze(model()) with analysis_options(), computed on the first call.
   const analysis::Analysis& analysis() const;
   // report::analysis_json(model(), &analysis(), with plans) parsed: what `analyze -f json`
   // writes for the log, computed on the first call.

@@ -90,8 +90,10 @@ Tool store_ingest_tool() {
     if (!store) return ToolResult::error(store.error().message());
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
-    c->origin = results::event_log_origin(loaded->source, loaded->model().app.id);
-    const results::ResultDocument document = results::result_from_app_model(loaded->model(), *c);
+    // Priced at the server's --config rate card, as `store ingest --config` prices it.
+    const results::ResultDocument document =
+        results::result_of_log(loaded->model(), *c, loaded->log->analysis_options().rate_card, loaded->source, "status")
+            .document;
     auto outcome = (*store)->ingest(document);
     if (!outcome) return ToolResult::error(outcome.error().message());
     ToolResult result;

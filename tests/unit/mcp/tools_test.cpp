@@ -14,6 +14,7 @@
 #include "mcp/session.h"
 #include "mcp_harness.h"
 #include "model/load.h"
+#include "results/store.h"
 
 namespace sf::mcp {
 namespace {
@@ -295,6 +296,28 @@ TEST_F(McpTools, StoreIngestThenVerdictHistory) {
   const Json run = harness.call_tool(
       "verdict", {{"mode", "run"}, {"runKey", "nope"}, {"profile", "variants"}, {"baseline", "baseline"}});
   EXPECT_TRUE(run["isError"].get<bool>());
+}
+
+// `mcp --config` with a rate card prices what store_ingest stores with it, as `store ingest
+// --config` does: the cost's unit is the card's currency, not the default card's USD.
+TEST_F(McpTools, StoreIngestPricesTheCostAtTheServersRateCard) {
+  auto analysis = std::make_shared<analysis::AnalysisOptions>();
+  analysis->rate_card.currency = "EUR";
+  ServerOptions options = confined_options();
+  options.catalog = make_log_catalog(*io::PathConfinement::to((*root_ / "logs").string()), {}, analysis);
+  McpHarness harness(options);
+  harness.initialize();
+  const Json ingested = harness.call_tool("store_ingest", {{"path", small_->filename().string()}});
+  ASSERT_FALSE(ingested["isError"].get<bool>()) << ingested.dump();
+
+  auto store = results::open_store(options.store_location);
+  ASSERT_TRUE(store.has_value()) << store.error().message();
+  auto stored = (*store)->results();
+  ASSERT_TRUE(stored.has_value() && stored->size() == 1u);
+  const auto& quantities = stored->front().document.quantities;
+  const auto cost = std::find_if(quantities.begin(), quantities.end(), [](const auto& q) { return q.name == "cost"; });
+  ASSERT_NE(cost, quantities.end());
+  EXPECT_EQ(cost->unit, "EUR");
 }
 
 TEST_F(McpTools, ProgressIsReportedAndLogMessagesFollowTheLevel) {
