@@ -62,6 +62,12 @@ def _config_arguments(config: Config) -> tuple[str, Optional[str]]:
     return os.fspath(config), None
 
 
+def _check_config(config: Config) -> None:
+    """Raises Error, naming the file (or "config") and what is wrong, when reading a log with
+    `config` would; without reading one."""
+    _core.check_config(*_config_arguments(config))
+
+
 class _LogOnDisk:
     """The library reads logs from files (by extension, then magic bytes, in parts for directory
     logs), so bytes are written to a private temporary copy under the name they came with:

@@ -33,7 +33,8 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional
+from collections.abc import Mapping
+from typing import Any, Iterable, Optional
 
 from . import frames
 
@@ -217,11 +218,17 @@ class FleetSummary:
 
 
 def run(spark: Any, logs_root: str, store: str, parquet: Optional[str] = None, state: Optional[str] = None,
-        since_ms: Optional[int] = None, config: Optional[dict[str, Any]] = None,
+        since_ms: Optional[int] = None, config: Any = None,
         context: Optional[dict[str, Any]] = None, partitions: int = 0) -> FleetSummary:
-    """The job, on an existing SparkSession; returns what it did."""
+    """The job, on an existing SparkSession; returns what it did. ``config``: a --config file's
+    path or the same document as a mapping, checked here, before any log is read: a typo in it
+    is one error (sparkforensics.Error), not a failure of every log."""
     import sparkforensics as sf
 
+    sf._check_config(config)
+    if config is not None and not isinstance(config, Mapping):
+        with open(config) as f:
+            config = json.load(f)  # the executors get the document, not a path they may not see
     summary = FleetSummary(run=dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ"))
     state_dir = state or parquet
     previous = _read_state(spark, state_dir)
@@ -319,10 +326,6 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--master", help="Spark master when not run by spark-submit (e.g. local[2])")
     args = parser.parse_args(argv)
 
-    config = None
-    if args.config:
-        with open(args.config) as f:
-            config = json.load(f)
     env = {}
     for item in args.env:
         key, sep, value = item.partition("=")
@@ -334,11 +337,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     builder = SparkSession.builder.appName("sparkforensics-fleet")
     if args.master:
         builder = builder.master(args.master)
+    import sparkforensics as sf
     spark = builder.getOrCreate()
     try:
         summary = run(spark, args.logs, args.store, parquet=args.parquet, state=args.state,
-                      since_ms=parse_since(args.since), config=config, context={"env": env} if env else None,
+                      since_ms=parse_since(args.since), config=args.config, context={"env": env} if env else None,
                       partitions=args.partitions)
+    except sf.Error as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     finally:
         spark.stop()
     print(summary.line())

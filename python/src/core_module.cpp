@@ -84,6 +84,12 @@ ReadSettings read_settings(const std::string& config_path, const std::optional<s
   return settings;
 }
 
+// The --config document checked as reading a log checks it, without a log: the fleet's driver
+// checks it once before its executors read thousands of logs with it.
+void check_config(const std::string& config_path, const std::optional<std::string>& config_text) {
+  read_settings(config_path, config_text, 0);
+}
+
 // `shown_as`, when not empty, is the path the document names as its source: a log handed over
 // as bytes is read from a private copy whose path means nothing to the caller.
 model::AppModel load(const std::string& path, const std::string& shown_as, const model::LoadOptions& options) {
@@ -251,6 +257,7 @@ NB_MODULE(_core, m) {
         nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
   m.def("analysis_and_result_json", &analysis_and_result_json, nb::arg("path"), nb::arg("shown_as"),
         nb::arg("context"), nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("check_config", &check_config, nb::arg("config_path"), nb::arg("config_text").none());
   m.def("store_ingest_json", &store_ingest_json, nb::arg("location"), nb::arg("documents"));
   m.def("store_results", &store_results, nb::arg("location"));
   // Money as the text and Markdown reports write it ("0.1929 USD", "12.50 EUR"): the fleet report's one rule.

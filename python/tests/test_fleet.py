@@ -286,6 +286,28 @@ def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
     assert code == 0 and out.split()[1] == stored["id"]
 
 
+def test_a_bad_config_is_one_error_before_any_log_is_read(spark, generated_logs, work_dir):
+    # A typo in the config was a failure of every log, found on the executors, with exit code 0.
+    logs_dir = work_dir / "fleet-config-logs"
+    shutil.rmtree(logs_dir, ignore_errors=True)
+    logs_dir.mkdir()
+    shutil.copy(generated_logs["small-zstd"], logs_dir / Path(generated_logs["small-zstd"]).name)
+    store = work_dir / "fleet-config.db"
+    store.unlink(missing_ok=True)
+    with pytest.raises(sf.Error, match='config: unknown threshold "no.such"'):
+        fleet.run(spark, str(logs_dir), str(store), config={"thresholds": {"no.such": 1}})
+    assert not store.exists()
+
+    broken = work_dir / "fleet-broken-config.json"
+    broken.write_text('{"thresholds": ')
+    done = subprocess.run([sys.executable, "-m", "sparkforensics.fleet", "--logs", str(logs_dir), "--store", str(store),
+                           "--config", str(broken), "--master", "local[1]"], capture_output=True, text=True,
+                          env={**os.environ})
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert f"error: {broken}: not valid JSON at byte" in done.stderr
+    assert "Traceback" not in done.stderr and not store.exists()
+
+
 CORPUS = corpus_logs()
 
 
