@@ -30,12 +30,8 @@ TREND_QUANTITIES = ("appWallClockMs", "cost")
 
 
 def _duration(ms: Optional[float]) -> str:
-    if ms is None:
-        return "-"
-    seconds = int(round(ms / 1000))
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {seconds:02d}s"
+    """As the text and Markdown reports write a duration."""
+    return "-" if ms is None else _core.format_duration_ms(int(round(ms)))
 
 
 def _series_results(evaluation: Mapping[str, Any]) -> int:

@@ -29,6 +29,7 @@
 #include "compare/normalize.h"
 #include "compare/run_comparison.h"
 #include "common/status.h"
+#include "common/units.h"
 #include "model/load.h"
 #include "report/comparison_json.h"
 #include "report/economics_text.h"
@@ -262,6 +263,8 @@ NB_MODULE(_core, m) {
   m.def("store_results", &store_results, nb::arg("location"));
   // Money as the text and Markdown reports write it ("0.1929 USD", "12.50 EUR"): the fleet report's one rule.
   m.def("format_money", &report::format_money, nb::arg("amount"), nb::arg("currency"));
+  // A duration as every report writes it ("1h 02m", "3m 05s", "12.3s", "450 ms").
+  m.def("format_duration_ms", &units::format_duration_ms, nb::arg("ms"));
   m.def("verdict_history_json", &verdict_history_json, nb::arg("location"), nb::arg("target"), nb::arg("subject"),
         nb::arg("quantities"), nb::arg("method_config_json").none());
 }

@@ -185,6 +185,10 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     money = sf._core.format_money(costliest["costTotal"], costliest["costCurrency"])
     assert f"Cost       {money} at {costliest['costRateCard']} prices" in analyze_text
     assert money in text.split("Applications that cost the most")[1]
+    # Its duration too: the text report's "Duration" line and the fleet report write it alike.
+    duration = sf._core.format_duration_ms(costliest["durationMs"])
+    assert f"Duration     {duration} from" in analyze_text
+    assert duration in text.split("Applications that cost the most")[1]
 
 
 TREND_SEEDS = [11, 12, 13, 14, 15, 16]
