@@ -68,9 +68,12 @@ def _typed(columns: list[tuple[str, str]], values: Mapping[str, Any]) -> dict[st
 
 
 def _top_time_group(doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The group "Fix these first" leads with, as the reports choose it: the first time group (the
+    rollup is ordered) worth fixing first; none when nothing is ("Nothing with a wall-clock cost
+    stands out")."""
     for group in doc.get("rollup") or []:
-        if group.get("tier") == "time":
-            return group  # the rollup is ordered: the first time group leads "Fix these first"
+        if group.get("tier") == "time" and group.get("fixFirst"):
+            return group
     return {}
 
 

@@ -185,6 +185,19 @@ def test_frames(generated_logs):
     assert apps.iloc[0]["topFindingType"] == doc["rollup"][0]["type"]
 
 
+def test_the_top_group_is_the_one_fix_these_first_leads_with():
+    # A time group not worth fixing first is not what "Fix these first" leads with: the text
+    # report then says nothing stands out, and so does the applications row.
+    def doc(fix_first):
+        return {"app": {"id": "app-1"}, "rollup": [
+            {"tier": "count", "type": "configAudit", "fixFirst": False},
+            {"tier": "time", "type": "tinyTask", "fixFirst": fix_first, "recoverableMs": {"low": 3.0, "high": 5.0}}]}
+    worth = sf.frames.application_row(doc(True))
+    assert (worth["topFindingType"], worth["topRecoverableHighMs"]) == ("tinyTask", 5.0)
+    not_worth = sf.frames.application_row(doc(False))
+    assert (not_worth["topFindingType"], not_worth["topRecoverableHighMs"]) == (None, None)
+
+
 def test_frames_without_pandas_say_what_to_install(generated_logs, monkeypatch):
     import builtins
     real_import = builtins.__import__
