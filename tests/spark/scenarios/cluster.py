@@ -96,16 +96,16 @@ register(Scenario(
 # --- speculation_waste ----------------------------------------------------------------------------
 
 # Each round runs two queries at once, as a job that serves several requests does: nine calls to
-# an outside service (one row each; five answer in FAST_CALL_MS, four in 2.2 times that,
+# an outside service (one row each; five answer in FAST_CALL_MS, four in 2.3 times that,
 # whichever host asks), and many short tasks submitted just after, whose tasks wait for slots.
 # The slower calls are not outliers (Spark 4 copies a task at 3x the median), and a copy waits as
 # long as the original. Speculation at 1.1x the median once half the tasks are done copies every
 # slower call onto a slot the short tasks were waiting for (the calls' job came first, so Spark's
 # FIFO scheduler offers it each free slot first), and kills the copy when the original ends.
 SPECULATION_ROUNDS = 3
-FAST_CALL_MS = 3000
-SLOW_CALL_MS = 6600
-SHORT_TASKS = 90
+FAST_CALL_MS = 3500
+SLOW_CALL_MS = 8000
+SHORT_TASKS = 60
 SHORT_TASK_MS = 500
 
 
@@ -143,7 +143,7 @@ def _speculation_waste(spark, fixed):
 register(Scenario(
     name="speculation_waste",
     family="failures",
-    planted="speculation at 1.1x the median after half the tasks copies calls that take 2.2x the median wherever "
+    planted="speculation at 1.1x the median after half the tasks copies calls that take 2.3x the median wherever "
             "they run; the copies take the slots the other side of the query waits for",
     workload=_speculation_waste,
     cluster=THREE_HOSTS,
