@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oracle  # noqa: E402
 import servers  # noqa: E402
+import spark_ui  # noqa: E402
 from known_differences import known_difference  # noqa: E402
 
 
@@ -36,6 +37,14 @@ class Comparison:
 
 
 @dataclass
+class SparkUiRun:
+    """Spark's UI JavaScript's requests (spark_ui.py): the pages opened, and each request compared."""
+    pages: list
+    comparisons: list
+    seconds: float
+
+
+@dataclass
 class OracleRun:
     logs: int = 0
     history_server_listing: dict = field(default_factory=dict)
@@ -44,6 +53,9 @@ class OracleRun:
     seconds: dict = field(default_factory=dict)
     seconds_by_server: collections.Counter = field(default_factory=collections.Counter)
     clients: dict = field(default_factory=dict)  # client -> the line test_real_clients.py reports
+    spark_ui: SparkUiRun | None = None
+
+
 
 
 RESULT = OracleRun()
@@ -54,34 +66,41 @@ RESULT = OracleRun()
 PARALLEL_REQUESTS = 4
 
 
-def _compare_everything(history_server, serve, run):
-    def history_server_json(path):
-        status, _, body = servers.get(history_server.base + path)
-        return json.loads(body) if status == 200 else None
+def _history_server_json(history_server, path):
+    status, _, body = servers.get(history_server.base + path)
+    return json.loads(body) if status == 200 else None
 
+
+def _compare(history_server, serve, request):
+    """One request to both servers, compared: (Comparison, seconds of each server, seconds comparing)."""
     def timed_get(server, path):
         started = time.monotonic()
         answer = servers.get(server.base + path)
         return answer, time.monotonic() - started
 
-    def compare(request):
-        (expected, expected_s), (got, got_s) = timed_get(history_server, request.path), timed_get(serve, request.path)
-        started = time.monotonic()
-        compared, differences = oracle.compare_answers(request, expected, got)
-        comparison = Comparison(request, compared)
-        for where, e, g in differences:
-            rule = known_difference(request, where, e, g)
-            if rule is None:
-                comparison.unlisted.append((where, e, g))
-            else:
-                comparison.listed.append((where, e, g, rule))
-        return comparison, expected_s, got_s, time.monotonic() - started
+    (expected, expected_s), (got, got_s) = timed_get(history_server, request.path), timed_get(serve, request.path)
+    started = time.monotonic()
+    compared, differences = oracle.compare_answers(request, expected, got)
+    comparison = Comparison(request, compared)
+    for where, e, g in differences:
+        rule = known_difference(request, where, e, g)
+        if rule is None:
+            comparison.unlisted.append((where, e, g))
+        else:
+            comparison.listed.append((where, e, g, rule))
+    return comparison, expected_s, got_s, time.monotonic() - started
+
+
+def _compare_everything(history_server, serve, run):
+    def history_server_json(path):
+        return _history_server_json(history_server, path)
 
     apps = sorted(run.history_server_listing.items())
     with concurrent.futures.ThreadPoolExecutor(PARALLEL_REQUESTS) as pool:
         plans = pool.map(lambda app: oracle.application_requests(app[0], app[1], history_server_json), apps)
         requests = oracle.global_requests() + [r for plan in plans for r in plan]
-        for comparison, expected_s, got_s, compare_s in pool.map(compare, requests):
+        for comparison, expected_s, got_s, compare_s in pool.map(
+                lambda request: _compare(history_server, serve, request), requests):
             run.comparisons.append(comparison)
             run.seconds_by_server["History Server"] += expected_s
             run.seconds_by_server["serve"] += got_s
@@ -128,14 +147,34 @@ def oracle_run(running_servers):
     started = time.monotonic()
     _compare_everything(running_servers.history_server, running_servers.serve, RESULT)
     RESULT.seconds["comparisons"] = time.monotonic() - started
-    _write_report(RESULT, os.path.join(running_servers.work, "differences.txt"))
+    _write_report(RESULT.comparisons, os.path.join(running_servers.work, "differences.txt"))
     return RESULT
 
 
-def _write_report(run, path):
+@pytest.fixture(scope="session")
+def spark_ui_run(running_servers, oracle_run):
+    """Spark's UI pages opened on the History Server, and every request they sent compared."""
+    missing = spark_ui.why_not_available()
+    if missing:
+        pytest.skip(f"Spark's UI pages not opened: {missing}")
+    started = time.monotonic()
+    history_server, serve = running_servers.history_server, running_servers.serve
+    listing = oracle_run.history_server_listing
+    pages = spark_ui.pages_to_open(listing, lambda path: _history_server_json(history_server, path))
+    recorded, opened = spark_ui.record_requests(history_server.base.removesuffix("/api/v1/"), pages,
+                                                running_servers.work)
+    requests = spark_ui.requests_to_compare(recorded, pages, listing)
+    with concurrent.futures.ThreadPoolExecutor(PARALLEL_REQUESTS) as pool:
+        comparisons = [c for c, *_ in pool.map(lambda r: _compare(history_server, serve, r), requests)]
+    oracle_run.spark_ui = SparkUiRun(opened, comparisons, time.monotonic() - started)
+    _write_report(comparisons, os.path.join(running_servers.work, "spark-ui-differences.txt"))
+    return oracle_run.spark_ui
+
+
+def _write_report(comparisons, path):
     """Every request and its differences, for reading after a failure."""
     with open(path, "w") as out:
-        for c in run.comparisons:
+        for c in comparisons:
             state = "DIFFERS" if c.unlisted else "listed " if c.listed else "match  "
             out.write(f"{state} {c.request.endpoint}: {c.request.path} ({c.values_compared} values)\n")
             for where, e, g in c.unlisted:
@@ -144,29 +183,39 @@ def _write_report(run, path):
                 out.write(f"    listed: {where}: History Server {e}, serve {g} ({rule.reason})\n")
 
 
+def _write_match_counts(write, comparisons):
+    by_endpoint = collections.OrderedDict()
+    for c in comparisons:
+        by_endpoint.setdefault(c.request.endpoint, []).append(c)
+    total = [0, 0, 0]
+    for endpoint, of_endpoint in by_endpoint.items():
+        matched = sum(1 for c in of_endpoint if not c.unlisted and not c.listed)
+        listed = sum(1 for c in of_endpoint if c.listed and not c.unlisted)
+        write(f"  {endpoint:24} {matched:5} / {len(of_endpoint):5} match"
+              + (f", {listed} with listed differences only" if listed else "")
+              + (f", {len(of_endpoint) - matched - listed} DIFFER" if len(of_endpoint) - matched - listed else ""))
+        total[0] += matched
+        total[1] += len(of_endpoint)
+        total[2] += listed
+    write(f"  {'all':24} {total[0]:5} / {total[1]:5} match, {total[2]} with listed differences only")
+
+
 def pytest_terminal_summary(terminalreporter):
     run = RESULT
     if not run.comparisons:
         return
     write = terminalreporter.write_line
-    by_endpoint = collections.OrderedDict()
-    for c in run.comparisons:
-        by_endpoint.setdefault(c.request.endpoint, []).append(c)
     apps = sum(len(a) for a in run.history_server_listing.values())
     write(f"history-server oracle: {run.logs} logs, {apps} application attempts, "
           f"{len(run.comparisons)} requests to each server "
           f"({', '.join(f'{k} {v:.0f} s' for k, v in run.seconds.items())}; summed over requests: "
           f"{', '.join(f'{k} {v:.0f} s' for k, v in run.seconds_by_server.items())})")
-    total = [0, 0, 0]
-    for endpoint, comparisons in by_endpoint.items():
-        matched = sum(1 for c in comparisons if not c.unlisted and not c.listed)
-        listed = sum(1 for c in comparisons if c.listed and not c.unlisted)
-        write(f"  {endpoint:24} {matched:5} / {len(comparisons):5} match"
-              + (f", {listed} with listed differences only" if listed else "")
-              + (f", {len(comparisons) - matched - listed} DIFFER" if len(comparisons) - matched - listed else ""))
-        total[0] += matched
-        total[1] += len(comparisons)
-        total[2] += listed
-    write(f"  {'all':24} {total[0]:5} / {total[1]:5} match, {total[2]} with listed differences only")
+    _write_match_counts(write, run.comparisons)
+    if run.spark_ui is not None:
+        ui = run.spark_ui
+        write(f"Spark's UI JavaScript (chromium on the History Server's pages): {len(ui.pages)} pages, "
+              f"{sum(p['requests'] for p in ui.pages)} requests sent, {len(ui.comparisons)} distinct, "
+              f"each to both servers ({ui.seconds:.0f} s)")
+        _write_match_counts(write, ui.comparisons)
     for client, line in run.clients.items():
         write(f"real client {client}: {line}")

@@ -83,6 +83,8 @@ SQL_LIST_QUERIES = ["", "?details=false", "?planDescription=false", "?offset=1&l
 ENDPOINTS = ["version", "applications", "application", "application attempt", "jobs", "job", "stages", "stage",
              "stage attempt", "taskSummary", "taskList", "executors", "allexecutors", "executor threads",
              "environment", "allmiscellaneousprocess", "sql", "sql execution", "storage/rdd", "logs"]
+# The endpoints only Spark's UI JavaScript asks (its DataTables tables), recorded by spark_ui.py.
+UI_ENDPOINTS = ["taskTable", "sqlTable"]
 
 
 class Request:
@@ -90,7 +92,7 @@ class Request:
     it is about an application the History Server lists as unfinished."""
 
     def __init__(self, endpoint, path, running=False):
-        assert endpoint in ENDPOINTS, endpoint
+        assert endpoint in ENDPOINTS + UI_ENDPOINTS, endpoint
         self.endpoint = endpoint
         self.path = path
         self.running = running
