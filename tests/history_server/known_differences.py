@@ -23,7 +23,7 @@ class KnownDifference:
 
 
 ATTEMPT = r"(\[\d+\]\.)?(attempts\[\d+\]\.)?"
-TASK_LISTS = ("stages", "stage", "stage attempt", "taskList")
+TASK_LISTS = ("stages", "stage", "stage attempt", "taskList", "taskTable")
 
 KNOWN_DIFFERENCES: list[KnownDifference] = [
     KnownDifference(
@@ -42,7 +42,7 @@ KNOWN_DIFFERENCES: list[KnownDifference] = [
         "a task list length below 1: the History Server fails (500: its store's max() must be positive); "
         "serve answers 400 naming the parameter", request=r"length=(-1|0)(&|$)", expected="^500$", got="^400 "),
     KnownDifference(
-        TASK_LISTS, r"(\[\d+\]\.)?(tasks\.\d+\.)?duration",
+        TASK_LISTS, r"(\[\d+\]\.)?(tasks\.\d+\.|aaData\[\d+\]\.)?duration",
         "a task whose end an unfinished log does not hold: both count it as running until the log's "
         "lastUpdated, which for an application with no end is the time the History Server listed it (its "
         "clock) and for serve the log's modification time (a finished one's is the modification time in both)",
@@ -52,9 +52,15 @@ KNOWN_DIFFERENCES: list[KnownDifference] = [
         "an unfinished application's driver: the History Server counts its time up to now (the clock)",
         running=True),
     KnownDifference(
-        ("sql", "sql execution"), r"(\[\d+\]\.)?duration",
-        "an SQL execution still running when an unfinished log ends: the History Server counts up to now "
-        "(the clock)", running=True),
+        ("sql", "sql execution", "sqlTable"), r"(\[\d+\]\.|aaData\[\d+\]\.(subExecutions\[\d+\]\.)?)?duration",
+        "an SQL execution whose end the log does not hold (still running when an unfinished log ends, or cut off "
+        "by the application's shutdown before its end was posted): the History Server counts it up to now "
+        "(SqlResource: the completion time or the current date), a value that grows with every request; serve "
+        "shows 0, what the log holds", got="^0$"),
+    KnownDifference(
+        ("sqlTable",), r"summary\.averageDuration",
+        "the average of the SQL executions' durations when one has no end in an unfinished log: the History "
+        "Server counts that one up to now (the clock), serve as 0", running=True),
     KnownDifference(
         ("sql",), r"\(status\)",
         "the History Server fails to load this application's SQL store (\"Failed to load application attempt\": "

@@ -22,8 +22,7 @@ if ! command -v java >/dev/null; then
   exit 77
 fi
 
-# What writes the logs: the scenarios, their runner and the Spark version (not the assertions).
-stamp=$(cat "$here/scenario.py" "$here/run_scenarios.py" "$here/standalone.py" "$here"/scenarios/*.py "$root/python/requirements.lock" | sha256sum | cut -d' ' -f1)
+stamp=$("$here/logs_stamp.sh")
 if [[ ! -f "$out/manifest.json" || "$(cat "$out/.stamp" 2>/dev/null)" != "$stamp" ]]; then
   rm -rf "$out"
   mkdir -p "$out"
