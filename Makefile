@@ -8,7 +8,7 @@
 #   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
 #   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS
-#   make bench-serve  the REST API (serve) on a ~1 GB log: first and cached responses, requests/s, RSS
+#   make bench-serve  serve beside Spark's History Server on a ~1 GB log: first and cached answers, requests/s, RSS
 #   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
 #                     predictions of other cluster sizes: docs/validation.md
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
@@ -107,7 +107,7 @@ bench-instructions: build
 bench-compare: build
 	@bench/compare.sh $(BUILD_DIR)
 
-# serve alone: the REST API on a ~1 GB generated log (also the end of make bench).
+# serve beside Spark's History Server on a ~1 GB generated log, with the ratios (also the end of make bench).
 .PHONY: bench-serve
 bench-serve: build
 	@bench/serve.sh $(BUILD_DIR)
