@@ -216,17 +216,6 @@ json executor_metrics_distributions_json(const model::StageAttempt& s, const std
   return out;
 }
 
-// SQLExecutionUIData.executionStatus: a logged error message decides (Spark 3.4+ logs "" on
-// success); without one, RUNNING until the execution ends, then FAILED when one of its jobs failed.
-std::string sql_execution_status(const model::AppModel& m, const model::SqlExecution& x) {
-  if (x.error_message) return x.error_message->empty() ? "COMPLETED" : "FAILED";
-  if (!x.end_time_ms) return "RUNNING";
-  const bool a_job_failed = std::any_of(x.job_ids.begin(), x.job_ids.end(), [&](int64_t id) {
-    const model::Job* job = m.job(id);
-    return job != nullptr && job->status == model::JobStatus::kFailed;
-  });
-  return a_job_failed ? "FAILED" : "COMPLETED";
-}
 
 // Speculative attempts by outcome (Spark 3.4's SpeculationStageSummary).
 json speculation_summary_json(const StageTasks& tasks) {
@@ -705,6 +694,22 @@ json rdd_storage_json(const model::RddInfo& rdd) {
   };
 }
 
+// SQLExecutionUIData.executionStatus: a logged error message decides (Spark 3.4+ logs "" on
+// success); without one, RUNNING until the execution ends, then FAILED when one of its jobs failed.
+std::string sql_execution_status(const model::AppModel& m, const model::SqlExecution& x) {
+  if (x.error_message) return x.error_message->empty() ? "COMPLETED" : "FAILED";
+  if (!x.end_time_ms) return "RUNNING";
+  const bool a_job_failed = std::any_of(x.job_ids.begin(), x.job_ids.end(), [&](int64_t id) {
+    const model::Job* job = m.job(id);
+    return job != nullptr && job->status == model::JobStatus::kFailed;
+  });
+  return a_job_failed ? "FAILED" : "COMPLETED";
+}
+
+int64_t sql_execution_duration_ms(const model::SqlExecution& x) {
+  return x.duration_ms().value_or(0);
+}
+
 json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, bool details, bool plan_description,
                         const SqlMetricTexts* metric_values) {
   json out = {{"id", x.execution_id}};
@@ -712,7 +717,7 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   out["description"] = x.description;
   out["planDescription"] = plan_description ? x.physical_plan_description : std::string();
   put_time(out, "submissionTime", x.start_time_ms);
-  out["duration"] = x.duration_ms().value_or(0);
+  out["duration"] = sql_execution_duration_ms(x);
   json running = json::array(), succeeded = json::array(), failed = json::array();
   for (int64_t job_id : scala_map_order(jobs_in_start_order(m, x))) {
     const model::Job* job = m.job(job_id);
@@ -761,6 +766,26 @@ json sql_execution_json(const model::AppModel& m, const model::SqlExecution& x, 
   if (x.error_message) out["errorMessage"] = *x.error_message;
   out["rootExecutionId"] = x.root_execution_id.value_or(x.execution_id);
   out["modifiedConfigs"] = key_values_object(x.modified_configs);
+  return out;
+}
+
+json sql_table_row_json(const model::AppModel& m, const model::SqlExecution& x) {
+  json out = {{"id", x.execution_id}};
+  out["status"] = sql_execution_status(m, x);
+  out["description"] = x.description;
+  put_time(out, "submissionTime", x.start_time_ms);
+  out["duration"] = sql_execution_duration_ms(x);
+  // Only the jobs that succeeded, by id (SqlResource.execToRow).
+  json succeeded = json::array();
+  for (int64_t job_id : x.job_ids) {  // sorted
+    const model::Job* job = m.job(job_id);
+    if (job != nullptr && job->status == model::JobStatus::kSucceeded) succeeded.push_back(job_id);
+  }
+  out["jobIds"] = std::move(succeeded);
+  // A row is a Java map: an absent query id or error message is written as null, not left out.
+  out["queryId"] = x.query_id ? json(*x.query_id) : json(nullptr);
+  out["errorMessage"] = x.error_message ? json(*x.error_message) : json(nullptr);
+  out["rootExecutionId"] = x.root_execution_id.value_or(x.execution_id);
   return out;
 }
 

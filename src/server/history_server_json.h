@@ -66,9 +66,18 @@ nlohmann::json executor_json(const model::AppModel& m, const model::Executor& ex
 nlohmann::json environment_json(const model::AppModel& m);
 nlohmann::json miscellaneous_process_json(const model::MiscellaneousProcess& process);
 nlohmann::json rdd_storage_json(const model::RddInfo& rdd);
+// SQLExecutionUIData.executionStatus: RUNNING, COMPLETED or FAILED.
+std::string sql_execution_status(const model::AppModel& m, const model::SqlExecution& execution);
+// An execution's duration as serve shows it everywhere: what the log holds, its end minus its
+// start, 0 while it has no end. (The History Server counts an execution without an end up to the
+// moment it answers; serve's answers do not depend on the clock.)
+int64_t sql_execution_duration_ms(const model::SqlExecution& execution);
 // `metric_values`: the execution's plan metric texts (sql_metric_values.h), nullptr for none.
 nlohmann::json sql_execution_json(const model::AppModel& m, const model::SqlExecution& execution, bool details,
                                   bool plan_description, const SqlMetricTexts* metric_values);
+
+// One row of the SQL page's table (SqlResource.sqlTable's execToRow), without its sub-executions.
+nlohmann::json sql_table_row_json(const model::AppModel& m, const model::SqlExecution& execution);
 
 // Keys in the order a Scala immutable Map or Set of Ints iterates them (the History Server's order
 // of an execution's jobs and stages): up to four in insertion order, more in hash order.

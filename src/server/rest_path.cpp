@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 namespace sf::server {
 
@@ -193,6 +194,31 @@ class LenientDateReader {
 };
 
 }  // namespace
+
+std::optional<std::string> decode_url_parameter(std::string_view text) {
+  std::string current(text);
+  while (true) {
+    std::string next;
+    next.reserve(current.size());
+    for (size_t i = 0; i < current.size(); ++i) {
+      const char c = current[i];
+      if (c == '+') {
+        next += ' ';
+      } else if (c == '%') {
+        if (i + 2 >= current.size()) return std::nullopt;
+        const int high = hex_digit(current[i + 1]);
+        const int low = hex_digit(current[i + 2]);
+        if (high < 0 || low < 0) return std::nullopt;
+        next += static_cast<char>(high * 16 + low);
+        i += 2;
+      } else {
+        next += c;
+      }
+    }
+    if (next == current) return current;
+    current = std::move(next);
+  }
+}
 
 QueryParams parse_query_string(std::string_view query) {
   QueryParams out;

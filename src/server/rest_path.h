@@ -35,6 +35,11 @@ RestPath parse_rest_path(std::string_view path);
 // "a=1&b=x%20y&b=z" -> {a: [1], b: ["x y", "z"]}; '+' is a space.
 QueryParams parse_query_string(std::string_view query);
 
+// A parameter decoded again as Spark's UI endpoints do (UIUtils.decodeURLParameter: Java's
+// URLDecoder, '+' a space, repeated until the text no longer changes: "%2520" is " ");
+// nullopt for what URLDecoder refuses, a '%' without two hex digits after it.
+std::optional<std::string> decode_url_parameter(std::string_view text);
+
 // The History Server's date format, "2015-02-03T16:43:07.191GMT", as epoch milliseconds.
 std::optional<int64_t> parse_history_server_time(std::string_view text);
 

@@ -11,6 +11,8 @@
 #include "common/text.h"
 #include "server/history_server_json.h"
 #include "server/log_zip.h"
+#include "server/sql_table.h"
+#include "server/task_table.h"
 
 namespace sf::server {
 
@@ -99,6 +101,29 @@ class Params {
                                   : "an integer >= " + std::to_string(min_value));
     }
     return n;
+  }
+  // A parameter Spark's UI endpoints read without a default: missing is a 400 naming it.
+  std::string required_text(const std::string& name) const {
+    auto value = text(name);
+    if (!value) throw RequestError{400, "Missing parameter \"" + name + "\""};
+    return *value;
+  }
+  // An Int as Scala's toInt reads one (Integer.parseInt: an optional sign, then digits).
+  std::optional<int32_t> int32(const std::string& name) const {
+    auto value = text(name);
+    if (!value) return std::nullopt;
+    std::string_view digits = *value;
+    if (digits.starts_with('+') && digits.size() > 1 && digits[1] != '-') digits.remove_prefix(1);
+    int32_t n = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+      throw bad(name, *value, "a 32-bit integer");
+    }
+    return n;
+  }
+  int32_t required_int32(const std::string& name) const {
+    required_text(name);
+    return *int32(name);
   }
   std::optional<int64_t> date(const std::string& name) const {
     auto value = text(name);
@@ -202,6 +227,7 @@ class Request {
     }
     if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") return json_response(storage(m, r));
     if (r[0] == "environment" && r.size() == 1) return json_response(environment_json(m));
+    if (r[0] == "sql" && r.size() == 2 && r[1] == "sqlTable") return json_response(sql_table(m));
     if (r[0] == "sql" && r.size() <= 2) return json_response(sql(m, r));
     if (r[0] == "allmiscellaneousprocess" && r.size() == 1) {
       json out = json::array();
@@ -356,6 +382,7 @@ class Request {
       return *summary;
     }
     if (r.size() == 4 && r[3] == "taskList") return task_list(m, *s);
+    if (r.size() == 4 && r[3] == "taskTable") return task_table(m, *s);
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
@@ -366,41 +393,121 @@ class Request {
     const int64_t length = params_.integer("length", 20, 1);
     const auto status = params_.statuses("status", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
     const std::string sort = params_.text("sortBy").value_or("ID");
-    enum class Order { kId, kIncreasingRuntime, kDecreasingRuntime } order;
+    // TaskSorting: by id, or by the run-time index (tasks_sorted_by) either way.
+    TaskSortIndex index = TaskSortIndex::kExecutorRunTime;
+    bool ascending = true;
     if (upper(sort) == "ID") {
-      order = Order::kId;
-    } else if (upper(sort) == "INCREASING_RUNTIME" || sort == "runtime") {
-      order = Order::kIncreasingRuntime;
+      index = TaskSortIndex::kTaskId;
     } else if (upper(sort) == "DECREASING_RUNTIME" || sort == "-runtime") {
-      order = Order::kDecreasingRuntime;
-    } else {
+      ascending = false;
+    } else if (upper(sort) != "INCREASING_RUNTIME" && sort != "runtime") {
       throw RequestError{400, "Bad value for parameter \"sortBy\": \"" + sort +
                                   "\" (expected ID, INCREASING_RUNTIME, DECREASING_RUNTIME, runtime or -runtime)"};
     }
     const auto tasks = tasks_of(s);
     std::vector<const TaskRecord*> rows;
-    for (const TaskRecord& t : tasks->tasks) {
-      if (status.empty() || contains(status, t.status)) rows.push_back(&t);
-    }
-    // The History Server sorts on its run-time index, ties by task id in the direction of the
-    // sort. The index holds a task's run time when it succeeded, -1 without metrics, and a failed
-    // or killed task's run time negated, -(run time) - 1: those come first, the longest first.
-    auto runtime = [](const TaskRecord* t) {
-      if (!t->has_metrics) return int64_t{-1};
-      const int64_t run_ms = t->metrics[model::index_of(model::TaskMetric::kExecutorRunTimeMs)];
-      return t->status == "SUCCESS" ? run_ms : -run_ms - 1;
-    };
-    if (order == Order::kIncreasingRuntime) {
-      std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) < runtime(b); });
-    } else if (order == Order::kDecreasingRuntime) {
-      std::reverse(rows.begin(), rows.end());
-      std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return runtime(a) > runtime(b); });
+    for (const TaskRecord* t : tasks_sorted_by(*tasks, index, ascending)) {
+      if (status.empty() || contains(status, t->status)) rows.push_back(t);
     }
     json out = json::array();
     for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + length; ++i) {
       out.push_back(task_json(m, *rows[static_cast<size_t>(i)]));
     }
     return out;
+  }
+
+  // The query as Spark's UI endpoints read it: every name and value URL-decoded once more
+  // (decode_url_parameter); what URLDecoder refuses is a 400 naming the parameter.
+  QueryParams url_decoded_query() const {
+    QueryParams out;
+    for (const auto& [name, values] : path_.query) {
+      auto decoded_name = decode_url_parameter(name);
+      if (!decoded_name) throw RequestError{400, "Bad parameter name \"" + name + "\" (a '%' not followed by two hex digits)"};
+      for (const std::string& value : values) {
+        auto decoded = decode_url_parameter(value);
+        if (!decoded) {
+          throw RequestError{400, "Bad value for parameter \"" + name + "\": \"" + value +
+                                      "\" (a '%' not followed by two hex digits)"};
+        }
+        out[*decoded_name].push_back(std::move(*decoded));
+      }
+    }
+    return out;
+  }
+
+  // stages/<id>/<attempt>/taskTable: the stage page's DataTables request (StagesResource.taskTable).
+  // numTasks, the stage's task count as the page knows it, is echoed as recordsTotal (a string);
+  // without a search, the page of `length` tasks from `start` sorted by columnNameToSort,
+  // order[0][dir] "asc" or else descending; with one, the first numTasks tasks so sorted, those
+  // the search finds, and their page (recordsFiltered, a string, counts them).
+  json task_table(const model::AppModel& m, const model::StageAttempt& s) {
+    const QueryParams query = url_decoded_query();
+    const Params table(query);
+    const std::string records_total = table.required_text("numTasks");
+    const int32_t num_tasks = table.required_int32("numTasks");
+    const std::string search = table.text("search[value]").value_or("");
+    std::string column = table.required_text("columnNameToSort");
+    if (java_lower_case(column) == "logs") column = "Index";
+    const bool ascending = java_lower_case(table.text("order[0][dir]").value_or("")) == "asc";
+    int32_t start = 0;
+    int32_t length = num_tasks;
+    if (search.empty()) {
+      start = table.required_int32("start");
+      length = table.required_int32("length");
+    }
+    const std::optional<TaskSortIndex> index = task_sort_index_of_column(column);
+    if (!index) throw RequestError{400, "Bad value for parameter \"columnNameToSort\": \"" + column + "\" (not a column of the task table)"};
+    // The History Server's store refuses to list fewer than one task (a 500 there).
+    if (length < 1) {
+      const std::string name = search.empty() ? "length" : "numTasks";
+      throw RequestError{400, "Bad value for parameter \"" + name + "\": \"" + std::to_string(length) +
+                                  "\" (expected an integer >= 1)"};
+    }
+    const auto tasks = tasks_of(s);
+    const std::vector<const TaskRecord*> sorted = tasks_sorted_by(*tasks, *index, ascending);
+    const auto first = static_cast<size_t>(std::clamp<int64_t>(start, 0, static_cast<int64_t>(sorted.size())));
+    std::vector<const TaskRecord*> rows(sorted.begin() + static_cast<std::ptrdiff_t>(first),
+                                        sorted.begin() + static_cast<std::ptrdiff_t>(
+                                                             std::min<size_t>(sorted.size(), first + static_cast<size_t>(length))));
+    std::string records_filtered = records_total;
+    if (!search.empty() && !rows.empty()) {
+      const std::string wanted = java_lower_case(search);
+      std::vector<const TaskRecord*> found;
+      for (const TaskRecord* t : rows) {
+        if (task_matches_search(*t, wanted)) found.push_back(t);
+      }
+      records_filtered = std::to_string(found.size());
+      rows.clear();
+      if (!found.empty()) {
+        const auto [from, to] = scala_slice(found.size(), table.required_int32("start"), table.required_int32("length"));
+        rows.assign(found.begin() + static_cast<std::ptrdiff_t>(from), found.begin() + static_cast<std::ptrdiff_t>(to));
+      }
+    }
+    json shown = json::array();
+    for (const TaskRecord* t : rows) shown.push_back(task_json(m, *t));
+    return {{"aaData", std::move(shown)}, {"recordsTotal", records_total}, {"recordsFiltered", records_filtered}};
+  }
+
+  // sql/sqlTable: the SQL page's DataTables request (SqlResource.sqlTable). A groupSubExecution
+  // that is not a boolean is the default, as Spark reads it; draw, start and length must be Ints.
+  json sql_table(const model::AppModel& m) const {
+    const QueryParams query = url_decoded_query();
+    const Params table(query);
+    SqlTableQuery q;
+    q.draw = table.int32("draw").value_or(0);
+    if (auto group = table.text("groupSubExecution")) {
+      const std::string value = java_lower_case(*group);
+      if (value == "true" || value == "false") q.group_sub_executions = value == "true";
+    }
+    q.search = table.text("search[value]").value_or("");
+    q.status = table.text("status").value_or("");
+    if (auto column = table.text("order[0][column]")) {
+      if (auto name = table.text("columns[" + *column + "][name]")) q.sort_column = *name;
+    }
+    q.sort_direction = table.text("order[0][dir]").value_or("desc");
+    q.start = table.int32("start").value_or(0);
+    q.length = table.int32("length").value_or(20);
+    return sql_table_json(m, q);
   }
 
   json executors(const model::AppModel& m, bool active_only) const {
