@@ -782,9 +782,9 @@ json sql_table_row_json(const model::AppModel& m, const model::SqlExecution& x) 
     if (job != nullptr && job->status == model::JobStatus::kSucceeded) succeeded.push_back(job_id);
   }
   out["jobIds"] = std::move(succeeded);
-  // A row is a Java map: an absent query id or error message is written as null, not left out.
-  out["queryId"] = x.query_id ? json(*x.query_id) : json(nullptr);
-  out["errorMessage"] = x.error_message ? json(*x.error_message) : json(nullptr);
+  // A row is a Java map whose null values Spark's mapper leaves out, as it leaves out absent Options.
+  if (x.query_id) out["queryId"] = *x.query_id;
+  if (x.error_message) out["errorMessage"] = *x.error_message;
   out["rootExecutionId"] = x.root_execution_id.value_or(x.execution_id);
   return out;
 }
