@@ -120,12 +120,11 @@ int run_serve(const ServeOptions& options) {
     log_line(store ? "result store: " + (*store)->description()
                    : "result store: " + store.error().message() + " (the history page says so until it exists)");
   }
-  auto dashboard = server::DashboardApi::create(logs, dashboard_options);
-  if (!dashboard) return report_error(dashboard.error().message(), kExitFailed);
-
   server::StageTaskCacheOptions task_options;
   task_options.max_stages = options.max_task_stages;
   server::RestRouter router(logs, task_options);
+  auto dashboard = server::DashboardApi::create(logs, router.task_tables(), dashboard_options);
+  if (!dashboard) return report_error(dashboard.error().message(), kExitFailed);
   server::HttpServerOptions http_options;
   http_options.host = options.host;
   http_options.port = options.port;

@@ -20,6 +20,7 @@
 #include "report/plan_diff_json.h"
 #include "report/timeline_json.h"
 #include "report/verdict_json.h"
+#include "server/stage_task_page.h"
 #include "server/static_files.h"
 
 namespace sf::server {
@@ -195,6 +196,7 @@ class DashboardApi::Request {
       if (seg_[2] == "analysis" && seg_.size() == 3) return get(&Request::analysis);
       if (seg_[2] == "timeline" && seg_.size() == 3) return get(&Request::timeline);
       if (seg_[2] == "stages" && seg_.size() == 5) return get(&Request::stage);
+      if (seg_[2] == "stages" && seg_.size() == 6 && seg_[5] == "tasks") return get(&Request::stage_tasks);
     }
     throw ApiError{404, "not-found", "no such API resource"};
   }
@@ -324,6 +326,39 @@ class DashboardApi::Request {
 
   // logs/L/stages/S/A: the stage attempt's entry of the analysis document, its findings, and
   // its attributed plan nodes with their names and metrics.
+  // logs/L/stages/S/A/tasks?offset&length&sortBy&order&bins
+  RestResponse stage_tasks() {
+    const LogRef ref = resolve_log(seg_[1]);
+    const auto log = load(seg_[1]);
+    const int64_t stage_id = parse_number(seg_[3], "stage");
+    const int64_t attempt_id = parse_number(seg_[4], "stage attempt");
+    if (log->model().stage(stage_id, static_cast<int32_t>(attempt_id)) == nullptr) {
+      throw ApiError{404, "not-found", "no stage " + seg_[3] + "." + seg_[4] + " in this application"};
+    }
+    TaskPageRequest request;
+    request.offset = int_param(query_, "offset", request.offset, 0, int64_t{1} << 40);
+    request.length = int_param(query_, "length", request.length, 1, kMaxTaskPageLength);
+    request.bins = static_cast<int>(int_param(query_, "bins", request.bins, 1, kMaxHistogramBins));
+    if (const std::string sort = text_param(query_, "sortBy"); !sort.empty()) request.sort_by = sort;
+    const std::string order = text_param(query_, "order");
+    if (!order.empty() && order != "asc" && order != "desc") {
+      throw ApiError{400, "bad-parameter", "\"order\" must be asc or desc"};
+    }
+    request.descending = order != "asc";
+    // A log this server wrote (an upload, a download) lives outside --log-dir, as when it was read.
+    const io::PathConfinement own_file;
+    auto tasks = api_.task_tables_.get(*log, stage_id, static_cast<int32_t>(attempt_id),
+                                       ref.own_file ? own_file : api_.logs_.confinement());
+    if (!tasks) {
+      const Status& e = tasks.error();
+      throw ApiError{e.code() == StatusCode::kLimitExceeded ? 413 : 422, error_code_of(e),
+                     api_.uploads_->without_directory(e.message())};
+    }
+    auto page = stage_task_page_json(**tasks, request);
+    if (!page) throw ApiError{400, "bad-parameter", page.error().message()};
+    return json_response(*page);
+  }
+
   RestResponse stage() {
     const auto log = load(seg_[1]);
     const ordered_json& doc = log->analysis_document();
@@ -637,18 +672,21 @@ class DashboardApi::Request {
   const QueryParams& query_;
 };
 
-DashboardApi::DashboardApi(catalog::LogCatalog& logs, DashboardOptions options, std::unique_ptr<UploadStore> uploads)
+DashboardApi::DashboardApi(catalog::LogCatalog& logs, StageTaskCache& task_tables, DashboardOptions options,
+                           std::unique_ptr<UploadStore> uploads)
     : logs_(logs),
+      task_tables_(task_tables),
       options_(std::move(options)),
       uploads_(std::move(uploads)),
       parses_(logs, options_.parse_threads, options_.max_waiting_parses) {}
 
 DashboardApi::~DashboardApi() = default;
 
-Result<std::unique_ptr<DashboardApi>> DashboardApi::create(catalog::LogCatalog& logs, DashboardOptions options) {
+Result<std::unique_ptr<DashboardApi>> DashboardApi::create(catalog::LogCatalog& logs, StageTaskCache& task_tables,
+                                                           DashboardOptions options) {
   auto uploads = UploadStore::create(options.upload_parent, options.uploads);
   if (!uploads) return fail(uploads.error());
-  return std::unique_ptr<DashboardApi>(new DashboardApi(logs, std::move(options), std::move(*uploads)));
+  return std::unique_ptr<DashboardApi>(new DashboardApi(logs, task_tables, std::move(options), std::move(*uploads)));
 }
 
 RestResponse DashboardApi::handle(const std::string& method, const std::string& path, const QueryParams& query,

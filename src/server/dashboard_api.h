@@ -11,6 +11,9 @@
 //   GET  /api/sf/v1/logs/L/timeline                       the occupancy timeline (report/timeline_json.h)
 //   GET  /api/sf/v1/logs/L/stages/S/A                     one stage attempt: its entry of the document,
 //        its findings and its attributed plan nodes
+//   GET  /api/sf/v1/logs/L/stages/S/A/tasks?offset&length&sortBy&order=desc|asc&bins   a page of its
+//        tasks in that order and histograms over its successful tasks (server/stage_task_page.h),
+//        from the task tables the History Server API reads (RestRouter::task_tables)
 //   POST /api/sf/v1/uploads?name=N[&folder=F&upload=U]    an event log file (the body), or one file
 //        of a rolling-log folder F (eventlog_v2_*): {"upload", "log"}
 //   POST /api/sf/v1/history-server?baseUrl=&appId=&attemptId=   download an application's logs
@@ -53,6 +56,7 @@
 #include "server/parse_jobs.h"
 #include "server/rest_path.h"
 #include "server/rest_router.h"
+#include "server/stage_tasks.h"
 #include "server/upload_store.h"
 
 namespace sf::server {
@@ -68,7 +72,9 @@ struct DashboardOptions {
 
 class DashboardApi {
  public:
-  static Result<std::unique_ptr<DashboardApi>> create(catalog::LogCatalog& logs, DashboardOptions options);
+  // `task_tables`: the stage task tables the REST API reads (RestRouter::task_tables), shared.
+  static Result<std::unique_ptr<DashboardApi>> create(catalog::LogCatalog& logs, StageTaskCache& task_tables,
+                                                      DashboardOptions options);
   ~DashboardApi();
 
   // Every request outside /api/v1 (HttpServerOptions::other_routes).
@@ -82,10 +88,12 @@ class DashboardApi {
   UploadStore& uploads() { return *uploads_; }
 
  private:
-  DashboardApi(catalog::LogCatalog& logs, DashboardOptions options, std::unique_ptr<UploadStore> uploads);
+  DashboardApi(catalog::LogCatalog& logs, StageTaskCache& task_tables, DashboardOptions options,
+               std::unique_ptr<UploadStore> uploads);
   class Request;
 
   catalog::LogCatalog& logs_;
+  StageTaskCache& task_tables_;
   const DashboardOptions options_;
   std::unique_ptr<UploadStore> uploads_;
   ParseJobs parses_;

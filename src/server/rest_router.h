@@ -7,7 +7,8 @@
 // methods than GET 405; a log that cannot be read answers 500 naming the file and the problem.
 //
 // The applications are the catalogue's (its last rescan), the models its loaded logs; the task
-// tables of the task-level endpoints are the router's own (StageTaskCache).
+// tables of the task-level endpoints are the router's own (StageTaskCache), lent to the
+// dashboard's stage drill-down (task_tables()) so that one cache bounds them all.
 //
 // Thread-safe (the catalogue and the task cache are); handle() may be called from many threads
 // at once. The catalogue must outlive the router.
@@ -57,6 +58,9 @@ class RestRouter {
 
   // The same with the query string still in `target` ("applications?status=completed").
   RestResponse handle(std::string_view method, std::string_view target) const;
+
+  // The task tables this router reads, for another front end over the same logs.
+  StageTaskCache& task_tables() const { return tasks_; }
 
  private:
   catalog::LogCatalog& logs_;

@@ -2,7 +2,7 @@
 // `analyze --format html` or `compare --format html`, the documents inlined in the page (no
 // server, opened from file://).
 import type { AnalysisDocument, ApplicationRow, ComparisonDocument, HistoryAnswer, ParseStatus, PlanDiffDocument,
-              SubjectRow, TimelineDocument } from './types';
+              StageTasksPage, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
 
 // analyze's report holds analysis and timeline; compare's, comparison and planDiffs.
 export interface InlinedReport { analysis: AnalysisDocument; timeline: TimelineDocument }
@@ -63,6 +63,10 @@ export const api = {
   parse: (id: string) => request<ParseStatus>(`/parses/${enc(id)}`),
   analysis: (log: string) => request<AnalysisDocument>(`/logs/${enc(log)}/analysis`),
   timeline: (log: string) => request<TimelineDocument>(`/logs/${enc(log)}/timeline`),
+  stageTasks: (log: string, stageId: number, attemptId: number, offset: number, length: number, sortBy: TaskSortColumn,
+               descending: boolean, bins: number) =>
+    request<StageTasksPage>(`/logs/${enc(log)}/stages/${stageId}/${attemptId}/tasks?offset=${offset}&length=${length}` +
+                            `&sortBy=${sortBy}&order=${descending ? 'desc' : 'asc'}&bins=${bins}`),
   upload: (file: Blob, name: string, folder?: { name: string; upload: string | null }) => {
     let query = `?name=${enc(name)}`;
     if (folder) query += `&folder=${enc(folder.name)}` + (folder.upload ? `&upload=${enc(folder.upload)}` : '');

@@ -207,3 +207,19 @@ export interface StoredResultRow {
 }
 export interface HistoryAnswer { store: string; results: StoredResultRow[]; document: VerdictDocument }
 export interface SubjectRow { subject: string; results: number; revisions: number; runKeys: string[]; lastOrder: number }
+
+// GET /api/sf/v1/logs/L/stages/S/A/tasks (src/server/stage_task_page.h): a page of one stage
+// attempt's tasks and histograms over its successful tasks.
+export interface TaskRow {
+  taskId: number; index: number; attempt: number; status: string; executorId: string; host: string;
+  locality: string; speculative: boolean; launchTime: number; durationMs: number; executorRunTimeMs: number;
+  jvmGcTimeMs: number; inputBytes: number; shuffleReadBytes: number; shuffleWriteBytes: number;
+  memorySpillBytes: number; diskSpillBytes: number; errorMessage?: string;
+}
+export interface Histogram { edges: number[]; counts: number[]; tasks: number }
+export type TaskSortColumn = 'taskId' | 'index' | 'launchTime' | 'durationMs' | 'executorRunTimeMs' | 'jvmGcTimeMs' |
+  'inputBytes' | 'shuffleReadBytes' | 'shuffleWriteBytes' | 'memorySpillBytes' | 'diskSpillBytes';
+export interface StageTasksPage {
+  total: number; offset: number; tasks: TaskRow[];
+  histograms: Partial<Record<'durationMs' | 'inputBytes' | 'shuffleReadBytes', Histogram>>;
+}

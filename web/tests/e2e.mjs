@@ -210,6 +210,21 @@ try {
     expect(await page.isVisible('text=Task duration'), 'the duration distribution');
     expect((await page.$$('table.compact tbody tr')).length >= 2, 'per-executor and per-host rows');
     expect(await page.isVisible('canvas'), 'a chart');
+    // Histograms of the stage's successful tasks, and its tasks a page at a time in the order asked.
+    await page.waitForSelector('.dist[data-shows=histogram] canvas');
+    await page.waitForSelector('table.tasks tbody tr');
+    const durations = async () => page.$$eval('table.tasks tbody tr', (rows) => rows.map((r) => r.children[3].textContent));
+    const largestFirst = await durations();
+    expect(largestFirst.length >= 2, `task rows: ${largestFirst.length}`);
+    await page.getByRole('button', { name: 'largest first' }).click();
+    await page.waitForSelector('button[aria-pressed="false"]:text-is("smallest first")');
+    await page.waitForFunction((first) => document.querySelector('table.tasks tbody tr td:nth-child(4)')?.textContent !== first,
+                               largestFirst[0]);
+    const smallestFirst = await durations();
+    const ms = (text) => { const m = /^([\d.]+) (ms|s)$/.exec(text); return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN; };
+    const ordered = (list, sign) => list.map(ms).every((v, i, all) => i === 0 || sign * (v - all[i - 1]) >= 0);
+    expect(ordered(largestFirst, -1), `largest first: ${largestFirst}`);
+    expect(ordered(smallestFirst, 1), `smallest first: ${smallestFirst}`);
   });
 
   await test('plan-graph', async (page) => {

@@ -10,6 +10,7 @@ import { api, ApiError } from '../api';
 import { navigateQuery } from '../route';
 import type { Evaluation, HistoryAnswer, StoredResultRow, SubjectRow, Verdict } from '../types';
 import { Chart, type ChartOption } from './charts';
+import { useAnswer } from './useAnswer';
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   improved: 'improved', regressed: 'regressed', changed: 'changed', 'no-change-detected': 'no change',
@@ -36,19 +37,6 @@ function effectText(e: Evaluation): string {
   if (v === null) return '–';
   return e.outcome.effect.measure === 'relative' ? `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
     : e.outcome.effect.measure === 'ratio' ? `×${v.toFixed(3)}` : `${v > 0 ? '+' : ''}${figure(v)}`;
-}
-
-function useAnswer<T>(load: (() => Promise<T>) | null, key: string): { data: T | null; error: ApiError | null } {
-  const [state, setState] = useState<{ data: T | null; error: ApiError | null }>({ data: null, error: null });
-  useEffect(() => {
-    if (!load) return undefined;
-    let live = true;
-    setState({ data: null, error: null });
-    load().then((data) => live && setState({ data, error: null }),
-                (e) => live && setState({ data: null, error: e instanceof ApiError ? e : new ApiError(0, 'internal', String(e)) }));
-    return () => { live = false; };
-  }, [key]);
-  return state;
 }
 
 function Problem({ error }: { error: ApiError }) {
