@@ -265,7 +265,21 @@ try:
     status, drill = api("GET", f"logs/{plain_name}/stages/{stage['stageId']}/{stage['attemptId']}")
     check("a stage's drill-down", status == 200 and drill["stage"]["stageId"] == stage["stageId"]
           and "findings" in drill and "planNodes" in drill and drill["stage"]["quantiles"] is not None)
+    tasks_of = f"logs/{plain_name}/stages/{stage['stageId']}/{stage['attemptId']}/tasks"
+    status, page = api("GET", tasks_of + "?length=3&sortBy=durationMs&order=asc&bins=5")
+    durations = [t["durationMs"] for t in page["tasks"]] if status == 200 else []
+    check("a stage's tasks, a page in the order asked", status == 200 and page["total"] == stage["numTasks"]
+          and len(page["tasks"]) == min(3, stage["numTasks"]) and durations == sorted(durations), f"{status} {page}")
+    histogram = page["histograms"].get("durationMs") if status == 200 else None
+    check("a stage's task duration histogram counts its successful tasks",
+          histogram is not None and len(histogram["counts"]) <= 5 and len(histogram["edges"]) == len(histogram["counts"]) + 1
+          and sum(histogram["counts"]) == histogram["tasks"] == stage["quantiles"]["durationMs"]["count"], str(histogram))
+    for query in ("?sortBy=nothing", "?length=1001", "?length=0", "?bins=201", "?order=up", "?offset=-1"):
+        status, body = api("GET", tasks_of + query)
+        check(f"tasks{query} is 400 bad-parameter", status == 400 and body["error"]["code"] == "bad-parameter",
+              f"{status} {body}")
     for path, code in ((f"logs/{plain_name}/stages/99999/0", 404), (f"logs/{plain_name}/stages/x/0", 404),
+                       (f"logs/{plain_name}/stages/99999/0/tasks", 404),
                        ("logs/nothing/analysis", 404), (f"logs/{plain_name}/nothing", 404), ("nothing", 404),
                        ("parses/p999999", 404), ("parses?log=", 400)):
         method = "POST" if path.startswith("parses?") else "GET"
