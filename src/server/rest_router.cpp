@@ -32,6 +32,12 @@ RestResponse json_response(const json& body) {
   return out;
 }
 
+RestResponse json_body(std::string body) {
+  RestResponse out;
+  out.body = std::move(body);
+  return out;
+}
+
 RestResponse error_response(const RequestError& error) {
   RestResponse out;
   out.status = error.status;
@@ -195,9 +201,9 @@ bool contains(const std::vector<std::string>& values, std::string_view v) {
 
 class Request {
  public:
-  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, SqlMetricValueCache& sql_metrics, const RestPath& path,
-          const QueryParams& query)
-      : logs_(logs), tasks_(tasks), sql_metrics_(sql_metrics), path_(path), params_(query) {}
+  Request(catalog::LogCatalog& logs, StageTaskCache& tasks, SqlMetricValueCache& sql_metrics, ResponseCache& responses,
+          const RestPath& path, const QueryParams& query)
+      : logs_(logs), tasks_(tasks), sql_metrics_(sql_metrics), responses_(responses), path_(path), params_(query) {}
 
   RestResponse answer() {
     const auto& seg = path_.segments;
@@ -214,7 +220,17 @@ class Request {
     attempt_ = take(logs_.find(path_.app_id, path_.attempt_id));
     if (r[0] == "logs" && r.size() == 1) return logs_zip({attempt_.log_path});
     log_ = take(logs_.load(attempt_.log_path));
-    const model::AppModel& m = log_->model();
+    // The same request about the same version of the log is answered with the same bytes.
+    const std::string key = log_->path() + '\n' + path_text() + '?' + canonical_query();
+    if (auto kept = responses_.find(key, log_->files())) return json_body(*kept);
+    RestResponse out = log_resource(log_->model(), r);
+    if (out.status == 200 && !out.write_body) responses_.keep(key, log_->files(), out.body);
+    return out;
+  }
+
+ private:
+  // What the request asks of the loaded log.
+  RestResponse log_resource(const model::AppModel& m, const std::vector<std::string>& r) {
     if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
     if (r[0] == "jobs" && r.size() == 2) return json_response(one_job(m, r[1]));
     if (r[0] == "stages") return json_response(stages(m, r));
@@ -238,7 +254,19 @@ class Request {
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
- private:
+  // The query as one text, whatever order its parameters came in (QueryParams is sorted).
+  std::string canonical_query() const {
+    std::string out;
+    for (const auto& [name, values] : path_.query) {
+      for (const std::string& v : values) {
+        // Lengths first: no name or value can pass for two.
+        out.append(std::to_string(name.size())).append(1, ':').append(name);
+        out.append(std::to_string(v.size())).append(1, ':').append(v);
+      }
+    }
+    return out;
+  }
+
   template <class T>
   T take(Result<T> result) {
     if (!result) throw RequestError{status_for(result.error()), result.error().message()};
@@ -592,6 +620,7 @@ class Request {
   catalog::LogCatalog& logs_;
   StageTaskCache& tasks_;
   SqlMetricValueCache& sql_metrics_;
+  ResponseCache& responses_;
   const RestPath& path_;
   Params params_;
   catalog::AttemptListing attempt_;
@@ -607,7 +636,7 @@ RestResponse RestRouter::handle(std::string_view method, std::string_view path, 
   RestPath parsed = parse_rest_path(path);
   parsed.query = query;
   try {
-    Request request(logs_, tasks_, sql_metrics_, parsed, parsed.query);
+    Request request(logs_, tasks_, sql_metrics_, responses_, parsed, parsed.query);
     return request.answer();
   } catch (const RequestError& error) {
     return error_response(error);

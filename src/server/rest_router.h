@@ -22,6 +22,7 @@
 
 #include "catalog/log_catalog.h"
 #include "common/status.h"
+#include "server/response_cache.h"
 #include "server/rest_path.h"
 #include "server/sql_metric_values.h"
 #include "server/stage_tasks.h"
@@ -48,6 +49,9 @@ struct RestResponse {
 // For callers that need the bytes at once (tests, the fuzzer).
 RestResponse with_body_written(RestResponse response);
 
+// The bytes of answers about loaded logs kept to be sent again (ResponseCache).
+inline constexpr size_t kResponseCacheBytes = size_t{64} << 20;
+
 class RestRouter {
  public:
   explicit RestRouter(catalog::LogCatalog& logs, StageTaskCacheOptions tasks = {}) : logs_(logs), tasks_(tasks) {}
@@ -66,6 +70,7 @@ class RestRouter {
   catalog::LogCatalog& logs_;
   mutable StageTaskCache tasks_;
   mutable SqlMetricValueCache sql_metrics_;
+  mutable ResponseCache responses_{kResponseCacheBytes};
 };
 
 }  // namespace sf::server
