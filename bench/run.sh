@@ -120,5 +120,5 @@ echo "== compare: execution alignment and two ~1 GB logs end to end"
 "$here/compare.sh" "$build" "$repeat"
 
 echo
-echo "== serve: the REST API on the first of those ~1 GB logs"
+echo "== serve beside Spark's History Server on the first of those ~1 GB logs"
 "$here/serve.sh" "$build"
