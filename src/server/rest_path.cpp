@@ -36,7 +36,9 @@ int hex_digit(char c) {
   return -1;
 }
 
-std::string percent_decode(std::string_view text) {
+// One pass of percent-decoding, '+' a space. A '%' without two hex digits after it stays as it
+// is, or, when `strict` (Java's URLDecoder, which throws), makes the text undecodable.
+std::optional<std::string> percent_decode_once(std::string_view text, bool strict) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
@@ -46,12 +48,16 @@ std::string percent_decode(std::string_view text) {
     } else if (c == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
       out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
       i += 2;
+    } else if (c == '%' && strict) {
+      return std::nullopt;
     } else {
       out += c;
     }
   }
   return out;
 }
+
+std::string percent_decode(std::string_view text) { return *percent_decode_once(text, false); }
 
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
 int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
@@ -198,25 +204,9 @@ class LenientDateReader {
 std::optional<std::string> decode_url_parameter(std::string_view text) {
   std::string current(text);
   while (true) {
-    std::string next;
-    next.reserve(current.size());
-    for (size_t i = 0; i < current.size(); ++i) {
-      const char c = current[i];
-      if (c == '+') {
-        next += ' ';
-      } else if (c == '%') {
-        if (i + 2 >= current.size()) return std::nullopt;
-        const int high = hex_digit(current[i + 1]);
-        const int low = hex_digit(current[i + 2]);
-        if (high < 0 || low < 0) return std::nullopt;
-        next += static_cast<char>(high * 16 + low);
-        i += 2;
-      } else {
-        next += c;
-      }
-    }
-    if (next == current) return current;
-    current = std::move(next);
+    auto next = percent_decode_once(current, true);
+    if (!next || *next == current) return next;
+    current = std::move(*next);
   }
 }
 

@@ -58,10 +58,6 @@ KNOWN_DIFFERENCES: list[KnownDifference] = [
         "(SqlResource: the completion time or the current date), a value that grows with every request; serve "
         "shows 0, what the log holds", got="^0$"),
     KnownDifference(
-        ("sqlTable",), r"summary\.averageDuration",
-        "the average of the SQL executions' durations when one has no end in an unfinished log: the History "
-        "Server counts that one up to now (the clock), serve as 0", running=True),
-    KnownDifference(
         ("sql",), r"\(status\)",
         "the History Server fails to load this application's SQL store (\"Failed to load application attempt\": "
         "404 for an application it lists, with no SQL execution); serve answers its empty list",

@@ -23,6 +23,14 @@ const CHROMIUM = process.env.SF_CHROMIUM ?? '/usr/bin/chromium';
 const pages = JSON.parse(readFileSync(pagesPath, 'utf8'));
 const API = '/api/v1/';
 const ANSWER_WAIT_MS = 20_000;  // one table request: the History Server may replay the log first
+const EXPECTED = {
+  history: /\/api\/v1\/applications$/,
+  stage: /\/stages\/\d+\/\d+\/taskTable$/,
+  executors: /\/allexecutors$/,
+  environment: /\/environment$/,
+  sql: /\/sql\/sqlTable$/,
+  execution: /\/sql\/\d+$/,
+};
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM, headless: true,
@@ -48,7 +56,12 @@ async function visit({ path, kind }) {
   });
   const entry = { path, kind };
   try {
+    // The request each page's script must send; waited for, since a page can send it after the
+    // network was idle for a while (its scripts run late on a busy machine).
+    const sent = tab.waitForResponse((r) => EXPECTED[kind].test(new URL(r.url()).pathname), { timeout: 120_000 });
+    sent.catch(() => undefined);  // a failed goto reports first; this one must not go unhandled
     await tab.goto(origin + path, { waitUntil: 'networkidle', timeout: 120_000 });
+    await sent;
     if (kind === 'stage') await driveTable(tab, '#active-tasks-table', stageSearches);
     if (kind === 'sql') await driveTable(tab, '#sql-table', sqlSearches, sqlStatusFilter);
   } catch (error) {
