@@ -9,6 +9,7 @@
 #   make bench-instructions  the same ratios counted in instructions (callgrind): immune to load
 #   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS
 #   make bench-serve  serve beside Spark's History Server on a ~1 GB log: first and cached answers, requests/s, RSS
+#   make bench-dashboard  the dashboard in chromium on that log: first findings board, a stage's drill-down, API requests/s
 #   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
 #                     predictions of other cluster sizes: docs/validation.md
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
@@ -106,6 +107,11 @@ bench-instructions: build
 .PHONY: bench-compare
 bench-compare: build
 	@bench/compare.sh $(BUILD_DIR)
+
+# The dashboard in chromium on the same ~1 GB log: first board, drill-down, API requests/s (also in make bench).
+.PHONY: bench-dashboard
+bench-dashboard: web-deps build
+	@bench/dashboard.sh $(BUILD_DIR)
 
 # serve beside Spark's History Server on a ~1 GB generated log, with the ratios (also the end of make bench).
 .PHONY: bench-serve

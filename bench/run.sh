@@ -122,3 +122,7 @@ echo "== compare: execution alignment and two ~1 GB logs end to end"
 echo
 echo "== serve beside Spark's History Server on the first of those ~1 GB logs"
 "$here/serve.sh" "$build"
+
+echo
+echo "== the dashboard in chromium on the same log"
+"$here/dashboard.sh" "$build"
