@@ -7,8 +7,9 @@ Which pages: the application lists (completed and incomplete), and for a few app
 chosen for what they exercise (the most SQL executions, the most failed or killed tasks, several
 attempts, unfinished), the stage page of their first stage attempt and of their stage attempt with
 the most failed or killed tasks, the executors, environment and SQL pages and one execution's
-page. On a stage page and the SQL page the DataTables table is sorted by every column both ways,
-paged, shown whole, searched and (SQL) filtered by status, each by the page's own code."""
+page. On the SQL page and two stage pages (the first, and the one with the most failed or killed
+tasks) the DataTables table is sorted by every column both ways, on the other stage pages by a few;
+each is paged, shown whole, searched and (SQL) filtered by status, by the page's own code."""
 from __future__ import annotations
 
 import json
@@ -52,8 +53,8 @@ _ENDPOINT_BY_TAIL = [
 def why_not_available():
     """Why the pages cannot be opened here, or None."""
     if os.environ.get("SF_ORACLE_SPARK_UI") == "skip":
-        return ("a sanitized build's suite (the unsanitized suite opens them; the sanitizers watch the same "
-                "code through DataTablesTest and the oracle's own requests)")
+        return ("SF_ORACLE_SPARK_UI=skip (CI's first suite: its sanitized suite opens them, beside fewer "
+                "long tests)")
     if shutil.which("node") is None:
         return "node is not installed (scripts/install-deps.sh nodejs npm)"
     if not os.path.isdir(PLAYWRIGHT):
@@ -121,12 +122,17 @@ def pages_to_open(listing, answer):
         shown = stage_attempts[:1] + sorted(stage_attempts, key=lambda s: -failed_or_killed(s))[:1]
         for s in {(s["stageId"], s["attemptId"]): s for s in shown}.values():
             pages.append({"path": f"{base}/stages/stage/?id={s['stageId']}&attempt={s['attemptId']}",
-                          "kind": "stage", "app": app_id})
+                          "kind": "stage", "app": app_id, "failed": failed_or_killed(s), "everyColumn": False})
         pages.append({"path": f"{base}/executors/", "kind": "executors", "app": app_id})
         pages.append({"path": f"{base}/environment/", "kind": "environment", "app": app_id})
         if executions:
             pages.append({"path": f"{base}/SQL/", "kind": "sql", "app": app_id})
             pages.append({"path": f"{base}/SQL/execution/?id={executions[0]['id']}", "kind": "execution", "app": app_id})
+    # Two stage pages sort by every column both ways, the first and the one with the most failed
+    # or killed tasks (whose indices hold negated values); the others by a few (spark_ui_requests.mjs).
+    stage_pages = [p for p in pages if p["kind"] == "stage"]
+    for chosen_page in stage_pages[:1] + sorted(stage_pages, key=lambda p: -p["failed"])[:1]:
+        chosen_page["everyColumn"] = True
     return pages
 
 
