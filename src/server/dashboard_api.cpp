@@ -274,8 +274,8 @@ class DashboardApi::Request {
     throw ApiError{404, "not-found", "no such log in the log directory: " + log};
   }
 
-  std::shared_ptr<const catalog::LoadedLog> load(const std::string& log) const {
-    const LogRef ref = resolve_log(log);
+  std::shared_ptr<const catalog::LoadedLog> load(const std::string& log) const { return load(resolve_log(log)); }
+  std::shared_ptr<const catalog::LoadedLog> load(const LogRef& ref) const {
     auto loaded = ref.own_file ? api_.logs_.load_own_file(ref.path) : api_.logs_.load(ref.path);
     if (!loaded) {
       const Status& e = loaded.error();
@@ -329,7 +329,7 @@ class DashboardApi::Request {
   // logs/L/stages/S/A/tasks?offset&length&sortBy&order&bins
   RestResponse stage_tasks() {
     const LogRef ref = resolve_log(seg_[1]);
-    const auto log = load(seg_[1]);
+    const auto log = load(ref);
     const int64_t stage_id = parse_number(seg_[3], "stage");
     const int64_t attempt_id = parse_number(seg_[4], "stage attempt");
     if (log->model().stage(stage_id, static_cast<int32_t>(attempt_id)) == nullptr) {
