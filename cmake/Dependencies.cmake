@@ -3,6 +3,13 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(simdjson CONFIG REQUIRED)
 find_package(nlohmann_json CONFIG REQUIRED)
+# RapidJSON's Writer: the streaming writer of every document (common/json_writer.h). Debian's
+# config file sets only RAPIDJSON_INCLUDE_DIRS, so the target is made here.
+find_package(RapidJSON CONFIG REQUIRED)
+if(NOT TARGET RapidJSON::RapidJSON)
+  add_library(RapidJSON::RapidJSON INTERFACE IMPORTED)
+  set_target_properties(RapidJSON::RapidJSON PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${RAPIDJSON_INCLUDE_DIRS}")
+endif()
 find_package(fmt CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(tl-expected CONFIG REQUIRED)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libsimdjson-dev nlohmann-json3-dev libfmt-dev libcli11-dev libexpected-dev
+  libsimdjson-dev nlohmann-json3-dev rapidjson-dev libfmt-dev libcli11-dev libexpected-dev
   libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev liblzf-dev zlib1g-dev libarchive-dev
   libre2-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -2,165 +2,229 @@
 
 #include <map>
 
+#include "common/json_writer.h"
+
 namespace sf::report {
 
 namespace {
 
-using Doc = nlohmann::ordered_json;
 using namespace sf::analysis;
 
-Doc share(double part, double whole) { return whole > 0 ? Doc(part / whole) : Doc(nullptr); }
-
-Doc cluster_json(const ClusterShape& c) {
-  const DynamicAllocation& da = c.dynamic_allocation;
-  return {{"localMode", c.local_mode},
-          {"executors", c.executors},
-          {"coresPerExecutor", c.cores_per_executor},
-          {"coresEstimated", c.cores_estimated},
-          {"taskCpus", c.task_cpus},
-          {"executorMemoryGib", c.executor_memory_gib},
-          {"driverCores", c.driver_cores},
-          {"driverMemoryGib", c.driver_memory_gib},
-          {"executorStartupMs", c.executor_startup_ms},
-          {"dynamicAllocation",
-           {{"enabled", da.enabled},
-            {"minExecutors", da.min_executors},
-            {"initialExecutors", da.initial_executors},
-            {"maxExecutors", da.max_executors ? Doc(*da.max_executors) : Doc(nullptr)},
-            {"idleTimeoutMs", da.idle_timeout_ms}}}};
+void write_share(JsonWriter& w, double part, double whole) {
+  if (whole > 0) {
+    w.number(part / whole);
+  } else {
+    w.null();
+  }
 }
 
-Doc time_split_json(const WindowSplit& s) {
-  return {{"durationMs", s.duration_ms},
-          {"driverOnlyMs", s.outside_ms()},
-          {"executorMs", s.inside_ms},
-          {"driverOnlyShare", share(s.outside_ms(), s.duration_ms)},
-          {"executorShare", share(s.inside_ms, s.duration_ms)},
-          {"beforeFirstJobMs", s.before_first_ms},
-          {"betweenJobsMs", s.between_ms},
-          {"afterLastJobMs", s.after_last_ms},
-          {"gapsOverOneSecond", s.gaps_over_one_second},
-          {"longestGapMs", s.longest_gap_ms}};
+void write_cluster(JsonWriter& w, const ClusterShape& c) {
+  const DynamicAllocation& da = c.dynamic_allocation;
+  w.object([&] {
+    w.field("localMode", c.local_mode);
+    w.field("executors", c.executors);
+    w.field("coresPerExecutor", c.cores_per_executor);
+    w.field("coresEstimated", c.cores_estimated);
+    w.field("taskCpus", c.task_cpus);
+    w.field("executorMemoryGib", c.executor_memory_gib);
+    w.field("driverCores", c.driver_cores);
+    w.field("driverMemoryGib", c.driver_memory_gib);
+    w.field("executorStartupMs", c.executor_startup_ms);
+    w.object_field("dynamicAllocation", [&] {
+      w.field("enabled", da.enabled);
+      w.field("minExecutors", da.min_executors);
+      w.field("initialExecutors", da.initial_executors);
+      w.field("maxExecutors", da.max_executors);
+      w.field("idleTimeoutMs", da.idle_timeout_ms);
+    });
+  });
+}
+
+void write_time_split(JsonWriter& w, const WindowSplit& s) {
+  w.object([&] {
+    w.field("durationMs", s.duration_ms);
+    w.field("driverOnlyMs", s.outside_ms());
+    w.field("executorMs", s.inside_ms);
+    w.key("driverOnlyShare");
+    write_share(w, s.outside_ms(), s.duration_ms);
+    w.key("executorShare");
+    write_share(w, s.inside_ms, s.duration_ms);
+    w.field("beforeFirstJobMs", s.before_first_ms);
+    w.field("betweenJobsMs", s.between_ms);
+    w.field("afterLastJobMs", s.after_last_ms);
+    w.field("gapsOverOneSecond", s.gaps_over_one_second);
+    w.field("longestGapMs", s.longest_gap_ms);
+  });
 }
 
 template <typename Id>
-Doc cost_of(const std::map<Id, double>& costs, Id id) {
+void write_cost_of(JsonWriter& w, const std::map<Id, double>& costs, Id id) {
   auto it = costs.find(id);
-  return it != costs.end() ? Doc(it->second) : Doc(nullptr);
+  if (it != costs.end()) {
+    w.number(it->second);
+  } else {
+    w.null();
+  }
 }
 
-Doc jobs_json(const Economics& e) {
+void write_jobs(JsonWriter& w, const Economics& e) {
   const std::map<int64_t, double> costs(e.cost.jobs.begin(), e.cost.jobs.end());
-  Doc out = Doc::array();
-  for (const JobTimeSplit& j : e.jobs) {
-    const WindowSplit& s = j.split;
-    out.push_back({{"jobId", j.job_id},
-                   {"durationMs", s.duration_ms},
-                   {"driverOnlyMs", s.outside_ms()},
-                   {"beforeFirstStageMs", s.before_first_ms},
-                   {"inStagesMs", s.inside_ms},
-                   {"betweenStagesMs", s.between_ms},
-                   {"afterLastStageMs", s.after_last_ms},
-                   {"cost", cost_of(costs, j.job_id)}});
-  }
-  return out;
+  w.array([&] {
+    for (const JobTimeSplit& j : e.jobs) {
+      const WindowSplit& s = j.split;
+      w.object([&] {
+        w.field("jobId", j.job_id);
+        w.field("durationMs", s.duration_ms);
+        w.field("driverOnlyMs", s.outside_ms());
+        w.field("beforeFirstStageMs", s.before_first_ms);
+        w.field("inStagesMs", s.inside_ms);
+        w.field("betweenStagesMs", s.between_ms);
+        w.field("afterLastStageMs", s.after_last_ms);
+        w.key("cost");
+        write_cost_of(w, costs, j.job_id);
+      });
+    }
+  });
 }
 
-Doc sql_json(const Economics& e) {
+void write_sql(JsonWriter& w, const Economics& e) {
   const std::map<int64_t, double> costs(e.cost.sql.begin(), e.cost.sql.end());
-  Doc out = Doc::array();
-  for (const SqlTimeSplit& x : e.sql) {
-    const WindowSplit& s = x.split;
-    out.push_back({{"executionId", x.execution_id},
-                   {"durationMs", s.duration_ms},
-                   {"driverOnlyMs", s.outside_ms()},
-                   {"beforeFirstJobMs", s.before_first_ms},
-                   {"inJobsMs", s.inside_ms},
-                   {"betweenJobsMs", s.between_ms},
-                   {"afterLastJobMs", s.after_last_ms},
-                   {"cost", cost_of(costs, x.execution_id)}});
-  }
-  return out;
+  w.array([&] {
+    for (const SqlTimeSplit& x : e.sql) {
+      const WindowSplit& s = x.split;
+      w.object([&] {
+        w.field("executionId", x.execution_id);
+        w.field("durationMs", s.duration_ms);
+        w.field("driverOnlyMs", s.outside_ms());
+        w.field("beforeFirstJobMs", s.before_first_ms);
+        w.field("inJobsMs", s.inside_ms);
+        w.field("betweenJobsMs", s.between_ms);
+        w.field("afterLastJobMs", s.after_last_ms);
+        w.key("cost");
+        write_cost_of(w, costs, x.execution_id);
+      });
+    }
+  });
 }
 
-Doc critical_path_json(const CriticalPath& p) {
-  Doc stages = Doc::array();
-  for (const PathStage& s : p.stages) {
-    stages.push_back({{"stageId", s.stage.stage_id},
-                      {"attemptId", s.stage.attempt_id},
-                      {"waitMs", s.wait_ms},
-                      {"longestTaskMs", s.longest_task_ms},
-                      {"floorMs", s.floor_ms}});
-  }
-  return {{"wallClockMs", p.wall_clock_ms},
-          {"driverOnlyMs", p.driver_only_ms},
-          {"chainMs", p.chain_ms},
-          {"lengthMs", p.length_ms},
-          {"idealChainMs", p.ideal_chain_ms},
-          {"idealMs", p.ideal_ms},
-          {"idealCores", p.cores},
-          {"stages", std::move(stages)}};
+void write_critical_path(JsonWriter& w, const CriticalPath& p) {
+  w.object([&] {
+    w.field("wallClockMs", p.wall_clock_ms);
+    w.field("driverOnlyMs", p.driver_only_ms);
+    w.field("chainMs", p.chain_ms);
+    w.field("lengthMs", p.length_ms);
+    w.field("idealChainMs", p.ideal_chain_ms);
+    w.field("idealMs", p.ideal_ms);
+    w.field("idealCores", p.cores);
+    w.array_field("stages", [&] {
+      for (const PathStage& s : p.stages) {
+        w.object([&] {
+          w.field("stageId", s.stage.stage_id);
+          w.field("attemptId", s.stage.attempt_id);
+          w.field("waitMs", s.wait_ms);
+          w.field("longestTaskMs", s.longest_task_ms);
+          w.field("floorMs", s.floor_ms);
+        });
+      }
+    });
+  });
 }
 
-Doc what_if_json(const WhatIf& w) {
-  Doc curve = Doc::array();
-  for (const WhatIfPoint& p : w.curve) {
-    curve.push_back({{"executors", p.executors},
-                     {"predictedMs", p.predicted_ms},
-                     {"simulatedMs", p.simulated_ms},
-                     {"executorHours", p.executor_hours},
-                     {"cost", p.cost}});
-  }
-  return {{"coresPerExecutor", w.cores_per_executor},
-          {"todayExecutors", w.today_executors},
-          {"dynamicAllocation", w.dynamic_allocation},
-          {"measuredMs", w.measured_ms},
-          {"todaySimulatedMs", w.today_simulated_ms},
-          {"todayError", w.today_error},
-          {"kneeExecutors", w.knee_executors},
-          {"kneeMs", w.knee_ms},
-          {"bestMs", w.best_ms},
-          {"kneeShare", WhatIf::kKneeShare},
-          {"curve", std::move(curve)}};
+void write_what_if(JsonWriter& w, const WhatIf& what_if) {
+  w.object([&] {
+    w.field("coresPerExecutor", what_if.cores_per_executor);
+    w.field("todayExecutors", what_if.today_executors);
+    w.field("dynamicAllocation", what_if.dynamic_allocation);
+    w.field("measuredMs", what_if.measured_ms);
+    w.field("todaySimulatedMs", what_if.today_simulated_ms);
+    w.field("todayError", what_if.today_error);
+    w.field("kneeExecutors", what_if.knee_executors);
+    w.field("kneeMs", what_if.knee_ms);
+    w.field("bestMs", what_if.best_ms);
+    w.field("kneeShare", WhatIf::kKneeShare);
+    w.array_field("curve", [&] {
+      for (const WhatIfPoint& p : what_if.curve) {
+        w.object([&] {
+          w.field("executors", p.executors);
+          w.field("predictedMs", p.predicted_ms);
+          w.field("simulatedMs", p.simulated_ms);
+          w.field("executorHours", p.executor_hours);
+          w.field("cost", p.cost);
+        });
+      }
+    });
+  });
 }
 
-Doc cost_json(const Cost& c) {
+void write_cost(JsonWriter& w, const Cost& c) {
   const RateCard& r = c.rate_card;
-  Doc stages = Doc::array();
-  for (const auto& [ref, cost] : c.stages) {
-    stages.push_back({{"stageId", ref.stage_id}, {"attemptId", ref.attempt_id}, {"cost", cost}});
-  }
-  Doc findings = Doc::array();
-  for (const FindingCost& f : c.findings) findings.push_back({{"findingId", f.finding_id}, {"low", f.low}, {"high", f.high}});
-  return {{"rateCard",
-           {{"name", r.name},
-            {"currency", r.currency},
-            {"perCoreHour", r.per_core_hour},
-            {"perGibHour", r.per_gib_hour},
-            {"source", r.source},
-            {"asOf", r.as_of}}},
-          {"total", c.total},
-          {"executors", c.executors},
-          {"driver", c.driver},
-          {"driverOnly", c.driver_only},
-          {"coreHours", c.core_hours},
-          {"gibHours", c.gib_hours},
-          {"stages", std::move(stages)},
-          {"findings", std::move(findings)}};
+  w.object([&] {
+    w.object_field("rateCard", [&] {
+      w.field("name", r.name);
+      w.field("currency", r.currency);
+      w.field("perCoreHour", r.per_core_hour);
+      w.field("perGibHour", r.per_gib_hour);
+      w.field("source", r.source);
+      w.field("asOf", r.as_of);
+    });
+    w.field("total", c.total);
+    w.field("executors", c.executors);
+    w.field("driver", c.driver);
+    w.field("driverOnly", c.driver_only);
+    w.field("coreHours", c.core_hours);
+    w.field("gibHours", c.gib_hours);
+    w.array_field("stages", [&] {
+      for (const auto& [ref, cost] : c.stages) {
+        w.object([&] {
+          w.field("stageId", ref.stage_id);
+          w.field("attemptId", ref.attempt_id);
+          w.field("cost", cost);
+        });
+      }
+    });
+    w.array_field("findings", [&] {
+      for (const FindingCost& f : c.findings) {
+        w.object([&] {
+          w.field("findingId", f.finding_id);
+          w.field("low", f.low);
+          w.field("high", f.high);
+        });
+      }
+    });
+  });
 }
 
 }  // namespace
 
-nlohmann::ordered_json economics_json(const Economics& e) {
-  Doc out;
-  out["cluster"] = cluster_json(e.cluster);
-  out["timeSplit"] = e.time_split ? time_split_json(*e.time_split) : Doc(nullptr);
-  out["jobs"] = jobs_json(e);
-  out["sql"] = sql_json(e);
-  out["criticalPath"] = e.critical_path ? critical_path_json(*e.critical_path) : Doc(nullptr);
-  out["whatIf"] = e.what_if ? what_if_json(*e.what_if) : Doc(nullptr);
-  out["cost"] = cost_json(e.cost);
-  return out;
+void write_economics(JsonWriter& w, const Economics& e) {
+  w.object([&] {
+    w.key("cluster");
+    write_cluster(w, e.cluster);
+    w.key("timeSplit");
+    if (e.time_split) {
+      write_time_split(w, *e.time_split);
+    } else {
+      w.null();
+    }
+    w.key("jobs");
+    write_jobs(w, e);
+    w.key("sql");
+    write_sql(w, e);
+    w.key("criticalPath");
+    if (e.critical_path) {
+      write_critical_path(w, *e.critical_path);
+    } else {
+      w.null();
+    }
+    w.key("whatIf");
+    if (e.what_if) {
+      write_what_if(w, *e.what_if);
+    } else {
+      w.null();
+    }
+    w.key("cost");
+    write_cost(w, e.cost);
+  });
 }
 
 }  // namespace sf::report

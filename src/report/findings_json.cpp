@@ -2,22 +2,37 @@
 
 #include <algorithm>
 
+#include "common/json_writer.h"
+
 namespace sf::report {
 
 namespace {
 
-using json = nlohmann::ordered_json;
 using namespace sf::analysis;
 
-json impact_json(const ImpactEstimate& impact) {
-  json out;
-  out["basis"] = to_string(impact.basis);
-  out["wallClock"] = impact.wall_clock ? json{{"lowMs", impact.wall_clock->low_ms}, {"highMs", impact.wall_clock->high_ms}}
-                                       : json(nullptr);
-  out["estimateMethod"] = to_string(impact.method);
-  out["rawWaste"] = impact.raw_waste ? json{{"value", impact.raw_waste->value}, {"unit", to_string(impact.raw_waste->unit)}}
-                                     : json(nullptr);
-  return out;
+void write_impact(JsonWriter& w, const ImpactEstimate& impact) {
+  w.object([&] {
+    w.field("basis", to_string(impact.basis));
+    w.key("wallClock");
+    if (impact.wall_clock) {
+      w.object([&] {
+        w.field("lowMs", impact.wall_clock->low_ms);
+        w.field("highMs", impact.wall_clock->high_ms);
+      });
+    } else {
+      w.null();
+    }
+    w.field("estimateMethod", to_string(impact.method));
+    w.key("rawWaste");
+    if (impact.raw_waste) {
+      w.object([&] {
+        w.field("value", impact.raw_waste->value);
+        w.field("unit", to_string(impact.raw_waste->unit));
+      });
+    } else {
+      w.null();
+    }
+  });
 }
 
 double threshold_value(const Thresholds& thresholds, std::string_view name) {
@@ -25,95 +40,127 @@ double threshold_value(const Thresholds& thresholds, std::string_view name) {
   return info != nullptr ? thresholds.*(info->field) : 0.0;
 }
 
-json finding_json(const Finding& f, const Thresholds& thresholds) {
-  json out;
-  out["id"] = f.id;
-  out["type"] = f.type;
-  out["rule"] = f.rule;
-  out["scope"] = to_string(f.scope);
-  out["stageIds"] = f.stage_ids();
-  json attempts = json::array();
-  for (const auto& s : f.stages) attempts.push_back({{"stageId", s.stage_id}, {"attemptId", s.attempt_id}});
-  out["stageAttempts"] = std::move(attempts);
-  out["sqlExecutionId"] = f.sql_execution_id ? json(*f.sql_execution_id) : json(nullptr);
-  out["title"] = f.title;
-  out["explanation"] = f.explanation;
-  out["recommendation"] = f.recommendation;
-  json settings = json::array();
-  for (const auto& s : f.settings) {
-    settings.push_back({{"key", s.key},
-                        {"suggestedValue", s.suggested_value},
-                        {"currentValue", s.current_value},
-                        {"effectiveValue", s.effective_value}});
-  }
-  out["settings"] = std::move(settings);
-  json evidence = json::array();
-  for (const auto& e : f.evidence) evidence.push_back({{"name", e.name}, {"value", e.value}, {"unit", e.unit}});
-  out["evidence"] = std::move(evidence);
-  json used = json::array();
-  for (const auto& name : f.thresholds) used.push_back({{"name", name}, {"value", threshold_value(thresholds, name)}});
-  out["thresholds"] = std::move(used);
-  out["confidence"] = to_string(f.confidence);
-  out["impactBand"] = to_string(f.band);
-  out["validationRequired"] = f.validation_caveat.empty() ? json(nullptr) : json(f.validation_caveat);
-  out["impactEstimate"] = impact_json(f.impact);
-  return out;
-}
-
 }  // namespace
 
-json findings_json(const Analysis& analysis) {
-  json out = json::array();
-  for (const Finding& f : analysis.findings) out.push_back(finding_json(f, analysis.thresholds));
-  return out;
-}
-
-json rollup_json(const Analysis& analysis) {
-  json groups = json::array();
-  for (const RollupGroup& g : analysis.rollup.groups) {
-    json out;
-    out["type"] = g.type;
-    out["tier"] = to_string(g.tier);
-    switch (g.tier) {
-      case RollupTier::kTime:
-        out["label"] = "recoverable wall-clock";
-        out["recoverableMs"] = {{"low", g.recoverable_low_ms}, {"high", g.recoverable_high_ms}};
-        out["naiveSumHighMs"] = g.naive_high_ms;
-        out["fixFirst"] = g.fix_first;
-        break;
-      case RollupTier::kResource:
-        out["label"] = "resource-cost projection";
-        out["unit"] = to_string(*g.unit);
-        out["total"] = g.resource_total;
-        break;
-      case RollupTier::kCount:
-        out["label"] = "count";
-        break;
+void write_finding(JsonWriter& w, const Finding& f, const Thresholds& thresholds) {
+  w.object([&] {
+    w.field("id", f.id);
+    w.field("type", f.type);
+    w.field("rule", f.rule);
+    w.field("scope", to_string(f.scope));
+    w.field("stageIds", f.stage_ids());
+    w.array_field("stageAttempts", [&] {
+      for (const auto& s : f.stages) {
+        w.object([&] {
+          w.field("stageId", s.stage_id);
+          w.field("attemptId", s.attempt_id);
+        });
+      }
+    });
+    w.field("sqlExecutionId", f.sql_execution_id);
+    w.field("title", f.title);
+    w.field("explanation", f.explanation);
+    w.field("recommendation", f.recommendation);
+    w.array_field("settings", [&] {
+      for (const auto& s : f.settings) {
+        w.object([&] {
+          w.field("key", s.key);
+          w.field("suggestedValue", s.suggested_value);
+          w.field("currentValue", s.current_value);
+          w.field("effectiveValue", s.effective_value);
+        });
+      }
+    });
+    w.array_field("evidence", [&] {
+      for (const auto& e : f.evidence) {
+        w.object([&] {
+          w.field("name", e.name);
+          w.field("value", e.value);
+          w.field("unit", e.unit);
+        });
+      }
+    });
+    w.array_field("thresholds", [&] {
+      for (const auto& name : f.thresholds) {
+        w.object([&] {
+          w.field("name", name);
+          w.field("value", threshold_value(thresholds, name));
+        });
+      }
+    });
+    w.field("confidence", to_string(f.confidence));
+    w.field("impactBand", to_string(f.band));
+    w.key("validationRequired");
+    if (f.validation_caveat.empty()) {
+      w.null();
+    } else {
+      w.string(f.validation_caveat);
     }
-    json bands = json::object();
-    for (const auto& [band, count] : g.band_counts) bands[std::string(to_string(band))] = count;
-    out["bandCounts"] = std::move(bands);
-    out["bestImpactBand"] = to_string(g.best_band);
-    out["bestFindingId"] = g.best_finding_id;
-    out["findingIds"] = g.finding_ids;
-    groups.push_back(std::move(out));
-  }
-  return groups;
+    w.key("impactEstimate");
+    write_impact(w, f.impact);
+  });
 }
 
-json analysis_config_json(const Analysis& analysis) {
+void write_findings(JsonWriter& w, const Analysis& analysis) {
+  w.array([&] {
+    for (const Finding& f : analysis.findings) write_finding(w, f, analysis.thresholds);
+  });
+}
+
+void write_rollup(JsonWriter& w, const Analysis& analysis) {
+  w.array([&] {
+    for (const RollupGroup& g : analysis.rollup.groups) {
+      w.object([&] {
+        w.field("type", g.type);
+        w.field("tier", to_string(g.tier));
+        switch (g.tier) {
+          case RollupTier::kTime:
+            w.field("label", "recoverable wall-clock");
+            w.object_field("recoverableMs", [&] {
+              w.field("low", g.recoverable_low_ms);
+              w.field("high", g.recoverable_high_ms);
+            });
+            w.field("naiveSumHighMs", g.naive_high_ms);
+            w.field("fixFirst", g.fix_first);
+            break;
+          case RollupTier::kResource:
+            w.field("label", "resource-cost projection");
+            w.field("unit", to_string(*g.unit));
+            w.field("total", g.resource_total);
+            break;
+          case RollupTier::kCount:
+            w.field("label", "count");
+            break;
+        }
+        w.object_field("bandCounts", [&] {
+          for (const auto& [band, count] : g.band_counts) w.field(to_string(band), count);
+        });
+        w.field("bestImpactBand", to_string(g.best_band));
+        w.field("bestFindingId", g.best_finding_id);
+        w.field("findingIds", g.finding_ids);
+      });
+    }
+  });
+}
+
+void write_analysis_config(JsonWriter& w, const Analysis& analysis) {
   const Thresholds defaults;
-  json thresholds = json::array();
-  for (const ThresholdInfo& info : threshold_registry()) {
-    const bool overridden = std::find(analysis.overridden_thresholds.begin(), analysis.overridden_thresholds.end(),
-                                      info.name) != analysis.overridden_thresholds.end();
-    thresholds.push_back({{"name", info.name},
-                          {"value", analysis.thresholds.*(info.field)},
-                          {"default", defaults.*(info.field)},
-                          {"unit", info.unit},
-                          {"overridden", overridden}});
-  }
-  return {{"thresholds", std::move(thresholds)}, {"guardViolations", analysis.guard_violations}};
+  w.object([&] {
+    w.array_field("thresholds", [&] {
+      for (const ThresholdInfo& info : threshold_registry()) {
+        const bool overridden = std::find(analysis.overridden_thresholds.begin(), analysis.overridden_thresholds.end(),
+                                          info.name) != analysis.overridden_thresholds.end();
+        w.object([&] {
+          w.field("name", info.name);
+          w.field("value", analysis.thresholds.*(info.field));
+          w.field("default", defaults.*(info.field));
+          w.field("unit", info.unit);
+          w.field("overridden", overridden);
+        });
+      }
+    });
+    w.field("guardViolations", analysis.guard_violations);
+  });
 }
 
 }  // namespace sf::report

@@ -1,16 +1,19 @@
 // The findings part of the analysis document: findings, the rollup and the thresholds used.
-// Private to src/report (it exposes nlohmann::json); model_json.cpp puts these sections into
-// the document.
+// model_json.cpp puts these sections into the document; the dashboard's stage page writes the
+// findings of one stage with write_finding.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/analyzer.h"
 
+namespace sf {
+class JsonWriter;
+}
+
 namespace sf::report {
 
-nlohmann::ordered_json findings_json(const analysis::Analysis& analysis);
-nlohmann::ordered_json rollup_json(const analysis::Analysis& analysis);
-nlohmann::ordered_json analysis_config_json(const analysis::Analysis& analysis);
+void write_finding(JsonWriter& w, const analysis::Finding& finding, const analysis::Thresholds& thresholds);
+void write_findings(JsonWriter& w, const analysis::Analysis& analysis);
+void write_rollup(JsonWriter& w, const analysis::Analysis& analysis);
+void write_analysis_config(JsonWriter& w, const analysis::Analysis& analysis);
 
 }  // namespace sf::report

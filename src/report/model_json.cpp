@@ -1,9 +1,8 @@
 #include "report/model_json.h"
 
-#include <algorithm>
+#include <unordered_map>
 
-#include <nlohmann/json.hpp>
-
+#include "common/json_writer.h"
 #include "report/economics_json.h"
 #include "report/findings_json.h"
 
@@ -11,382 +10,528 @@ namespace sf::report {
 
 namespace {
 
-using json = nlohmann::ordered_json;
 using namespace sf::model;
 
-json optional_int(const std::optional<int64_t>& value) { return value ? json(*value) : json(nullptr); }
-
-json plain_key_values(const KeyValues& values) {
-  json out = json::object();
-  for (const auto& [key, value] : values) out[key] = value;
-  return out;
-}
-
-json peaks_json(const ExecutorMetricPeaks& peaks) {
-  if (!peaks.present) return nullptr;
-  json out = json::object();
-  for (size_t i = 0; i < kExecutorMetricCount; ++i) {
-    out[std::string(executor_metric_name(static_cast<ExecutorMetric>(i)))] = peaks.values[i];
+// A JSON object has each name once: a key a log repeats keeps its first place and its last
+// value. `pairs` is a vector of (key, value); most are sorted by key, which proves them unique.
+template <typename Pairs, typename WriteValue>
+void write_unique_members(JsonWriter& w, const Pairs& pairs, WriteValue write_value) {
+  bool strictly_sorted = true;
+  for (size_t i = 1; i < pairs.size() && strictly_sorted; ++i) strictly_sorted = pairs[i - 1].first < pairs[i].first;
+  w.begin_object();
+  if (strictly_sorted) {
+    for (const auto& [key, value] : pairs) {
+      w.key(key);
+      write_value(value);
+    }
+  } else {
+    std::unordered_map<std::string_view, size_t> last;
+    for (size_t i = 0; i < pairs.size(); ++i) last[pairs[i].first] = i;
+    for (const auto& pair : pairs) {
+      auto it = last.find(pair.first);
+      if (it == last.end()) continue;
+      w.key(pair.first);
+      write_value(pairs[it->second].second);
+      last.erase(it);
+    }
   }
-  return out;
+  w.end_object();
 }
 
-json app_json(const AppModel& model) {
+template <typename Pairs>
+void write_unique_pairs(JsonWriter& w, const Pairs& pairs) {
+  write_unique_members(w, pairs, [&](const auto& value) { w.value(value); });
+}
+
+void write_peaks(JsonWriter& w, const ExecutorMetricPeaks& peaks) {
+  if (!peaks.present) return w.null();
+  w.object([&] {
+    for (size_t i = 0; i < kExecutorMetricCount; ++i) {
+      w.field(executor_metric_name(static_cast<ExecutorMetric>(i)), peaks.values[i]);
+    }
+  });
+}
+
+void write_source(JsonWriter& w, const SourceInfo& source) {
+  w.object([&] {
+    w.field("path", source.path);
+    w.field("layout", source.layout);
+    w.field("inProgress", source.in_progress);
+    w.array_field("parts", [&] {
+      for (const auto& p : source.parts) {
+        w.object([&] {
+          w.field("name", p.name);
+          w.field("codec", p.codec);
+          w.field("storedBytes", p.stored_bytes);
+          w.field("uncompressedBytes", p.uncompressed_bytes);
+          w.field("lines", p.lines);
+        });
+      }
+    });
+  });
+}
+
+void write_app(JsonWriter& w, const AppModel& model) {
   const AppInfo& app = model.app;
-  json out;
-  out["id"] = app.id;
-  out["name"] = app.name;
-  out["attemptId"] = app.attempt_id ? json(*app.attempt_id) : json(nullptr);
-  out["user"] = app.user;
-  out["sparkVersion"] = app.spark_version;
-  out["databricks"] = app.databricks;
-  out["startTimeMs"] = optional_int(app.start_time_ms);
-  out["endTimeMs"] = optional_int(app.end_time_ms);
-  out["lastEventTimeMs"] = optional_int(app.last_event_time_ms);
-  out["durationMs"] = optional_int(app.duration_ms());
-  out["finished"] = app.finished;
-  out["exitCode"] = app.exit_code ? json(*app.exit_code) : json(nullptr);
-  out["peakConcurrentCores"] = model.peak_concurrent_cores;
-  out["peakConcurrentExecutors"] = model.peak_concurrent_executors;
-  out["peakCoresFromExecutorCount"] = model.peak_cores_from_executor_count;
-  out["driverLogs"] = plain_key_values(app.driver_logs);
-  return out;
+  w.object([&] {
+    w.field("id", app.id);
+    w.field("name", app.name);
+    w.field("attemptId", app.attempt_id);
+    w.field("user", app.user);
+    w.field("sparkVersion", app.spark_version);
+    w.field("databricks", app.databricks);
+    w.field("startTimeMs", app.start_time_ms);
+    w.field("endTimeMs", app.end_time_ms);
+    w.field("lastEventTimeMs", app.last_event_time_ms);
+    w.field("durationMs", app.duration_ms());
+    w.field("finished", app.finished);
+    w.field("exitCode", app.exit_code);
+    w.field("peakConcurrentCores", model.peak_concurrent_cores);
+    w.field("peakConcurrentExecutors", model.peak_concurrent_executors);
+    w.field("peakCoresFromExecutorCount", model.peak_cores_from_executor_count);
+    w.key("driverLogs");
+    write_unique_pairs(w, app.driver_logs);
+  });
 }
 
-json environment_json(const Environment& env) {
-  json out;
-  out["jvmInformation"] = plain_key_values(env.jvm_information);
-  out["sparkProperties"] = plain_key_values(env.spark_properties);
-  out["systemProperties"] = plain_key_values(env.system_properties);
-  out["hadoopProperties"] = plain_key_values(env.hadoop_properties);
-  out["metricsProperties"] = plain_key_values(env.metrics_properties);
-  out["classpathEntryCount"] = env.classpath_entries.size();
-  json profiles = json::array();
-  for (const auto& profile : env.resource_profiles) {
-    auto requests = [](const std::vector<ResourceRequest>& list) {
-      json items = json::array();
-      for (const auto& r : list) {
-        items.push_back({{"name", r.name}, {"amount", r.amount}, {"discoveryScript", r.discovery_script}, {"vendor", r.vendor}});
-      }
-      return items;
-    };
-    profiles.push_back({{"id", profile.id},
-                        {"executorResources", requests(profile.executor_resources)},
-                        {"taskResources", requests(profile.task_resources)}});
-  }
-  out["resourceProfiles"] = std::move(profiles);
-  return out;
-}
-
-json executors_json(const AppModel& model) {
-  json out = json::array();
-  for (const Executor& e : model.executors) {
-    json x;
-    x["executorId"] = e.id;
-    x["host"] = e.host;
-    x["totalCores"] = e.total_cores;
-    x["resourceProfileId"] = e.resource_profile_id;
-    x["addTimeMs"] = optional_int(e.add_time_ms);
-    x["removeTimeMs"] = optional_int(e.remove_time_ms);
-    x["removeReason"] = e.remove_reason;
-    x["maxMemoryBytes"] = e.max_memory_bytes;
-    x["maxOnHeapMemoryBytes"] = optional_int(e.max_onheap_memory_bytes);
-    x["maxOffHeapMemoryBytes"] = optional_int(e.max_offheap_memory_bytes);
-    x["tasks"] = {{"total", e.tasks_total}, {"succeeded", e.tasks_succeeded}, {"failed", e.tasks_failed}, {"killed", e.tasks_killed}};
-    x["totalDurationMs"] = e.total_duration_ms;
-    x["totalGcTimeMs"] = e.total_gc_time_ms;
-    x["totalInputBytes"] = e.total_input_bytes;
-    x["totalShuffleReadBytes"] = e.total_shuffle_read_bytes;
-    x["totalShuffleWriteBytes"] = e.total_shuffle_write_bytes;
-    x["excluded"] = e.excluded;
-    x["excludedInStages"] = e.excluded_in_stages;
-    x["peakMetrics"] = peaks_json(e.peak_metrics);
-    json resources = json::object();
-    for (const auto& r : e.resources) resources[r.name] = {{"name", r.name}, {"addresses", r.addresses}};
-    x["resources"] = std::move(resources);
-    x["attributes"] = plain_key_values(e.attributes);
-    x["logUrls"] = plain_key_values(e.log_urls);
-    out.push_back(std::move(x));
-  }
-  return out;
-}
-
-json jobs_json(const AppModel& model) {
-  json out = json::array();
-  for (const Job& j : model.jobs) {
-    json x;
-    x["jobId"] = j.job_id;
-    x["name"] = j.name;
-    x["description"] = j.description;
-    x["jobGroup"] = j.job_group;
-    x["status"] = to_string(j.status);
-    x["submissionTimeMs"] = optional_int(j.submission_time_ms);
-    x["completionTimeMs"] = optional_int(j.completion_time_ms);
-    x["durationMs"] = optional_int(j.duration_ms());
-    x["failureReason"] = j.failure_reason;
-    x["sqlExecutionId"] = optional_int(j.sql_execution_id);
-    x["stageIds"] = j.stage_ids;
-    x["numTasks"] = j.num_tasks;
-    x["numCompletedTasks"] = j.num_completed_tasks;
-    x["numSkippedTasks"] = j.num_skipped_tasks;
-    x["numFailedTasks"] = j.num_failed_tasks;
-    x["numKilledTasks"] = j.num_killed_tasks;
-    x["numActiveTasks"] = j.num_active_tasks;
-    x["numCompletedIndices"] = j.num_completed_indices;
-    x["numActiveStages"] = j.num_active_stages;
-    x["numCompletedStages"] = j.num_completed_stages;
-    x["numSkippedStages"] = j.num_skipped_stages;
-    x["numFailedStages"] = j.num_failed_stages;
-    out.push_back(std::move(x));
-  }
-  return out;
-}
-
-json quantiles_json(const Quantiles& q) {
-  return {{"count", q.count}, {"min", q.min}, {"p5", q.p5},   {"p25", q.p25},
-          {"p50", q.p50},     {"p75", q.p75}, {"p95", q.p95}, {"max", q.max}};
-}
-
-json stage_json(const AppModel& model, const StageAttempt& s) {
-  json x;
-  x["stageId"] = s.stage_id;
-  x["attemptId"] = s.attempt_id;
-  x["name"] = s.name;
-  x["status"] = to_string(s.status);
-  x["numTasks"] = s.num_tasks;
-  x["submissionTimeMs"] = optional_int(s.submission_time_ms);
-  x["firstTaskLaunchedTimeMs"] = optional_int(s.first_task_launched_time_ms);
-  x["completionTimeMs"] = optional_int(s.completion_time_ms);
-  x["durationMs"] = optional_int(s.duration_ms());
-  x["failureReason"] = s.failure_reason;
-  x["description"] = s.description;
-  x["schedulingPool"] = s.scheduling_pool;
-  x["jobIds"] = s.job_ids;
-  x["sqlExecutionId"] = optional_int(s.sql_execution_id);
-  x["parentIds"] = s.parent_ids;
-  x["rddIds"] = s.rdd_ids;
-  x["resourceProfileId"] = s.resource_profile_id;
-  x["shufflePushEnabled"] = s.shuffle_push_enabled;
-  x["tasks"] = {{"started", s.tasks_started},     {"succeeded", s.tasks_succeeded},
-                {"failed", s.tasks_failed},       {"killed", s.tasks_killed},
-                {"speculative", s.tasks_speculative}, {"active", s.tasks_active},
-                {"completedIndices", s.completed_indices}, {"failedTimeMs", s.failed_task_time_ms},
-                {"killedTimeMs", s.killed_task_time_ms}};
-  json locality = json::object();
-  for (size_t i = 0; i < kLocalityLevelCount; ++i) {
-    locality[std::string(to_string(static_cast<LocalityLevel>(i)))] = s.locality_counts[i];
-  }
-  x["localityCounts"] = std::move(locality);
-  json metrics;
-  for (size_t i = 0; i < kTaskMetricCount; ++i) {
-    metrics[std::string(task_metric_name(static_cast<TaskMetric>(i)))] = s.metric_sums[i];
-  }
-  metrics["shuffleReadBytes"] = s.shuffle_read_bytes();
-  x["metrics"] = std::move(metrics);
-  json quantiles;
-  for (size_t i = 0; i < kQuantileMetricCount; ++i) {
-    quantiles[std::string(quantile_metric_name(static_cast<QuantileMetric>(i)))] = quantiles_json(s.quantiles[i]);
-  }
-  x["quantiles"] = std::move(quantiles);
-  x["maxTaskDurationMs"] = s.max_task_duration_ms;
-  x["maxTaskDurationTaskId"] = optional_int(s.max_task_duration_task_id);
-  json killed = json::object();
-  for (const auto& [reason, count] : s.killed_tasks_summary) killed[reason] = count;
-  x["killedTasksSummary"] = std::move(killed);
-  json failures = json::array();
-  for (const auto& f : s.failure_reasons) failures.push_back({{"reason", f.reason}, {"count", f.count}});
-  x["failureReasons"] = std::move(failures);
-  json executors = json::array();
-  for (const auto& e : s.executors) {
-    executors.push_back({{"executorId", e.executor_id},
-                         {"host", e.host},
-                         {"tasksSucceeded", e.tasks_succeeded},
-                         {"tasksFailed", e.tasks_failed},
-                         {"tasksKilled", e.tasks_killed},
-                         {"taskTimeMs", e.task_time_ms},
-                         {"succeededTaskTimeMs", e.succeeded_task_time_ms},
-                         {"executorRunTimeMs", e.executor_run_time_ms},
-                         {"jvmGcTimeMs", e.jvm_gc_time_ms},
-                         {"inputBytes", e.input_bytes},
-                         {"inputRecords", e.input_records},
-                         {"outputBytes", e.output_bytes},
-                         {"outputRecords", e.output_records},
-                         {"shuffleReadBytes", e.shuffle_read_bytes},
-                         {"shuffleReadRecords", e.shuffle_read_records},
-                         {"shuffleWriteBytes", e.shuffle_write_bytes},
-                         {"shuffleWriteRecords", e.shuffle_write_records},
-                         {"memorySpillBytes", e.memory_bytes_spilled},
-                         {"diskSpillBytes", e.disk_bytes_spilled},
-                         {"excluded", e.excluded},
-                         {"peakMetrics", peaks_json(e.peak_metrics)}});
-  }
-  x["executors"] = std::move(executors);
-  json hosts = json::array();
-  for (const auto& h : s.hosts) {
-    hosts.push_back({{"host", h.host},
-                     {"executors", h.executors},
-                     {"tasksSucceeded", h.tasks_succeeded},
-                     {"tasksFailed", h.tasks_failed},
-                     {"tasksKilled", h.tasks_killed},
-                     {"taskTimeMs", h.task_time_ms},
-                     {"succeededTaskTimeMs", h.succeeded_task_time_ms},
-                     {"executorRunTimeMs", h.executor_run_time_ms},
-                     {"jvmGcTimeMs", h.jvm_gc_time_ms},
-                     {"inputBytes", h.input_bytes},
-                     {"shuffleReadBytes", h.shuffle_read_bytes},
-                     {"shuffleWriteBytes", h.shuffle_write_bytes},
-                     {"diskSpillBytes", h.disk_bytes_spilled}});
-  }
-  x["hosts"] = std::move(hosts);
-  x["peakExecutorMetrics"] = peaks_json(s.peak_executor_metrics);
-  json accumulables = json::array();
-  for (const auto& a : s.accumulables) accumulables.push_back({{"id", a.id}, {"name", a.name}, {"value", a.value}});
-  x["accumulables"] = std::move(accumulables);
-  json plan_nodes = json::array();
-  if (auto it = model.stage_plan_nodes.find(s.stage_id); it != model.stage_plan_nodes.end()) {
-    for (const auto& ref : it->second) plan_nodes.push_back({{"executionId", ref.execution_id}, {"nodeId", ref.node_id}});
-  }
-  x["planNodes"] = std::move(plan_nodes);
-  x["details"] = s.details;
-  return x;
-}
-
-json plan_json(const PlanTree& tree) {
-  json nodes = json::array();
-  for (const PlanNode& node : tree.nodes) {
-    json metrics = json::array();
-    for (const auto& m : node.metrics) {
-      metrics.push_back({{"name", m.name},
-                         {"accumulatorId", m.accumulator_id},
-                         {"metricType", m.metric_type},
-                         {"value", optional_int(m.value)}});
+void write_resource_requests(JsonWriter& w, const std::vector<ResourceRequest>& requests) {
+  w.array([&] {
+    for (const auto& r : requests) {
+      w.object([&] {
+        w.field("name", r.name);
+        w.field("amount", r.amount);
+        w.field("discoveryScript", r.discovery_script);
+        w.field("vendor", r.vendor);
+      });
     }
-    nodes.push_back({{"nodeId", node.node_id},
-                     {"nodeName", node.node_name},
-                     {"simpleString", node.simple_string},
-                     {"children", node.children},
-                     {"stageIds", node.stage_ids},
-                     {"metrics", std::move(metrics)},
-                     {"metadata", plain_key_values(node.metadata)}});
-  }
-  return nodes;
+  });
 }
 
-json sql_json(const AppModel& model, const JsonOptions& options) {
-  json out = json::array();
-  for (const SqlExecution& s : model.sql) {
-    json x;
-    x["executionId"] = s.execution_id;
-    x["rootExecutionId"] = optional_int(s.root_execution_id);
-    x["description"] = s.description;
-    x["startTimeMs"] = optional_int(s.start_time_ms);
-    x["endTimeMs"] = optional_int(s.end_time_ms);
-    x["durationMs"] = optional_int(s.duration_ms());
-    x["errorMessage"] = s.error_message ? json(*s.error_message) : json(nullptr);
-    x["jobIds"] = s.job_ids;
-    x["stageIds"] = s.stage_ids;
-    x["adaptiveUpdates"] = s.adaptive_updates;
-    x["planNodeCount"] = s.plan.nodes.size();
-    x["modifiedConfigs"] = plain_key_values(s.modified_configs);
-    json driver = json::array();
-    for (const auto& [id, value] : s.driver_accum_updates) driver.push_back({{"accumulatorId", id}, {"value", value}});
-    x["driverAccumUpdates"] = std::move(driver);
-    if (options.include_plans) {
-      x["plan"] = plan_json(s.plan);
-      json earlier = json::array();
-      for (const auto& version : s.earlier_plans) earlier.push_back({{"nodes", plan_json(version.plan)}});
-      x["earlierPlans"] = std::move(earlier);
-      json adaptive = json::array();
-      for (const auto& m : s.adaptive_metrics) {
-        adaptive.push_back({{"name", m.name}, {"accumulatorId", m.accumulator_id}, {"metricType", m.metric_type}});
+void write_environment(JsonWriter& w, const Environment& env) {
+  w.object([&] {
+    w.key("jvmInformation");
+    write_unique_pairs(w, env.jvm_information);
+    w.key("sparkProperties");
+    write_unique_pairs(w, env.spark_properties);
+    w.key("systemProperties");
+    write_unique_pairs(w, env.system_properties);
+    w.key("hadoopProperties");
+    write_unique_pairs(w, env.hadoop_properties);
+    w.key("metricsProperties");
+    write_unique_pairs(w, env.metrics_properties);
+    w.field("classpathEntryCount", env.classpath_entries.size());
+    w.array_field("resourceProfiles", [&] {
+      for (const auto& profile : env.resource_profiles) {
+        w.object([&] {
+          w.field("id", profile.id);
+          w.key("executorResources");
+          write_resource_requests(w, profile.executor_resources);
+          w.key("taskResources");
+          write_resource_requests(w, profile.task_resources);
+        });
       }
-      x["adaptiveMetrics"] = std::move(adaptive);
-      x["physicalPlanDescription"] = s.physical_plan_description;
-    }
-    x["details"] = s.details;
-    out.push_back(std::move(x));
-  }
-  return out;
+    });
+  });
 }
 
-json rdds_json(const AppModel& model) {
-  json out = json::array();
-  for (const auto& [id, r] : model.rdds) {
-    if (!r.is_cached()) continue;  // only cached RDDs are of interest past their stage
-    out.push_back({{"rddId", r.rdd_id},
-                   {"name", r.name},
-                   {"storageLevel", r.storage_level},
-                   {"numPartitions", r.num_partitions},
-                   {"numCachedPartitions", r.num_cached_partitions},
-                   {"memorySizeBytes", r.memory_size_bytes},
-                   {"diskSizeBytes", r.disk_size_bytes},
-                   {"callsite", r.callsite}});
-  }
-  return out;
+void write_executor(JsonWriter& w, const Executor& e) {
+  w.object([&] {
+    w.field("executorId", e.id);
+    w.field("host", e.host);
+    w.field("totalCores", e.total_cores);
+    w.field("resourceProfileId", e.resource_profile_id);
+    w.field("addTimeMs", e.add_time_ms);
+    w.field("removeTimeMs", e.remove_time_ms);
+    w.field("removeReason", e.remove_reason);
+    w.field("maxMemoryBytes", e.max_memory_bytes);
+    w.field("maxOnHeapMemoryBytes", e.max_onheap_memory_bytes);
+    w.field("maxOffHeapMemoryBytes", e.max_offheap_memory_bytes);
+    w.object_field("tasks", [&] {
+      w.field("total", e.tasks_total);
+      w.field("succeeded", e.tasks_succeeded);
+      w.field("failed", e.tasks_failed);
+      w.field("killed", e.tasks_killed);
+    });
+    w.field("totalDurationMs", e.total_duration_ms);
+    w.field("totalGcTimeMs", e.total_gc_time_ms);
+    w.field("totalInputBytes", e.total_input_bytes);
+    w.field("totalShuffleReadBytes", e.total_shuffle_read_bytes);
+    w.field("totalShuffleWriteBytes", e.total_shuffle_write_bytes);
+    w.field("excluded", e.excluded);
+    w.field("excludedInStages", e.excluded_in_stages);
+    w.key("peakMetrics");
+    write_peaks(w, e.peak_metrics);
+    std::vector<std::pair<std::string_view, const ResourceInformation*>> resources;
+    for (const auto& r : e.resources) resources.emplace_back(r.name, &r);
+    w.key("resources");
+    write_unique_members(w, resources, [&](const ResourceInformation* r) {
+      w.object([&] {
+        w.field("name", r->name);
+        w.field("addresses", r->addresses);
+      });
+    });
+    w.key("attributes");
+    write_unique_pairs(w, e.attributes);
+    w.key("logUrls");
+    write_unique_pairs(w, e.log_urls);
+  });
 }
 
-json diagnostics_json(const Diagnostics& d) {
-  json out;
-  out["linesRead"] = d.lines_read;
-  out["eventsDecoded"] = d.events_decoded;
-  out["blankLines"] = d.blank_lines;
-  out["skippedLines"] = d.malformed_lines;
-  json malformed = json::array();
-  for (const auto& m : d.malformed) {
-    malformed.push_back({{"part", m.part}, {"line", m.line_number}, {"byteOffset", m.byte_offset}, {"reason", m.reason}});
-  }
-  out["malformedLines"] = std::move(malformed);
-  json unknown = json::object();
-  for (const auto& [name, count] : d.unknown_events) unknown[name] = count;
-  out["unknownEvents"] = std::move(unknown);
-  json orphans = json::object();
-  for (const auto& [kind, count] : d.orphan_events) orphans[kind] = count;
-  out["orphanEvents"] = std::move(orphans);
-  out["incomplete"] = d.incomplete;
-  out["truncatedLastLine"] = d.truncated_last_line;
-  out["readError"] = d.read_error ? json(*d.read_error) : json(nullptr);
-  out["missingParts"] = d.missing_parts;
-  out["notes"] = d.notes;
-  return out;
+void write_job(JsonWriter& w, const Job& j) {
+  w.object([&] {
+    w.field("jobId", j.job_id);
+    w.field("name", j.name);
+    w.field("description", j.description);
+    w.field("jobGroup", j.job_group);
+    w.field("status", to_string(j.status));
+    w.field("submissionTimeMs", j.submission_time_ms);
+    w.field("completionTimeMs", j.completion_time_ms);
+    w.field("durationMs", j.duration_ms());
+    w.field("failureReason", j.failure_reason);
+    w.field("sqlExecutionId", j.sql_execution_id);
+    w.field("stageIds", j.stage_ids);
+    w.field("numTasks", j.num_tasks);
+    w.field("numCompletedTasks", j.num_completed_tasks);
+    w.field("numSkippedTasks", j.num_skipped_tasks);
+    w.field("numFailedTasks", j.num_failed_tasks);
+    w.field("numKilledTasks", j.num_killed_tasks);
+    w.field("numActiveTasks", j.num_active_tasks);
+    w.field("numCompletedIndices", j.num_completed_indices);
+    w.field("numActiveStages", j.num_active_stages);
+    w.field("numCompletedStages", j.num_completed_stages);
+    w.field("numSkippedStages", j.num_skipped_stages);
+    w.field("numFailedStages", j.num_failed_stages);
+  });
+}
+
+void write_quantiles(JsonWriter& w, const Quantiles& q) {
+  w.object([&] {
+    w.field("count", q.count);
+    w.field("min", q.min);
+    w.field("p5", q.p5);
+    w.field("p25", q.p25);
+    w.field("p50", q.p50);
+    w.field("p75", q.p75);
+    w.field("p95", q.p95);
+    w.field("max", q.max);
+  });
+}
+
+void write_stage_executor(JsonWriter& w, const ExecutorStageSummary& e) {
+  w.object([&] {
+    w.field("executorId", e.executor_id);
+    w.field("host", e.host);
+    w.field("tasksSucceeded", e.tasks_succeeded);
+    w.field("tasksFailed", e.tasks_failed);
+    w.field("tasksKilled", e.tasks_killed);
+    w.field("taskTimeMs", e.task_time_ms);
+    w.field("succeededTaskTimeMs", e.succeeded_task_time_ms);
+    w.field("executorRunTimeMs", e.executor_run_time_ms);
+    w.field("jvmGcTimeMs", e.jvm_gc_time_ms);
+    w.field("inputBytes", e.input_bytes);
+    w.field("inputRecords", e.input_records);
+    w.field("outputBytes", e.output_bytes);
+    w.field("outputRecords", e.output_records);
+    w.field("shuffleReadBytes", e.shuffle_read_bytes);
+    w.field("shuffleReadRecords", e.shuffle_read_records);
+    w.field("shuffleWriteBytes", e.shuffle_write_bytes);
+    w.field("shuffleWriteRecords", e.shuffle_write_records);
+    w.field("memorySpillBytes", e.memory_bytes_spilled);
+    w.field("diskSpillBytes", e.disk_bytes_spilled);
+    w.field("excluded", e.excluded);
+    w.key("peakMetrics");
+    write_peaks(w, e.peak_metrics);
+  });
+}
+
+void write_stage_host(JsonWriter& w, const HostStageSummary& h) {
+  w.object([&] {
+    w.field("host", h.host);
+    w.field("executors", h.executors);
+    w.field("tasksSucceeded", h.tasks_succeeded);
+    w.field("tasksFailed", h.tasks_failed);
+    w.field("tasksKilled", h.tasks_killed);
+    w.field("taskTimeMs", h.task_time_ms);
+    w.field("succeededTaskTimeMs", h.succeeded_task_time_ms);
+    w.field("executorRunTimeMs", h.executor_run_time_ms);
+    w.field("jvmGcTimeMs", h.jvm_gc_time_ms);
+    w.field("inputBytes", h.input_bytes);
+    w.field("shuffleReadBytes", h.shuffle_read_bytes);
+    w.field("shuffleWriteBytes", h.shuffle_write_bytes);
+    w.field("diskSpillBytes", h.disk_bytes_spilled);
+  });
 }
 
 }  // namespace
 
+void write_stage(JsonWriter& w, const AppModel& model, const StageAttempt& s) {
+  w.object([&] {
+    w.field("stageId", s.stage_id);
+    w.field("attemptId", s.attempt_id);
+    w.field("name", s.name);
+    w.field("status", to_string(s.status));
+    w.field("numTasks", s.num_tasks);
+    w.field("submissionTimeMs", s.submission_time_ms);
+    w.field("firstTaskLaunchedTimeMs", s.first_task_launched_time_ms);
+    w.field("completionTimeMs", s.completion_time_ms);
+    w.field("durationMs", s.duration_ms());
+    w.field("failureReason", s.failure_reason);
+    w.field("description", s.description);
+    w.field("schedulingPool", s.scheduling_pool);
+    w.field("jobIds", s.job_ids);
+    w.field("sqlExecutionId", s.sql_execution_id);
+    w.field("parentIds", s.parent_ids);
+    w.field("rddIds", s.rdd_ids);
+    w.field("resourceProfileId", s.resource_profile_id);
+    w.field("shufflePushEnabled", s.shuffle_push_enabled);
+    w.object_field("tasks", [&] {
+      w.field("started", s.tasks_started);
+      w.field("succeeded", s.tasks_succeeded);
+      w.field("failed", s.tasks_failed);
+      w.field("killed", s.tasks_killed);
+      w.field("speculative", s.tasks_speculative);
+      w.field("active", s.tasks_active);
+      w.field("completedIndices", s.completed_indices);
+      w.field("failedTimeMs", s.failed_task_time_ms);
+      w.field("killedTimeMs", s.killed_task_time_ms);
+    });
+    w.object_field("localityCounts", [&] {
+      for (size_t i = 0; i < kLocalityLevelCount; ++i) {
+        w.field(to_string(static_cast<LocalityLevel>(i)), s.locality_counts[i]);
+      }
+    });
+    w.object_field("metrics", [&] {
+      for (size_t i = 0; i < kTaskMetricCount; ++i) {
+        w.field(task_metric_name(static_cast<TaskMetric>(i)), s.metric_sums[i]);
+      }
+      w.field("shuffleReadBytes", s.shuffle_read_bytes());
+    });
+    w.object_field("quantiles", [&] {
+      for (size_t i = 0; i < kQuantileMetricCount; ++i) {
+        w.key(quantile_metric_name(static_cast<QuantileMetric>(i)));
+        write_quantiles(w, s.quantiles[i]);
+      }
+    });
+    w.field("maxTaskDurationMs", s.max_task_duration_ms);
+    w.field("maxTaskDurationTaskId", s.max_task_duration_task_id);
+    w.key("killedTasksSummary");
+    write_unique_pairs(w, s.killed_tasks_summary);
+    w.array_field("failureReasons", [&] {
+      for (const auto& f : s.failure_reasons) {
+        w.object([&] {
+          w.field("reason", f.reason);
+          w.field("count", f.count);
+        });
+      }
+    });
+    w.array_field("executors", [&] {
+      for (const auto& e : s.executors) write_stage_executor(w, e);
+    });
+    w.array_field("hosts", [&] {
+      for (const auto& h : s.hosts) write_stage_host(w, h);
+    });
+    w.key("peakExecutorMetrics");
+    write_peaks(w, s.peak_executor_metrics);
+    w.array_field("accumulables", [&] {
+      for (const auto& a : s.accumulables) {
+        w.object([&] {
+          w.field("id", a.id);
+          w.field("name", a.name);
+          w.field("value", a.value);
+        });
+      }
+    });
+    w.array_field("planNodes", [&] {
+      auto it = model.stage_plan_nodes.find(s.stage_id);
+      if (it == model.stage_plan_nodes.end()) return;
+      for (const auto& ref : it->second) {
+        w.object([&] {
+          w.field("executionId", ref.execution_id);
+          w.field("nodeId", ref.node_id);
+        });
+      }
+    });
+    w.field("details", s.details);
+  });
+}
+
+void write_plan_metrics(JsonWriter& w, const PlanNode& node) {
+  w.array([&] {
+    for (const auto& m : node.metrics) {
+      w.object([&] {
+        w.field("name", m.name);
+        w.field("accumulatorId", m.accumulator_id);
+        w.field("metricType", m.metric_type);
+        w.field("value", m.value);
+      });
+    }
+  });
+}
+
+namespace {
+
+void write_plan_node(JsonWriter& w, const PlanNode& node) {
+  w.object([&] {
+    w.field("nodeId", node.node_id);
+    w.field("nodeName", node.node_name);
+    w.field("simpleString", node.simple_string);
+    w.field("children", node.children);
+    w.field("stageIds", node.stage_ids);
+    w.key("metrics");
+    write_plan_metrics(w, node);
+    w.key("metadata");
+    write_unique_pairs(w, node.metadata);
+  });
+}
+
+void write_plan(JsonWriter& w, const PlanTree& tree) {
+  w.array([&] {
+    for (const PlanNode& node : tree.nodes) write_plan_node(w, node);
+  });
+}
+
+void write_sql_execution(JsonWriter& w, const SqlExecution& s, const JsonOptions& options) {
+  w.object([&] {
+    w.field("executionId", s.execution_id);
+    w.field("rootExecutionId", s.root_execution_id);
+    w.field("description", s.description);
+    w.field("startTimeMs", s.start_time_ms);
+    w.field("endTimeMs", s.end_time_ms);
+    w.field("durationMs", s.duration_ms());
+    w.field("errorMessage", s.error_message);
+    w.field("jobIds", s.job_ids);
+    w.field("stageIds", s.stage_ids);
+    w.field("adaptiveUpdates", s.adaptive_updates);
+    w.field("planNodeCount", s.plan.nodes.size());
+    w.key("modifiedConfigs");
+    write_unique_pairs(w, s.modified_configs);
+    w.array_field("driverAccumUpdates", [&] {
+      for (const auto& [id, value] : s.driver_accum_updates) {
+        w.object([&] {
+          w.field("accumulatorId", id);
+          w.field("value", value);
+        });
+      }
+    });
+    if (options.include_plans) {
+      w.key("plan");
+      write_plan(w, s.plan);
+      w.array_field("earlierPlans", [&] {
+        for (const auto& version : s.earlier_plans) {
+          w.object([&] {
+            w.key("nodes");
+            write_plan(w, version.plan);
+          });
+        }
+      });
+      w.array_field("adaptiveMetrics", [&] {
+        for (const auto& m : s.adaptive_metrics) {
+          w.object([&] {
+            w.field("name", m.name);
+            w.field("accumulatorId", m.accumulator_id);
+            w.field("metricType", m.metric_type);
+          });
+        }
+      });
+      w.field("physicalPlanDescription", s.physical_plan_description);
+    }
+    w.field("details", s.details);
+  });
+}
+
+void write_cached_rdds(JsonWriter& w, const AppModel& model) {
+  w.array([&] {
+    for (const auto& [id, r] : model.rdds) {
+      if (!r.is_cached()) continue;  // only cached RDDs are of interest past their stage
+      w.object([&] {
+        w.field("rddId", r.rdd_id);
+        w.field("name", r.name);
+        w.field("storageLevel", r.storage_level);
+        w.field("numPartitions", r.num_partitions);
+        w.field("numCachedPartitions", r.num_cached_partitions);
+        w.field("memorySizeBytes", r.memory_size_bytes);
+        w.field("diskSizeBytes", r.disk_size_bytes);
+        w.field("callsite", r.callsite);
+      });
+    }
+  });
+}
+
+void write_diagnostics(JsonWriter& w, const Diagnostics& d) {
+  w.object([&] {
+    w.field("linesRead", d.lines_read);
+    w.field("eventsDecoded", d.events_decoded);
+    w.field("blankLines", d.blank_lines);
+    w.field("skippedLines", d.malformed_lines);
+    w.array_field("malformedLines", [&] {
+      for (const auto& m : d.malformed) {
+        w.object([&] {
+          w.field("part", m.part);
+          w.field("line", m.line_number);
+          w.field("byteOffset", m.byte_offset);
+          w.field("reason", m.reason);
+        });
+      }
+    });
+    w.key("unknownEvents");
+    write_unique_pairs(w, d.unknown_events);
+    w.key("orphanEvents");
+    write_unique_pairs(w, d.orphan_events);
+    w.field("incomplete", d.incomplete);
+    w.field("truncatedLastLine", d.truncated_last_line);
+    w.field("readError", d.read_error);
+    w.field("missingParts", d.missing_parts);
+    w.field("notes", d.notes);
+  });
+}
+
+}  // namespace
+
+void write_analysis(JsonWriter& w, const AppModel& model, const analysis::Analysis* analysis,
+                    const JsonOptions& options) {
+  w.object([&] {
+    w.field("schemaVersion", kAnalysisSchemaVersion);
+    w.key("source");
+    write_source(w, model.source);
+    w.key("app");
+    write_app(w, model);
+    w.key("environment");
+    write_environment(w, model.environment);
+    w.array_field("executors", [&] {
+      for (const Executor& e : model.executors) write_executor(w, e);
+    });
+    w.array_field("jobs", [&] {
+      for (const Job& j : model.jobs) write_job(w, j);
+    });
+    w.array_field("stages", [&] {
+      for (const auto& s : model.stages) write_stage(w, model, s);
+    });
+    w.array_field("sql", [&] {
+      for (const SqlExecution& s : model.sql) write_sql_execution(w, s, options);
+    });
+    w.key("rdds");
+    write_cached_rdds(w, model);
+    w.key("diagnostics");
+    write_diagnostics(w, model.diagnostics);
+    if (analysis != nullptr) {
+      w.key("findings");
+      write_findings(w, *analysis);
+      w.key("rollup");
+      write_rollup(w, *analysis);
+      w.key("analysisConfig");
+      write_analysis_config(w, *analysis);
+      w.key("economics");
+      write_economics(w, analysis->economics);
+    }
+  });
+}
+
 std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
-  json doc;
-  doc["schemaVersion"] = kAnalysisSchemaVersion;
-  json source;
-  source["path"] = model.source.path;
-  source["layout"] = model.source.layout;
-  source["inProgress"] = model.source.in_progress;
-  json parts = json::array();
-  for (const auto& p : model.source.parts) {
-    parts.push_back({{"name", p.name},
-                     {"codec", p.codec},
-                     {"storedBytes", p.stored_bytes},
-                     {"uncompressedBytes", p.uncompressed_bytes},
-                     {"lines", p.lines}});
-  }
-  source["parts"] = std::move(parts);
-  doc["source"] = std::move(source);
-  doc["app"] = app_json(model);
-  doc["environment"] = environment_json(model.environment);
-  doc["executors"] = executors_json(model);
-  doc["jobs"] = jobs_json(model);
-  json stages = json::array();
-  for (const auto& s : model.stages) stages.push_back(stage_json(model, s));
-  doc["stages"] = std::move(stages);
-  doc["sql"] = sql_json(model, options);
-  doc["rdds"] = rdds_json(model);
-  doc["diagnostics"] = diagnostics_json(model.diagnostics);
-  if (analysis != nullptr) {
-    doc["findings"] = findings_json(*analysis);
-    doc["rollup"] = rollup_json(*analysis);
-    doc["analysisConfig"] = analysis_config_json(*analysis);
-    doc["economics"] = economics_json(analysis->economics);
-  }
-  // Invalid UTF-8 in a log's strings is replaced rather than failing the whole document.
-  return doc.dump(options.indent, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string out;
+  JsonWriter w(out, options.indent);
+  write_analysis(w, model, analysis, options);
+  out += '\n';
+  return out;
 }
 
 }  // namespace sf::report

@@ -9,6 +9,10 @@
 #include "analysis/analyzer.h"
 #include "model/app_model.h"
 
+namespace sf {
+class JsonWriter;
+}
+
 namespace sf::report {
 
 inline constexpr int kAnalysisSchemaVersion = 1;
@@ -21,5 +25,12 @@ struct JsonOptions {
 // The document for `model`; with an analysis, its findings, rollup and thresholds too.
 std::string analysis_json(const model::AppModel& model, const analysis::Analysis* analysis,
                           const JsonOptions& options = {});
+void write_analysis(JsonWriter& w, const model::AppModel& model, const analysis::Analysis* analysis,
+                    const JsonOptions& options = {});
+
+// Parts of the document, for answers that send one of them (the dashboard's stage page): the
+// same bytes as in the whole document.
+void write_stage(JsonWriter& w, const model::AppModel& model, const model::StageAttempt& stage);
+void write_plan_metrics(JsonWriter& w, const model::PlanNode& node);
 
 }  // namespace sf::report

@@ -1,0 +1,55 @@
+// The analysis document of every corpus log is written by a streaming writer (common/json_writer.h)
+// with no tree in between. Its bytes must be what nlohmann::json gives when it parses the document
+// and dumps it again with the same indent: one layout policy, pretty and compact, whatever the log
+// holds (control characters, invalid UTF-8, repeated keys, doubles of any size). One case per log.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analysis/analyzer.h"
+#include "corpus/corpus_catalog.h"
+#include "corpus/model_cache.h"
+#include "report/model_json.h"
+#include "support/corpus.h"
+
+namespace sf::corpus_testing {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The first byte where two texts differ, with some context, for a readable failure.
+std::string first_difference(const std::string& a, const std::string& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  const size_t from = i < 60 ? 0 : i - 60;
+  return "at byte " + std::to_string(i) + ":\n  written:  " + a.substr(from, 120) + "\n  reparsed: " + b.substr(from, 120);
+}
+
+class AnalysisDocumentLayout : public ::testing::TestWithParam<CorpusLog> {};
+
+TEST_P(AnalysisDocumentLayout, IsNlohmannsDumpOfTheSameDocument) {
+  const CorpusLog& log = GetParam();
+  SF_REQUIRE_CORPUS_FILE(path, std::string(log.path));
+  const auto& model = cached_model(path);
+  ASSERT_TRUE(model.has_value()) << log.path << ": " << model.error().message();
+  const analysis::Analysis analysis = analysis::analyze(*model);
+  for (int indent : {2, -1}) {
+    report::JsonOptions options;
+    options.indent = indent;
+    const std::string written = report::analysis_json(*model, &analysis, options);
+    Json parsed;
+    ASSERT_NO_THROW(parsed = Json::parse(written)) << log.path << ": the document is not JSON (indent " << indent << ")";
+    const std::string reparsed = parsed.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
+    ASSERT_EQ(written.size(), reparsed.size()) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
+    ASSERT_TRUE(written == reparsed) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, AnalysisDocumentLayout, ::testing::ValuesIn(corpus_logs()),
+                         [](const ::testing::TestParamInfo<CorpusLog>& param_info) {
+                           return log_test_name(param_info.param.path);
+                         });
+
+}  // namespace
+}  // namespace sf::corpus_testing
