@@ -10,7 +10,9 @@ namespace sf::catalog {
 struct LoadedLog::Derived {
   std::once_flag analyzed;
   analysis::Analysis analysis;
-  std::once_flag documented;
+  std::once_flag written;
+  std::string text;
+  std::once_flag parsed;
   nlohmann::ordered_json document;
 };
 
@@ -36,13 +38,18 @@ const analysis::Analysis& LoadedLog::analysis() const {
   return derived_->analysis;
 }
 
-const nlohmann::ordered_json& LoadedLog::analysis_document() const {
-  std::call_once(derived_->documented, [this] {
+const std::string& LoadedLog::analysis_text() const {
+  std::call_once(derived_->written, [this] {
     report::JsonOptions options;
     options.indent = -1;
     options.include_plans = true;
-    derived_->document = nlohmann::ordered_json::parse(report::analysis_json(model_, &analysis(), options));
+    derived_->text = report::analysis_json(model_, &analysis(), options);
   });
+  return derived_->text;
+}
+
+const nlohmann::ordered_json& LoadedLog::analysis_document() const {
+  std::call_once(derived_->parsed, [this] { derived_->document = nlohmann::ordered_json::parse(analysis_text()); });
   return derived_->document;
 }
 

@@ -37,8 +37,10 @@ class LoadedLog {
   const analysis::AnalysisOptions& analysis_options() const;
   // analysis::analyze(model()) with analysis_options(), computed on the first call.
   const analysis::Analysis& analysis() const;
-  // report::analysis_json(model(), &analysis(), with plans) parsed: what `analyze -f json`
+  // report::analysis_json(model(), &analysis(), with plans) on one line: what `analyze -f json`
   // writes for the log, computed on the first call.
+  const std::string& analysis_text() const;
+  // analysis_text() parsed, for callers that query it (the MCP tools), on the first call.
   const nlohmann::ordered_json& analysis_document() const;
 
  private:

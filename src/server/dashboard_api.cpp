@@ -16,7 +16,10 @@
 #include "results/run_evaluation.h"
 #include "results/spark_result.h"
 #include "results/store.h"
+#include "common/json_writer.h"
 #include "report/comparison_json.h"
+#include "report/findings_json.h"
+#include "report/model_json.h"
 #include "report/plan_diff_json.h"
 #include "report/timeline_json.h"
 #include "report/verdict_json.h"
@@ -320,7 +323,7 @@ class DashboardApi::Request {
     return json_response(parse_json(*started), 202);
   }
 
-  RestResponse analysis() { return json_response(load(seg_[1])->analysis_document()); }
+  RestResponse analysis() { return text_json_response(load(seg_[1])->analysis_text()); }
 
   RestResponse timeline() { return json_response(report::timeline_json(load(seg_[1])->model())); }
 
@@ -361,37 +364,52 @@ class DashboardApi::Request {
 
   RestResponse stage() {
     const auto log = load(seg_[1]);
-    const ordered_json& doc = log->analysis_document();
+    const model::AppModel& model = log->model();
     const int64_t stage_id = parse_number(seg_[3], "stage");
     const int64_t attempt_id = parse_number(seg_[4], "stage attempt");
-    const ordered_json* stage = nullptr;
-    for (const ordered_json& s : doc["stages"]) {
-      if (s["stageId"] == stage_id && s["attemptId"] == attempt_id) stage = &s;
-    }
+    const model::StageAttempt* stage = model.stage(stage_id, static_cast<int32_t>(attempt_id));
     if (stage == nullptr) {
       throw ApiError{404, "not-found", "no stage " + seg_[3] + "." + seg_[4] + " in this application"};
     }
-    ordered_json findings = ordered_json::array();
-    for (const ordered_json& f : doc["findings"]) {
-      for (const ordered_json& a : f["stageAttempts"]) {
-        if (a["stageId"] == stage_id && a["attemptId"] == attempt_id) {
-          findings.push_back(f);
-          break;
+    const analysis::Analysis& analysis = log->analysis();
+    std::string body;
+    JsonWriter w(body);
+    w.object([&] {
+      w.key("stage");
+      report::write_stage(w, model, *stage);
+      w.array_field("findings", [&] {
+        for (const analysis::Finding& f : analysis.findings) {
+          const bool names_stage = std::any_of(f.stages.begin(), f.stages.end(), [&](const auto& a) {
+            return a.stage_id == stage_id && a.attempt_id == attempt_id;
+          });
+          if (names_stage) report::write_finding(w, f, analysis.thresholds);
         }
+      });
+      w.array_field("planNodes", [&] { write_attributed_plan_nodes(w, model, stage_id); });
+    });
+    return text_json_response(std::move(body));
+  }
+
+  // The plan nodes the model attributes to a stage, with their names and metrics.
+  static void write_attributed_plan_nodes(JsonWriter& w, const model::AppModel& model, int64_t stage_id) {
+    auto refs = model.stage_plan_nodes.find(stage_id);
+    if (refs == model.stage_plan_nodes.end()) return;
+    for (const auto& ref : refs->second) {
+      for (const model::SqlExecution& x : model.sql) {
+        if (x.execution_id != ref.execution_id) continue;
+        const auto node_id = static_cast<size_t>(ref.node_id);
+        if (node_id >= x.plan.nodes.size()) continue;
+        const model::PlanNode& node = x.plan.nodes[node_id];
+        w.object([&] {
+          w.field("executionId", ref.execution_id);
+          w.field("nodeId", node_id);
+          w.field("nodeName", node.node_name);
+          w.field("simpleString", node.simple_string);
+          w.key("metrics");
+          report::write_plan_metrics(w, node);
+        });
       }
     }
-    ordered_json nodes = ordered_json::array();
-    for (const ordered_json& ref : (*stage)["planNodes"]) {
-      for (const ordered_json& x : doc["sql"]) {
-        if (x["executionId"] != ref["executionId"]) continue;
-        const size_t node_id = ref["nodeId"].get<size_t>();
-        if (!x.contains("plan") || node_id >= x["plan"].size()) continue;
-        const ordered_json& node = x["plan"][node_id];
-        nodes.push_back({{"executionId", ref["executionId"]}, {"nodeId", node_id}, {"nodeName", node["nodeName"]},
-                         {"simpleString", node["simpleString"]}, {"metrics", node["metrics"]}});
-      }
-    }
-    return json_response(ordered_json{{"stage", *stage}, {"findings", findings}, {"planNodes", nodes}});
   }
 
   // --- Comparison: the same library calls as `compare` (compare::compare_runs, the document

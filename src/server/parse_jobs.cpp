@@ -180,7 +180,7 @@ void ParseJobs::run_load(Job& job, const Source& source) {
   Status failure;
   if (loaded) {
     try {
-      (*loaded)->analysis_document();  // computed now, so the first page is served at once
+      (*loaded)->analysis_text();  // computed now, so the first page is served at once
     } catch (const std::exception& e) {
       failure = Status::IOError(std::string("the analysis failed: ") + e.what());
     }
