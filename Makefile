@@ -10,6 +10,7 @@
 #   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS
 #   make bench-serve  serve beside Spark's History Server on a ~1 GB log: first and cached answers, requests/s, RSS
 #   make bench-dashboard  the dashboard in chromium on that log: first findings board, a stage's drill-down, API requests/s
+#   make bench-nvidia  NVIDIA's profiling tool beside analyze on the same logs: wall time, peak RSS, ratios
 #   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
 #                     predictions of other cluster sizes: docs/validation.md
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
@@ -83,6 +84,9 @@ fuzz:
 
 bench: build
 	@bench/run.sh $(BUILD_DIR)
+	@echo
+	@echo "== NVIDIA's profiler side by side on the same logs"
+	@bench/nvidia.sh $(BUILD_DIR)
 
 bench-large: build
 	@bench/run.sh $(BUILD_DIR) --large
@@ -117,6 +121,12 @@ bench-dashboard: web-deps build
 .PHONY: bench-serve
 bench-serve: build
 	@bench/serve.sh $(BUILD_DIR)
+
+# NVIDIA's profiling tool (rapids-4-spark-tools_2.12 on Spark 3.5, pinned in bench/nvidia/requirements.lock,
+# in .venv-nvidia) beside analyze on the same logs: wall time, peak RSS, ratios (also the end of make bench).
+.PHONY: bench-nvidia
+bench-nvidia: build
+	@bench/nvidia.sh $(BUILD_DIR)
 
 # The fleet job on local-cluster Spark, 1 then 2 executors: logs/s, MB/s, speed-up, peak RSS per
 # executor (bench/fleet.sh; SF_FLEET_SMALL_LOGS, SF_FLEET_LARGE_LOGS, SF_FLEET_LARGE_SCALE).
