@@ -29,3 +29,22 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)
 pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd)
 # RE2: linear-time regular expressions for patterns a log or a client supplies (redaction).
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET GLOBAL re2)
+
+# Opened on first use, never linked (common/lazy_library.h): libcurl, libpq, libarchive and
+# libmicrohttpd, with what they pull in, cost ~12 ms at every start. Each gets an interface target
+# with its headers and a definition of its SONAME, read here from the library file.
+function(sf_lazy_library target library_name include_dirs soname_define)
+  find_library(${soname_define}_FILE NAMES ${library_name} REQUIRED)
+  execute_process(COMMAND objdump -p "${${soname_define}_FILE}" OUTPUT_VARIABLE dump ERROR_QUIET)
+  if(NOT dump MATCHES "SONAME +([^ \n]+)")
+    message(FATAL_ERROR "no SONAME in ${${soname_define}_FILE}")
+  endif()
+  add_library(${target} INTERFACE)
+  target_include_directories(${target} INTERFACE ${include_dirs})
+  target_compile_definitions(${target} INTERFACE ${soname_define}="${CMAKE_MATCH_1}")
+endfunction()
+get_target_property(SF_CURL_INCLUDE_DIRS CURL::libcurl INTERFACE_INCLUDE_DIRECTORIES)
+sf_lazy_library(sf_lazy_curl curl "${SF_CURL_INCLUDE_DIRS}" SF_LIBCURL_SONAME)
+sf_lazy_library(sf_lazy_pq pq "${PostgreSQL_INCLUDE_DIRS}" SF_LIBPQ_SONAME)
+sf_lazy_library(sf_lazy_archive archive "${LibArchive_INCLUDE_DIRS}" SF_LIBARCHIVE_SONAME)
+sf_lazy_library(sf_lazy_microhttpd microhttpd "${MICROHTTPD_INCLUDE_DIRS};${MICROHTTPD_INCLUDEDIR}" SF_LIBMICROHTTPD_SONAME)

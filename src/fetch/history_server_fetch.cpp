@@ -1,6 +1,5 @@
 #include "fetch/history_server_fetch.h"
 
-#include <curl/curl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,14 +8,11 @@
 #include <memory>
 #include <mutex>
 
+#include "fetch/curl_library.h"
+
 namespace sf::fetch {
 
 namespace {
-
-void initialize_curl_once() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 struct Transfer {
   std::FILE* file = nullptr;
@@ -61,7 +57,8 @@ int on_transfer_info(void* user, curl_off_t total, curl_off_t done, curl_off_t, 
 }
 
 struct EasyDeleter {
-  void operator()(CURL* easy) const { curl_easy_cleanup(easy); }
+  const CurlFunctions* curl;
+  void operator()(CURL* easy) const { curl->easy_cleanup(easy); }
 };
 
 Status transfer_failure(CURLcode code, const Transfer& transfer, const std::string& where) {
@@ -97,10 +94,12 @@ Status transfer_failure(CURLcode code, const Transfer& transfer, const std::stri
 
 Result<FetchedLogs> fetch_history_server_logs(const HistoryServerRequest& request,
                                               const std::filesystem::path& destination, const FetchOptions& options) {
-  initialize_curl_once();
+  auto curl = fetch::curl();
+  if (!curl) return fail(history_server_status(HistoryServerError::kUnreachable, curl.error().message()));
+  const CurlFunctions& c = **curl;
   const std::string where =
       request.attempt_id ? fmt::format("{} attempt {}", request.app_id, *request.attempt_id) : request.app_id;
-  std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+  std::unique_ptr<CURL, EasyDeleter> easy(c.easy_init(), EasyDeleter{&c});
   if (!easy) return fail(history_server_status(HistoryServerError::kUnreachable, "no HTTP client could be created"));
 
   std::FILE* file = std::fopen(destination.c_str(), "wb");
@@ -114,28 +113,28 @@ Result<FetchedLogs> fetch_history_server_logs(const HistoryServerRequest& reques
 
   const std::string url = request.logs_url();
   CURL* e = easy.get();
-  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(e, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_IGNORED));
-  curl_easy_setopt(e, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_NONE));
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: safe off the main thread
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_ms));
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
-  curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.max_bytes));
-  curl_easy_setopt(e, CURLOPT_USERAGENT, "sparkforensics/0.1");
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &write_body);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &on_transfer_info);
-  curl_easy_setopt(e, CURLOPT_XFERINFODATA, &transfer);
+  c.easy_setopt(e, CURLOPT_URL, url.c_str());
+  c.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  c.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  c.easy_setopt(e, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_IGNORED));
+  c.easy_setopt(e, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_NONE));
+  c.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: safe off the main thread
+  c.easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_ms));
+  c.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
+  c.easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.max_bytes));
+  c.easy_setopt(e, CURLOPT_USERAGENT, "sparkforensics/0.1");
+  c.easy_setopt(e, CURLOPT_WRITEFUNCTION, &write_body);
+  c.easy_setopt(e, CURLOPT_WRITEDATA, &transfer);
+  c.easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+  c.easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &on_transfer_info);
+  c.easy_setopt(e, CURLOPT_XFERINFODATA, &transfer);
   // Only the body of a success is kept: an error page is never read into the zip.
-  curl_easy_setopt(e, CURLOPT_FAILONERROR, 0L);
+  c.easy_setopt(e, CURLOPT_FAILONERROR, 0L);
 
-  const CURLcode code = curl_easy_perform(e);
+  const CURLcode code = c.easy_perform(e);
   const bool closed = std::fclose(file) == 0;
   long http_status = 0;
-  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &http_status);
+  c.easy_getinfo(e, CURLINFO_RESPONSE_CODE, &http_status);
 
   auto discard = [&](Status status) -> Result<FetchedLogs> {
     std::error_code ignored;

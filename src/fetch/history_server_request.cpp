@@ -1,12 +1,12 @@
 #include "fetch/history_server_request.h"
 
-#include <curl/curl.h>
 #include <fmt/format.h>
 
 #include <memory>
 #include <regex>
 
 #include "common/text.h"
+#include "fetch/curl_library.h"
 
 namespace sf::fetch {
 
@@ -34,15 +34,16 @@ bool is_supported_app_id(std::string_view id) {
 }
 
 struct UrlDeleter {
-  void operator()(CURLU* url) const { curl_url_cleanup(url); }
+  const CurlFunctions* curl;
+  void operator()(CURLU* url) const { curl->url_cleanup(url); }
 };
 
 // A part of a parsed URL, or nullopt when the URL has none.
-std::optional<std::string> url_part(CURLU* url, CURLUPart part) {
+std::optional<std::string> url_part(const CurlFunctions& curl, CURLU* url, CURLUPart part) {
   char* value = nullptr;
-  if (curl_url_get(url, part, &value, 0) != CURLUE_OK || value == nullptr) return std::nullopt;
+  if (curl.url_get(url, part, &value, 0) != CURLUE_OK || value == nullptr) return std::nullopt;
   std::string text(value);
-  curl_free(value);
+  curl.free(value);
   return text;
 }
 
@@ -66,28 +67,31 @@ Result<std::string> canonical_base_url(std::string_view text) {
   if (authority == std::string_view::npos) return fail(invalid_base_url("is not an absolute URL"));
   if (authority + 3 >= text.size() || text[authority + 3] == '/') return fail(invalid_base_url("has no host"));
 
-  std::unique_ptr<CURLU, UrlDeleter> url(curl_url());
+  auto curl = fetch::curl();
+  if (!curl) return fail(history_server_status(HistoryServerError::kInvalidBaseUrl, curl.error().message()));
+  const CurlFunctions& c = **curl;
+  std::unique_ptr<CURLU, UrlDeleter> url(c.url(), UrlDeleter{&c});
   if (!url) return fail(invalid_base_url("could not be parsed"));
   const std::string owned(text);
-  if (curl_url_set(url.get(), CURLUPART_URL, owned.c_str(), 0) != CURLUE_OK) {
+  if (c.url_set(url.get(), CURLUPART_URL, owned.c_str(), 0) != CURLUE_OK) {
     return fail(invalid_base_url("is not an absolute URL"));
   }
-  const auto scheme = url_part(url.get(), CURLUPART_SCHEME);
+  const auto scheme = url_part(c, url.get(), CURLUPART_SCHEME);
   if (!scheme || (*scheme != "http" && *scheme != "https")) return fail(invalid_base_url("is not http or https"));
-  if (url_part(url.get(), CURLUPART_USER) || url_part(url.get(), CURLUPART_PASSWORD) ||
-      url_part(url.get(), CURLUPART_OPTIONS) || owned.find('@') != std::string::npos) {
+  if (url_part(c, url.get(), CURLUPART_USER) || url_part(c, url.get(), CURLUPART_PASSWORD) ||
+      url_part(c, url.get(), CURLUPART_OPTIONS) || owned.find('@') != std::string::npos) {
     return fail(invalid_base_url("holds credentials (user@ or user:password@); they are never sent"));
   }
-  const auto host = url_part(url.get(), CURLUPART_HOST);
+  const auto host = url_part(c, url.get(), CURLUPART_HOST);
   if (!host || host->empty()) return fail(invalid_base_url("has no host"));
 
-  std::string path = url_part(url.get(), CURLUPART_PATH).value_or("/");
+  std::string path = url_part(c, url.get(), CURLUPART_PATH).value_or("/");
   while (!path.empty() && path.back() == '/') path.pop_back();
   path += '/';
-  if (curl_url_set(url.get(), CURLUPART_PATH, path.c_str(), 0) != CURLUE_OK) {
+  if (c.url_set(url.get(), CURLUPART_PATH, path.c_str(), 0) != CURLUE_OK) {
     return fail(invalid_base_url("has a path that cannot be used"));
   }
-  auto canonical = url_part(url.get(), CURLUPART_URL);
+  auto canonical = url_part(c, url.get(), CURLUPART_URL);
   if (!canonical) return fail(invalid_base_url("could not be rebuilt"));
   return *canonical;
 }

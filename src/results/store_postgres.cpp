@@ -4,10 +4,10 @@
 // the native order a reader sees only ever grows at the end. Migrations take another advisory
 // lock, so two programs opening a fresh database do not both create the tables.
 #include <fmt/format.h>
-#include <libpq-fe.h>
 
 #include <memory>
 
+#include "results/pq_library.h"
 #include "results/result_json.h"
 #include "results/store.h"
 #include "results/store_schema.h"
@@ -23,9 +23,9 @@ using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
 
 class PostgresStore final : public Store {
  public:
-  PostgresStore(PGconn* conn, std::string location, StoreOptions options)
-      : conn_(conn), location_(std::move(location)), options_(std::move(options)) {}
-  ~PostgresStore() override { PQfinish(conn_); }
+  PostgresStore(const PqFunctions& pq, PGconn* conn, std::string location, StoreOptions options)
+      : pq_(pq), conn_(conn), location_(std::move(location)), options_(std::move(options)) {}
+  ~PostgresStore() override { pq_.finish(conn_); }
 
   Status initialize() {
     if (Status s = command("SET client_min_messages TO warning"); !s.ok()) return s;
@@ -66,9 +66,9 @@ class PostgresStore final : public Store {
   Result<IdentityPolicy> identity_policy() override {
     auto rows = query("SELECT version, document FROM identity_policies ORDER BY version DESC LIMIT 1", {});
     if (!rows) return fail(rows.error());
-    if (PQntuples(rows->get()) == 0) return IdentityPolicy{};
-    return parse_identity_policy(PQgetvalue(rows->get(), 0, 1),
-                                 fmt::format("{} identity policy v{}", redacted(), PQgetvalue(rows->get(), 0, 0)));
+    if (pq_.ntuples(rows->get()) == 0) return IdentityPolicy{};
+    return parse_identity_policy(pq_.getvalue(rows->get(), 0, 1),
+                                 fmt::format("{} identity policy v{}", redacted(), pq_.getvalue(rows->get(), 0, 0)));
   }
 
   Status set_identity_policy(const IdentityPolicy& policy) override {
@@ -76,7 +76,7 @@ class PostgresStore final : public Store {
     if (Status s = command("LOCK TABLE identity_policies IN EXCLUSIVE MODE"); !s.ok()) return rollback(s);
     auto rows = query("SELECT COALESCE(MAX(version), 0) FROM identity_policies", {});
     if (!rows) return rollback(rows.error());
-    const int64_t latest = std::stoll(PQgetvalue(rows->get(), 0, 0));
+    const int64_t latest = std::stoll(pq_.getvalue(rows->get(), 0, 0));
     if (policy.version != latest + 1) {
       return rollback(Status::InvalidArgument(fmt::format(
           "identity policy version {} is not the next one (the store has version {})", policy.version, latest)));
@@ -90,8 +90,8 @@ class PostgresStore final : public Store {
   Result<int64_t> schema_version() override {
     auto rows = query("SELECT version FROM schema_version", {});
     if (!rows) return fail(rows.error());
-    if (PQntuples(rows->get()) != 1) return fail(Status::Corruption(redacted() + ": no schema version"));
-    return std::stoll(PQgetvalue(rows->get(), 0, 0));
+    if (pq_.ntuples(rows->get()) != 1) return fail(Status::Corruption(redacted() + ": no schema version"));
+    return std::stoll(pq_.getvalue(rows->get(), 0, 0));
   }
 
   std::string description() const override { return redacted(); }
@@ -99,14 +99,14 @@ class PostgresStore final : public Store {
   Result<int64_t> indexed_quantity_count(const std::string& id) override {
     auto rows = query("SELECT COUNT(*) FROM quantities q JOIN results r ON q.result_seq = r.seq WHERE r.id = $1", {id});
     if (!rows) return fail(rows.error());
-    return std::stoll(PQgetvalue(rows->get(), 0, 0));
+    return std::stoll(pq_.getvalue(rows->get(), 0, 0));
   }
 
  private:
   // The URL without a password, for messages.
   std::string redacted() const {
-    const char* db = PQdb(conn_);
-    const char* host = PQhost(conn_);
+    const char* db = pq_.db(conn_);
+    const char* host = pq_.host(conn_);
     return fmt::format("postgresql database {} on {}", db != nullptr ? db : "?", host != nullptr ? host : "?");
   }
 
@@ -119,11 +119,11 @@ class PostgresStore final : public Store {
     std::vector<const char*> values;
     for (const std::string& p : params) values.push_back(p.c_str());
     ResultPtr result(
-        PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
-        &PQclear);
-    const ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
+        pq_.exec_params(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+        pq_.clear);
+    const ExecStatusType status = result ? pq_.result_status(result.get()) : PGRES_FATAL_ERROR;
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-      return fail(Status::IOError(fmt::format("{}: {}", redacted(), PQerrorMessage(conn_))));
+      return fail(Status::IOError(fmt::format("{}: {}", redacted(), pq_.error_message(conn_))));
     }
     return result;
   }
@@ -142,8 +142,8 @@ class PostgresStore final : public Store {
     auto rows = query("SELECT version FROM schema_version", {});
     if (!rows) return rollback(rows.error());
     int64_t version = 0;
-    if (PQntuples(rows->get()) > 0) {
-      version = std::stoll(PQgetvalue(rows->get(), 0, 0));
+    if (pq_.ntuples(rows->get()) > 0) {
+      version = std::stoll(pq_.getvalue(rows->get(), 0, 0));
     } else if (Status s = command("INSERT INTO schema_version (version) VALUES (0)"); !s.ok()) {
       return rollback(s);
     }
@@ -165,14 +165,14 @@ class PostgresStore final : public Store {
     if (Status s = command(fmt::format("SELECT pg_advisory_xact_lock({})", kIngestLock)); !s.ok()) return fail(s);
     auto existing = query("SELECT seq FROM results WHERE id = $1", {id});
     if (!existing) return fail(existing.error());
-    if (PQntuples(existing->get()) > 0) return IngestOutcome{id, std::stoll(PQgetvalue(existing->get(), 0, 0)), true};
+    if (pq_.ntuples(existing->get()) > 0) return IngestOutcome{id, std::stoll(pq_.getvalue(existing->get(), 0, 0)), true};
     auto inserted = query(
         "INSERT INTO results (id, subject, tree, run_key, status, document) VALUES ($1, $2, $3, $4, $5, $6) RETURNING "
         "seq",
         {id, result.subject, result.revision.tree, result.procedure.run_key, std::string(to_string(result.status)),
          result_to_json(result)});
     if (!inserted) return fail(inserted.error());
-    const std::string seq = PQgetvalue(inserted->get(), 0, 0);
+    const std::string seq = pq_.getvalue(inserted->get(), 0, 0);
     for (const std::string& parent : result.revision.parents) {
       auto p = query("INSERT INTO result_parents (result_seq, parent_tree) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                      {seq, parent});
@@ -193,16 +193,17 @@ class PostgresStore final : public Store {
     auto rows = query(sql, params);
     if (!rows) return fail(rows.error());
     std::vector<StoredResult> out;
-    const int n = PQntuples(rows->get());
+    const int n = pq_.ntuples(rows->get());
     for (int i = 0; i < n; ++i) {
-      const std::string id = PQgetvalue(rows->get(), i, 1);
-      auto document = parse_result_json(PQgetvalue(rows->get(), i, 2), fmt::format("{} result {}", redacted(), id));
+      const std::string id = pq_.getvalue(rows->get(), i, 1);
+      auto document = parse_result_json(pq_.getvalue(rows->get(), i, 2), fmt::format("{} result {}", redacted(), id));
       if (!document) return fail(Status::Corruption(document.error().message()));
-      out.push_back({std::stoll(PQgetvalue(rows->get(), i, 0)), id, std::move(*document)});
+      out.push_back({std::stoll(pq_.getvalue(rows->get(), i, 0)), id, std::move(*document)});
     }
     return out;
   }
 
+  const PqFunctions& pq_;
   PGconn* conn_;
   std::string location_;
   StoreOptions options_;
@@ -211,14 +212,17 @@ class PostgresStore final : public Store {
 }  // namespace
 
 Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url, const StoreOptions& options) {
-  PGconn* conn = PQconnectdb(url.c_str());
-  if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
-    std::string message = conn != nullptr ? PQerrorMessage(conn) : "out of memory";
+  auto loaded = libpq();
+  if (!loaded) return fail(loaded.error());
+  const PqFunctions& pq = **loaded;
+  PGconn* conn = pq.connectdb(url.c_str());
+  if (conn == nullptr || pq.status(conn) != CONNECTION_OK) {
+    std::string message = conn != nullptr ? pq.error_message(conn) : "out of memory";
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-    PQfinish(conn);
+    pq.finish(conn);
     return fail(Status::IOError(fmt::format("cannot connect to the PostgreSQL store: {}", message)));
   }
-  auto store = std::make_unique<PostgresStore>(conn, url, options);
+  auto store = std::make_unique<PostgresStore>(pq, conn, url, options);
   if (Status s = store->initialize(); !s.ok()) return fail(s);
   return std::unique_ptr<Store>(std::move(store));
 }

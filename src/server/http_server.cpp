@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <linux/tcp.h>  // struct tcp_info with tcpi_bytes_received (glibc's netinet/tcp.h lacks it)
-#include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -20,6 +19,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "server/microhttpd_library.h"
 #include "server/request_pool.h"
 
 namespace sf::server {
@@ -27,6 +27,10 @@ namespace sf::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// libmicrohttpd's functions. Everything below runs inside the daemon run_http_server starts, after
+// it loaded them, so here they are always there.
+const MicrohttpdFunctions& mhd() { return **libmicrohttpd(); }
 
 // Bytes of a refused request body read and dropped before the refusal is sent anyway.
 constexpr uint64_t kDropAfterRefusalBytes = 16 << 20;
@@ -145,7 +149,7 @@ class StreamedBody {
     }
     if (finished_) return outcome_.ok() ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
     reader_suspended_ = true;
-    MHD_suspend_connection(connection_);
+    mhd().suspend_connection(connection_);
     return 0;
   }
   // The response is gone (sent, or the connection closed): the writer stops at its next write.
@@ -169,7 +173,7 @@ class StreamedBody {
   void resume_reader_locked() {
     if (!reader_suspended_) return;
     reader_suspended_ = false;
-    MHD_resume_connection(connection_);
+    mhd().resume_connection(connection_);
   }
 
   MHD_Connection* const connection_;
@@ -277,14 +281,14 @@ class Server {
 
 void read_hook_headers(MHD_Connection* connection, QueryParams& headers) {
   for (std::string_view name : kHookHeaders) {
-    const char* value = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, std::string(name).c_str());
+    const char* value = mhd().lookup_connection_value(connection, MHD_HEADER_KIND, std::string(name).c_str());
     if (value != nullptr) headers[std::string(name)].push_back(value);
   }
 }
 
 void read_query(MHD_Connection* connection, QueryParams& query) {
   query.clear();
-  MHD_get_connection_values(
+  mhd().get_connection_values(
       connection, MHD_GET_ARGUMENT_KIND,
       [](void* cls, MHD_ValueKind, const char* key, const char* value) {
         (*static_cast<QueryParams*>(cls))[key].push_back(value != nullptr ? value : "");
@@ -294,7 +298,7 @@ void read_query(MHD_Connection* connection, QueryParams& query) {
 }
 
 ConnectionRecord* connection_record(MHD_Connection* connection) {
-  const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  const MHD_ConnectionInfo* info = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   return info == nullptr ? nullptr : static_cast<ConnectionRecord*>(info->socket_context);
 }
 
@@ -315,10 +319,10 @@ void Server::on_connection(void* cls, MHD_Connection* connection, void** socket_
   auto* server = static_cast<Server*>(cls);
   if (code == MHD_CONNECTION_NOTIFY_STARTED) {
     auto* record = new ConnectionRecord;
-    if (const auto* fd = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
+    if (const auto* fd = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD)) {
       record->fd = fd->connect_fd;
     }
-    if (const auto* address = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)) {
+    if (const auto* address = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS)) {
       record->address = address_text(address->client_addr);
     }
     record->head_deadline = Clock::now() + std::chrono::seconds(server->limits_.request_head_deadline_s);
@@ -385,7 +389,7 @@ void Server::on_request_completed(void* cls, MHD_Connection* connection, void** 
 
   int status = request->status;
   if (status == 0) {  // refused by the library itself (431, 400, 413, ...)
-    const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    const MHD_ConnectionInfo* info = mhd().get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
     status = info != nullptr ? static_cast<int>(info->http_status) : 0;
     if (status == 431) request->note = "request head larger than the connection's memory";
   }
@@ -473,9 +477,9 @@ MHD_Result Server::handle_head(MHD_Connection* connection, RequestRecord& reques
   }
   // No resource takes a body: refuse one at its head, before reading a byte of it (the library
   // then closes the connection instead of reading on). A 300 MB body was read whole first.
-  const char* length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  const char* length = mhd().lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
   const bool has_body = (length != nullptr && std::string_view(length) != "0") ||
-                        MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                        mhd().lookup_connection_value(connection, MHD_HEADER_KIND,
                                                     MHD_HTTP_HEADER_TRANSFER_ENCODING) != nullptr;
   if (has_body && options_.accept_body) {
     request.path = url;
@@ -528,7 +532,7 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
       record->body_deadline.reset();
     }
   }
-  MHD_suspend_connection(connection);
+  mhd().suspend_connection(connection);
   auto task = [this, connection, &request] {
     try {
       request.answer = request.body != nullptr ? request.body->finish()
@@ -537,13 +541,13 @@ MHD_Result Server::dispatch(MHD_Connection* connection, RequestRecord& request) 
       request.answer = text_response(500, std::string("internal error: ") + e.what() + "\n");
     }
     request.answer_ready.store(true, std::memory_order_release);
-    MHD_resume_connection(connection);
+    mhd().resume_connection(connection);
   };
   if (!requests_.try_submit(std::move(task))) {
     request.answer = busy_response(std::to_string(limits_.max_waiting_requests) + " requests are waiting");
     request.note = "request queue full";
     request.answer_ready.store(true, std::memory_order_release);
-    MHD_resume_connection(connection);
+    mhd().resume_connection(connection);
   }
   return MHD_YES;
 }
@@ -568,7 +572,7 @@ MHD_Result Server::queue_answer(MHD_Connection* connection, RequestRecord& reque
     };
     if (downloads_.try_submit(std::move(writer))) {
       request.stream = stream;
-      response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, read_streamed_body,
+      response = mhd().create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, read_streamed_body,
                                                    new std::shared_ptr<StreamedBody>(stream), release_streamed_body);
     } else {
       answer = busy_response(std::to_string(limits_.download_threads + limits_.max_waiting_downloads) +
@@ -579,22 +583,22 @@ MHD_Result Server::queue_answer(MHD_Connection* connection, RequestRecord& reque
   if (response == nullptr) {
     auto* body = new std::string(std::move(answer.body));
     request.body_bytes = body->size();
-    response = MHD_create_response_from_buffer_with_free_callback_cls(
+    response = mhd().create_response_from_buffer_with_free_callback_cls(
         body->size(), body->data(), [](void* owned) { delete static_cast<std::string*>(owned); }, body);
   }
   if (response == nullptr) return MHD_NO;  // out of memory: the library closes the connection
-  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.content_type.c_str());
+  mhd().add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.content_type.c_str());
   if (!answer.content_disposition.empty()) {
-    MHD_add_response_header(response, "Content-Disposition", answer.content_disposition.c_str());
+    mhd().add_response_header(response, "Content-Disposition", answer.content_disposition.c_str());
   }
-  for (const auto& [name, value] : answer.headers) MHD_add_response_header(response, name.c_str(), value.c_str());
+  for (const auto& [name, value] : answer.headers) mhd().add_response_header(response, name.c_str(), value.c_str());
   if (answer.status == 503) {
-    MHD_add_response_header(response, "Retry-After", "1");
-    MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
+    mhd().add_response_header(response, "Retry-After", "1");
+    mhd().add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
   }
   request.status = answer.status;
-  const MHD_Result queued = MHD_queue_response(connection, static_cast<unsigned>(answer.status), response);
-  MHD_destroy_response(response);
+  const MHD_Result queued = mhd().queue_response(connection, static_cast<unsigned>(answer.status), response);
+  mhd().destroy_response(response);
   return queued;
 }
 
@@ -635,7 +639,7 @@ Status Server::run(const std::atomic<bool>& stop_requested) {
   if (!listening) return listening.error();
   unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
   if (listening->family == AF_INET6) flags |= MHD_USE_IPv6;
-  MHD_Daemon* daemon = MHD_start_daemon(
+  MHD_Daemon* daemon = mhd().start_daemon(
       flags, 0, nullptr, nullptr, &Server::on_request, this,                                    //
       MHD_OPTION_LISTEN_SOCKET, listening->fd,                                                  //
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits_.connection_memory_bytes,                      //
@@ -664,7 +668,7 @@ Status Server::run(const std::atomic<bool>& stop_requested) {
   }
   // Stop accepting; answer what is in flight (later requests on open connections get 503); the
   // library must not be stopped while a connection is suspended.
-  const MHD_socket listener = MHD_quiesce_daemon(daemon);
+  const MHD_socket listener = mhd().quiesce_daemon(daemon);
   if (listener != MHD_INVALID_SOCKET) close(listener);
   stopping_.store(true);
   while (active_requests_.load() > 0) {
@@ -673,7 +677,7 @@ Status Server::run(const std::atomic<bool>& stop_requested) {
   }
   requests_.finish();
   downloads_.finish();
-  MHD_stop_daemon(daemon);
+  mhd().stop_daemon(daemon);
   return Status();
 }
 
@@ -681,6 +685,7 @@ Status Server::run(const std::atomic<bool>& stop_requested) {
 
 Status run_http_server(catalog::LogCatalog& logs, const RestRouter& router, const HttpServerOptions& options,
                        const std::atomic<bool>& stop_requested) {
+  if (auto loaded = libmicrohttpd(); !loaded) return loaded.error();
   Server server(logs, router, options);
   return server.run(stop_requested);
 }

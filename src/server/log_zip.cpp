@@ -1,13 +1,11 @@
 #include "server/log_zip.h"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
+#include "io/archive_library.h"
 #include "io/log_scan.h"
 #include "model/line_redaction.h"
 
@@ -18,7 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct ArchiveCloser {
-  void operator()(archive* a) const { archive_write_free(a); }
+  const io::ArchiveFunctions* la;
+  void operator()(archive* a) const { la->write_free(a); }
 };
 
 // Where libarchive's output goes: the caller's sink, counting the bytes it took.
@@ -41,12 +40,14 @@ la_ssize_t write_to_sink(archive*, void* client, const void* buffer, size_t leng
 // One zip being written into a sink. Once the sink has said stop, every call fails Cancelled.
 class ZipWriter {
  public:
-  explicit ZipWriter(const ZipByteSink& sink) : target_{&sink} {}
+  ZipWriter(const io::ArchiveFunctions& la, const ZipByteSink& sink)
+      : la_(la), target_{&sink}, zip_(la.write_new(), ArchiveCloser{&la}) {}
 
   Status open() {
-    archive_write_set_format_zip(zip_.get());
-    archive_write_set_bytes_in_last_block(zip_.get(), 1);
-    if (archive_write_open(zip_.get(), &target_, nullptr, write_to_sink, nullptr) != ARCHIVE_OK) {
+    if (!zip_) return Status::IOError("cannot create a zip writer (out of memory)");
+    la_.write_set_format_zip(zip_.get());
+    la_.write_set_bytes_in_last_block(zip_.get(), 1);
+    if (la_.write_open(zip_.get(), &target_, nullptr, write_to_sink, nullptr) != ARCHIVE_OK) {
       return failure("cannot start a zip archive");
     }
     return Status();
@@ -54,41 +55,42 @@ class ZipWriter {
   uint64_t written_bytes() const { return target_.written_bytes; }
   // An entry whose size is not known in advance (zip's data descriptor carries it).
   Status begin(const std::string& name) {
-    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-    archive_entry_set_pathname(entry.get(), name.c_str());
-    archive_entry_set_filetype(entry.get(), AE_IFREG);
-    archive_entry_set_perm(entry.get(), 0644);
-    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
+    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(la_.entry_new(), la_.entry_free);
+    la_.entry_set_pathname(entry.get(), name.c_str());
+    la_.entry_set_filetype(entry.get(), AE_IFREG);
+    la_.entry_set_perm(entry.get(), 0644);
+    if (la_.write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
     return Status();
   }
   // A directory's own entry ("eventlog_v2_app/"), as Spark's zip of a log directory has.
   Status begin_directory(const std::string& name) {
-    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-    archive_entry_set_pathname(entry.get(), name.c_str());
-    archive_entry_set_filetype(entry.get(), AE_IFDIR);
-    archive_entry_set_perm(entry.get(), 0755);
-    archive_entry_set_size(entry.get(), 0);
-    if (archive_write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
+    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(la_.entry_new(), la_.entry_free);
+    la_.entry_set_pathname(entry.get(), name.c_str());
+    la_.entry_set_filetype(entry.get(), AE_IFDIR);
+    la_.entry_set_perm(entry.get(), 0755);
+    la_.entry_set_size(entry.get(), 0);
+    if (la_.write_header(zip_.get(), entry.get()) != ARCHIVE_OK) return failure(name);
     return Status();
   }
   Status write(std::string_view bytes, const std::string& name) {
-    if (!bytes.empty() && archive_write_data(zip_.get(), bytes.data(), bytes.size()) < 0) return failure(name);
+    if (!bytes.empty() && la_.write_data(zip_.get(), bytes.data(), bytes.size()) < 0) return failure(name);
     return Status();
   }
   Status close() {
-    if (archive_write_close(zip_.get()) != ARCHIVE_OK) return failure("cannot finish the zip archive");
+    if (la_.write_close(zip_.get()) != ARCHIVE_OK) return failure("cannot finish the zip archive");
     return Status();
   }
 
  private:
   Status failure(const std::string& what) {
     if (target_.stopped) return Status::Cancelled("the zip's reader stopped taking bytes");
-    const char* reason = archive_error_string(zip_.get());
+    const char* reason = la_.error_string(zip_.get());
     return Status::IOError(what + ": " + (reason != nullptr ? reason : "unknown libarchive error"));
   }
 
+  const io::ArchiveFunctions& la_;
   SinkTarget target_;
-  std::unique_ptr<archive, ArchiveCloser> zip_{archive_write_new()};
+  std::unique_ptr<archive, ArchiveCloser> zip_;
 };
 
 // The appstatus marker of a rolling log directory: it says whether the application is running.
@@ -179,7 +181,9 @@ Result<EventLogZip> EventLogZip::open(const std::vector<std::string>& log_paths,
 }
 
 Status EventLogZip::write(const ZipByteSink& sink) const {
-  ZipWriter zip(sink);
+  auto la = io::libarchive();
+  if (!la) return la.error();
+  ZipWriter zip(**la, sink);
   if (Status s = zip.open(); !s.ok()) return s;
   for (const Log& log : logs_) {
     if (Status s = write_log(zip, log.input, log.path, confinement_, max_bytes_); !s.ok()) return s;
