@@ -41,6 +41,7 @@ struct AnalyzeOptions {
   std::string output_path;
   bool no_progress = false;
   bool quiet = false;
+  bool compact = false;  // json on one line
   size_t top_stages = 10;
   size_t top_findings = report::TextOptions{}.top_findings;
   unsigned jobs = 0;  // 0: as many as cores, at most 2
@@ -50,13 +51,17 @@ struct AnalyzeOptions {
 // An error only for html from a program built without the dashboard.
 Result<std::string> render(const AnalyzeOptions& options, const model::AppModel& model,
                            const analysis::Analysis& analysis) {
-  if (options.format == "json") return report::analysis_json(model, &analysis);
+  if (options.format == "json") {
+    report::JsonOptions json_options;
+    if (options.compact) json_options.indent = -1;
+    return report::analysis_json(model, &analysis, json_options);
+  }
   if (options.format == "markdown") return report::analysis_markdown(model, analysis);
   if (options.format == "html") {
     report::JsonOptions json_options;
     json_options.indent = -1;
     return report::analysis_html(report::analysis_json(model, &analysis, json_options),
-                                 report::timeline_json(model).dump());
+                                 report::timeline_json(model));
   }
   report::TextOptions text_options;
   text_options.top_stages = options.top_stages;
@@ -214,6 +219,8 @@ void register_analyze(CLI::App& app, int& exit_code) {
                     "directory: text gives one summary line per log, json an array of analysis documents, markdown "
                     "one document per log");
   add_output_option(*cmd, options->output_path);
+  cmd->add_flag("--compact", options->compact,
+                "json: each document on one line, with no indentation (a third smaller; pretty by default)");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line and no warnings on stderr (errors still)");
   cmd->add_flag("--no-progress", options->no_progress, "No progress line on stderr");
   add_log_read_flags(*cmd, options->read, "with several logs: 1 each, unless given");

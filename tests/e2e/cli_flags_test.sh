@@ -75,6 +75,18 @@ check "a flag wins over --config" python3 -c "
 import json,sys; assert len(json.load(open(sys.argv[1]))['diagnostics']['malformedLines']) == 0" "$work/long.json"
 "$sf" store ingest --store "$work/limits.db" --config "$work/short-lines.json" "$log" >/dev/null 2>"$work/ingest-limits.txt"
 check "store ingest reads with --config's limits (and warns of the partial read)" grep -q "malformed line" "$work/ingest-limits.txt"
+# --- --compact: the same analysis document on one line ---------------------------------------------
+"$sf" analyze -q -f json "$log" >"$work/pretty.json"
+"$sf" analyze -q -f json --compact "$log" >"$work/compact.json"
+check "analyze --compact writes the document on one line" test "$(wc -l <"$work/compact.json")" -eq 1
+check "analyze --compact is the pretty document without its spaces" python3 -c "
+import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))" "$work/pretty.json" "$work/compact.json"
+check "analyze --compact is smaller" test "$(stat -c %s "$work/compact.json")" -lt "$(stat -c %s "$work/pretty.json")"
+"$sf" analyze -q -f json --compact "$log" "$log" >"$work/compact-batch.json"
+check "analyze --compact of two logs: an array with one document per line" python3 -c "
+import json,sys; lines = open(sys.argv[1]).read().splitlines(); docs = json.loads(''.join(lines))
+assert len(lines) == 4 and lines[0] == '[' and lines[3] == ']' and len(docs) == 2, lines[:1]" "$work/compact-batch.json"
+
 echo '{"limits": {"maxLineByte": 200}}' >"$work/typo.json"
 for command in "analyze" "compare" "store ingest"; do
   extra=("$log"); [[ $command == compare ]] && extra=("$log" "$log")
