@@ -75,7 +75,7 @@ logs+=("generated benchmark --scale 56"$'\t'"$(ls "$compare_dir"/base/*)")
 run_profiler() {
   local log="$1" result="$2" dir="$work/profile" rc=0
   rm -rf "$dir"
-  /usr/bin/time -f "%e %M" -o "$work/time" \
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time" \
     java "-Xmx$xmx" -cp "$tools_jar:$spark_jars/*" com.nvidia.spark.rapids.tool.profiling.ProfileMain \
     --csv -o "$dir" "$log" >"$work/profiler.log" 2>&1 || rc=$?
   local status="$dir/rapids_4_spark_profile/profiling_status.csv" stages
@@ -84,7 +84,8 @@ run_profiler() {
      [[ -n "$stages" && $(wc -l <"$stages") -gt 1 ]]; then
     local own
     own=$(grep -a -o 'Profile Tool execution time: [0-9]*ms' "$work/profiler.log" | tail -1 | tr -dc '0-9')
-    echo "$(tail -1 "$work/time") ${own:-0}" >"$result"
+    read -r wall rss user sys <"$work/time"
+    echo "$wall $rss ${own:-0} $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" >"$result"
   else
     local why
     why=$(grep -o -m1 -E 'OutOfMemoryError[^"]*|Exception[^"]{0,80}' "$work/profiler.log" || true)
@@ -106,8 +107,9 @@ for entry in "${logs[@]}"; do
       result=$(cat "$work/result")
       if [[ "$result" == FAILED* ]]; then failed="${result#FAILED }"; else prof_runs+=("$result"); fi
     fi
-    /usr/bin/time -f "%e %M" -o "$work/time" "$sf" analyze -q -f json "$log" >/dev/null
-    sf_runs+=("$(tail -1 "$work/time")")
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$sf" analyze -q -f json "$log" >/dev/null
+    read -r wall rss user sys <"$work/time"
+    sf_runs+=("$wall $rss 0 $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
   done
   size=$(stat -c %s "$log")
   if [[ -n "$failed" ]]; then
@@ -116,34 +118,35 @@ for entry in "${logs[@]}"; do
   else
     prof_field=$(printf '%s\n' "${prof_runs[@]}" | awk '
       NR == 1 || $1 < lo { lo = $1 } $1 > hi { hi = $1 } $2 > rss { rss = $2 } NR == 1 || $3 < own { own = $3 }
-      END { printf "%s %s %s %s", lo, hi, rss, own }')
+      NR == 1 || $4 < cpu { cpu = $4 } END { printf "%s %s %s %s %s", lo, hi, rss, own, cpu }')
   fi
   sf_field=$(printf '%s\n' "${sf_runs[@]}" | awk '
     NR == 1 || $1 < lo { lo = $1 } $1 > hi { hi = $1 } $2 > rss { rss = $2 }
-    END { printf "%s %s %s", lo, hi, rss }')
+    NR == 1 || $4 < cpu { cpu = $4 } END { printf "%s %s %s %s", lo, hi, rss, cpu }')
   rows+=("$title|$size|$prof_field|$sf_field")
 done
 
 echo
-printf '%-47s %8s | %-26s %9s %8s | %-22s %8s | %9s %8s %9s\n' "log" "MB" "profiler wall s (range)" \
-  "own s" "RSS MiB" "sparkforensics s" "RSS MiB" "wall x" "own x" "RSS x"
+header="%-47s %7s | %-21s %6s %6s %7s | %-18s %5s %7s | %6s %6s %6s %6s\n"
+# shellcheck disable=SC2059
+printf "$header" "log" "MB" "profiler wall s" "own s" "CPU s" "RSS MiB" "sparkforensics s" "CPU s" "RSS MiB" \
+  "wall x" "own x" "CPU x" "RSS x"
 for row in "${rows[@]}"; do
   IFS='|' read -r title size prof sf <<<"$row"
-  read -r s_lo s_hi s_rss <<<"$sf"
-  if [[ "$prof" == FAILED ]]; then
-    awk -v t="$title" -v size="$size" -v slo="$s_lo" -v shi="$s_hi" -v srss="$s_rss" 'BEGIN {
-      printf "%-47s %8.1f | %-26s %9s %8s | %-22s %8.0f | %9s %8s %9s\n", t, size / 1e6, "FAILED", "-", "-",
-        sprintf("%.2f (%.2f-%.2f)", slo, slo, shi), srss / 1024, "-", "-", "-" }'
-    continue
-  fi
-  read -r p_lo p_hi p_rss p_own <<<"$prof"
-  awk -v t="$title" -v size="$size" -v plo="$p_lo" -v phi="$p_hi" -v prss="$p_rss" -v pown="$p_own" \
-      -v slo="$s_lo" -v shi="$s_hi" -v srss="$s_rss" 'BEGIN {
-    slo_ = (slo > 0 ? slo : 0.01)
-    printf "%-47s %8.1f | %-26s %9.2f %8.0f | %-22s %8.0f | %8.1fx %7.1fx %8.1fx\n", t, size / 1e6,
-      sprintf("%.2f (%.2f-%.2f)", plo, plo, phi), pown / 1000, prss / 1024,
-      sprintf("%.2f (%.2f-%.2f)", slo, slo, shi), srss / 1024, plo / slo_, pown / 1000 / slo_, prss / srss }'
+  [[ "$prof" == FAILED ]] && prof="- - - - -"
+  awk -v t="$title" -v size="$size" -v prof="$prof" -v sf="$sf" 'BEGIN {
+    split(prof, p, " "); split(sf, s, " ")
+    sw = sprintf("%.2f (%.2f-%.2f)", s[1], s[1], s[2]); slo = (s[1] > 0 ? s[1] : 0.01)
+    if (p[1] == "-") {
+      printf "%-47s %7.1f | %-21s %6s %6s %7s | %-18s %5.2f %7.0f | %6s %6s %6s %6s\n", t, size / 1e6,
+        "FAILED", "-", "-", "-", sw, s[4], s[3] / 1024, "-", "-", "-", "-"
+      exit
+    }
+    printf "%-47s %7.1f | %-21s %6.2f %6.1f %7.0f | %-18s %5.2f %7.0f | %5.1fx %5.1fx %5.1fx %5.1fx\n", t, size / 1e6,
+      sprintf("%.2f (%.2f-%.2f)", p[1], p[1], p[2]), p[4] / 1000, p[5], p[3] / 1024,
+      sw, s[4], s[3] / 1024, p[1] / slo, p[4] / 1000 / slo, p[5] / (s[4] > 0 ? s[4] : 0.01), p[3] / s[3] }'
 done
-echo "(wall x: the profiler's best wall time over sparkforensics' best; own x: the profiler's own"
-echo " execution time, without the JVM's start, over the same; RSS x: peak RSS over peak RSS."
-echo " Targets of issue 22: wall x >= 30, RSS x >= 10.)"
+echo "(best of the runs, with the range of wall times; wall x: the profiler's best wall time over"
+echo " sparkforensics' best; own x: the profiler's own \"Profile Tool execution time\" (without the JVM's"
+echo " start) over the same; CPU x: user+sys CPU time over user+sys, which a loaded machine disturbs"
+echo " less; RSS x: the largest peak RSS over the largest. Targets of issue 22: wall x >= 30, RSS x >= 10.)"
