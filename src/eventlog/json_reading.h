@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <optional>
 #include <string>
@@ -213,16 +214,21 @@ inline error_code read_bool(od::value& value, bool& out) {
 // has no escapes (nearly always: no copy), else into the parser's buffer, unescaped. null reads
 // as "".
 inline error_code read_string_view(od::value& value, std::string_view& out) {
-  const std::string_view token = value.raw_json_token();  // peeks; does not consume
-  if (!token.empty() && token.front() == '"') {
-    const char* begin = token.data() + 1;
-    const char* p = begin;
-    const char* const end = token.data() + token.size();
-    while (p < end && *p != '"' && *p != '\\') ++p;
-    if (p < end && *p == '"') {
+  // The token runs from the opening quote to the next structural character: the closing quote
+  // and any whitespace after it. With no backslash between the quotes the string is its bytes;
+  // memchr finds a backslash (or proves there is none) many bytes at a time, which matters for
+  // plan descriptions and call sites of kilobytes.
+  std::string_view token = value.raw_json_token();  // peeks; does not consume
+  while (token.size() > 1 && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
+                              token.back() == '\t')) {
+    token.remove_suffix(1);
+  }
+  if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
+    const std::string_view body = token.substr(1, token.size() - 2);
+    if (std::memchr(body.data(), '\\', body.size()) == nullptr) {
       od::raw_json_string raw;
       if (auto error = value.get_raw_json_string().get(raw)) return error;
-      out = std::string_view(begin, static_cast<size_t>(p - begin));
+      out = body;
       return simdjson::SUCCESS;
     }
   }
