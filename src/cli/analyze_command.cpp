@@ -73,6 +73,15 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
   auto loaded = load_log(options.log_paths.front(), settings.load, !options.no_progress && !options.quiet);
   if (!loaded) return report_error(loaded.error().message(), kExitFailed);
   if (!options.quiet) warn_about_partial_load("", *loaded);
+  if (options.format == "json" && settings.load.threads != 1) {
+    // The second core, idle once the log is read, writes the model's part of the document while
+    // this thread analyzes.
+    report::JsonOptions json_options;
+    if (options.compact) json_options.indent = -1;
+    const std::string document = report::analysis_json_while_analyzing(
+        *loaded, [&] { return analysis::analyze(*loaded, settings.analysis); }, json_options);
+    return write_output(options.output_path, document) ? kExitOk : kExitFailed;
+  }
   const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
   auto rendered = render(options, *loaded, analysis);
   if (!rendered) return report_error(rendered.error().message(), kExitFailed);

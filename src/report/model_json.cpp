@@ -1,5 +1,6 @@
 #include "report/model_json.h"
 
+#include <future>
 #include <unordered_map>
 
 #include "common/json_writer.h"
@@ -487,49 +488,71 @@ void write_diagnostics(JsonWriter& w, const Diagnostics& d) {
 
 }  // namespace
 
-void write_analysis(JsonWriter& w, const AppModel& model, const analysis::Analysis* analysis,
-                    const JsonOptions& options) {
-  w.object([&] {
-    w.field("schemaVersion", kAnalysisSchemaVersion);
-    w.key("source");
-    write_source(w, model.source);
-    w.key("app");
-    write_app(w, model);
-    w.key("environment");
-    write_environment(w, model.environment);
-    w.array_field("executors", [&] {
-      for (const Executor& e : model.executors) write_executor(w, e);
-    });
-    w.array_field("jobs", [&] {
-      for (const Job& j : model.jobs) write_job(w, j);
-    });
-    w.array_field("stages", [&] {
-      for (const auto& s : model.stages) write_stage(w, model, s);
-    });
-    w.array_field("sql", [&] {
-      for (const SqlExecution& s : model.sql) write_sql_execution(w, s, options);
-    });
-    w.key("rdds");
-    write_cached_rdds(w, model);
-    w.key("diagnostics");
-    write_diagnostics(w, model.diagnostics);
-    if (analysis != nullptr) {
-      w.key("findings");
-      write_findings(w, *analysis);
-      w.key("rollup");
-      write_rollup(w, *analysis);
-      w.key("analysisConfig");
-      write_analysis_config(w, *analysis);
-      w.key("economics");
-      write_economics(w, analysis->economics);
-    }
+namespace {
+
+// The sections of the model, which the analysis does not change: the document's first part.
+void write_model_sections(JsonWriter& w, const AppModel& model, const JsonOptions& options) {
+  w.field("schemaVersion", kAnalysisSchemaVersion);
+  w.key("source");
+  write_source(w, model.source);
+  w.key("app");
+  write_app(w, model);
+  w.key("environment");
+  write_environment(w, model.environment);
+  w.array_field("executors", [&] {
+    for (const Executor& e : model.executors) write_executor(w, e);
   });
+  w.array_field("jobs", [&] {
+    for (const Job& j : model.jobs) write_job(w, j);
+  });
+  w.array_field("stages", [&] {
+    for (const auto& s : model.stages) write_stage(w, model, s);
+  });
+  w.array_field("sql", [&] {
+    for (const SqlExecution& s : model.sql) write_sql_execution(w, s, options);
+  });
+  w.key("rdds");
+  write_cached_rdds(w, model);
+  w.key("diagnostics");
+  write_diagnostics(w, model.diagnostics);
 }
+
+void write_analysis_sections(JsonWriter& w, const analysis::Analysis& analysis) {
+  w.key("findings");
+  write_findings(w, analysis);
+  w.key("rollup");
+  write_rollup(w, analysis);
+  w.key("analysisConfig");
+  write_analysis_config(w, analysis);
+  w.key("economics");
+  write_economics(w, analysis.economics);
+}
+
+}  // namespace
 
 std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
   std::string out;
   JsonWriter w(out, options.indent);
-  write_analysis(w, model, analysis, options);
+  w.object([&] {
+    write_model_sections(w, model, options);
+    if (analysis != nullptr) write_analysis_sections(w, *analysis);
+  });
+  out += '\n';
+  return out;
+}
+
+std::string analysis_json_while_analyzing(const AppModel& model, const std::function<analysis::Analysis()>& analyze,
+                                          const JsonOptions& options) {
+  std::string out;
+  JsonWriter w(out, options.indent);
+  w.begin_object();
+  // The writer changes hands once: the other thread writes the first part, and get() makes what
+  // it wrote visible here before this thread goes on.
+  auto first_part = std::async(std::launch::async, [&] { write_model_sections(w, model, options); });
+  const analysis::Analysis analysis = analyze();
+  first_part.get();
+  write_analysis_sections(w, analysis);
+  w.end_object();
   out += '\n';
   return out;
 }

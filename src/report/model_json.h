@@ -4,6 +4,7 @@
 // docs/analysis-schema.md documents every field.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "analysis/analyzer.h"
@@ -25,8 +26,12 @@ struct JsonOptions {
 // The document for `model`; with an analysis, its findings, rollup and thresholds too.
 std::string analysis_json(const model::AppModel& model, const analysis::Analysis* analysis,
                           const JsonOptions& options = {});
-void write_analysis(JsonWriter& w, const model::AppModel& model, const analysis::Analysis* analysis,
-                    const JsonOptions& options = {});
+// The same document, with the analysis `analyze` returns: it runs on the calling thread while
+// another thread writes the model's sections, which come first and which the analysis does not
+// change, so a second core shortens the whole command rather than only the read.
+std::string analysis_json_while_analyzing(const model::AppModel& model,
+                                          const std::function<analysis::Analysis()>& analyze,
+                                          const JsonOptions& options = {});
 
 // Parts of the document, for answers that send one of them (the dashboard's stage page): the
 // same bytes as in the whole document.

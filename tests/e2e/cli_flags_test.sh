@@ -82,6 +82,11 @@ check "analyze --compact writes the document on one line" test "$(wc -l <"$work/
 check "analyze --compact is the pretty document without its spaces" python3 -c "
 import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))" "$work/pretty.json" "$work/compact.json"
 check "analyze --compact is smaller" test "$(stat -c %s "$work/compact.json")" -lt "$(stat -c %s "$work/pretty.json")"
+"$sf" analyze -q -f json --threads 1 "$log" >"$work/one-thread.json"
+"$sf" analyze -q -f json --threads 2 "$log" >"$work/two-threads.json"
+check "analyze -f json: the same bytes whether the model's part is written beside the analysis or after it" \
+  cmp -s "$work/one-thread.json" "$work/two-threads.json"
+check "analyze -f json: the same bytes as the default's" cmp -s "$work/pretty.json" "$work/two-threads.json"
 "$sf" analyze -q -f json --compact "$log" "$log" >"$work/compact-batch.json"
 check "analyze --compact of two logs: an array with one document per line" python3 -c "
 import json,sys; lines = open(sys.argv[1]).read().splitlines(); docs = json.loads(''.join(lines))
