@@ -160,9 +160,18 @@ Result<std::shared_ptr<const LoadedLog>> LogCatalog::load_own_file(const std::st
 }
 
 std::shared_ptr<const LoadedLog> LogCatalog::loaded_if_current(const std::string& path) const {
-  auto real = options_.root.resolve(path);
+  return loaded_if_current_in(path, options_.root);
+}
+
+std::shared_ptr<const LoadedLog> LogCatalog::own_file_loaded_if_current(const std::string& path) const {
+  return loaded_if_current_in(path, io::PathConfinement());
+}
+
+std::shared_ptr<const LoadedLog> LogCatalog::loaded_if_current_in(const std::string& path,
+                                                                  const io::PathConfinement& confinement) const {
+  auto real = confinement.resolve(path);
   if (!real) return nullptr;
-  auto metadata = read_attempt_file_metadata(real->string(), options_.root);
+  auto metadata = read_attempt_file_metadata(real->string(), confinement);
   if (!metadata) return nullptr;
   return loaded_.peek(real->string(), metadata->files);
 }

@@ -121,6 +121,8 @@ class LogCatalog {
   // The log at `path` if it is in memory and its files are unchanged; null otherwise. Never
   // reads the log (a stat per part): what a list shows of logs already analyzed.
   std::shared_ptr<const LoadedLog> loaded_if_current(const std::string& path) const;
+  // The same for a file this program wrote itself outside the root (as load_own_file reads it).
+  std::shared_ptr<const LoadedLog> own_file_loaded_if_current(const std::string& path) const;
 
   size_t loaded_logs() const { return loaded_.size(); }
   // How many times a log was read in full since the catalogue was made (loads not served from
@@ -153,6 +155,8 @@ class LogCatalog {
   Result<LoadedLog> read_log(const std::string& real_path, const LogFileIdentity& files,
                              const io::PathConfinement& confinement, const LoadRequest& request);
   std::shared_ptr<ReadProgress> progress_of(const std::string& real_path) const;
+  std::shared_ptr<const LoadedLog> loaded_if_current_in(const std::string& path,
+                                                        const io::PathConfinement& confinement) const;
 
   const CatalogOptions options_;
   mutable std::mutex mutex_;

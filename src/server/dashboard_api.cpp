@@ -215,27 +215,41 @@ class DashboardApi::Request {
     return (this->*handler)();
   }
 
-  // applications?offset&limit&q
+  // applications?offset&limit&q: the uploads and downloads read as event logs first, newest
+  // first (what the user just brought in stays on the first page, whatever its start time), then
+  // the --log-dir's in the History Server's order. q matches an id, name, user, log or file name.
   RestResponse applications() {
     const int64_t offset = int_param(query_, "offset", 0, 0, int64_t{1} << 40);
     const int64_t limit = int_param(query_, "limit", 50, 1, 500);
     const std::string needle = lower(text_param(query_, "q"));
-    std::vector<const catalog::AttemptListing*> rows;
+    struct Row {
+      const catalog::AttemptListing* listing;
+      std::string log;
+      std::string_view source;  // log-dir, upload, download
+    };
+    std::vector<Row> rows;
+    auto add = [&](const catalog::AttemptListing& a, std::string log, std::string_view source) {
+      if (!needle.empty()) {
+        const std::string haystack =
+            lower(a.app_id + "\n" + a.app_name + "\n" + a.user + "\n" + log + "\n" + file_name(a.log_path));
+        if (haystack.find(needle) == std::string::npos) return;
+      }
+      rows.push_back({&a, std::move(log), source});
+    };
+    const std::vector<UploadStore::Listed> own = api_.uploads_->listed();
+    for (const UploadStore::Listed& u : own) add(u.listing, "~" + u.id, u.id.front() == 'h' ? "download" : "upload");
     const std::vector<catalog::ApplicationListing> apps = api_.logs_.applications();
     for (const catalog::ApplicationListing& app : apps) {
-      for (const catalog::AttemptListing& a : app.attempts) {
-        if (!needle.empty()) {
-          const std::string haystack = lower(a.app_id + "\n" + a.app_name + "\n" + a.user + "\n" + file_name(a.log_path));
-          if (haystack.find(needle) == std::string::npos) continue;
-        }
-        rows.push_back(&a);
-      }
+      for (const catalog::AttemptListing& a : app.attempts) add(a, file_name(a.log_path), "log-dir");
     }
     json out_rows = json::array();
     for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + limit; ++i) {
-      const catalog::AttemptListing& a = *rows[static_cast<size_t>(i)];
+      const Row& r = rows[static_cast<size_t>(i)];
+      const catalog::AttemptListing& a = *r.listing;
       json row;
-      row["log"] = file_name(a.log_path);
+      row["log"] = r.log;
+      row["source"] = std::string(r.source);
+      row["fileName"] = file_name(a.log_path);
       row["appId"] = a.app_id;
       row["attemptId"] = a.attempt_id ? json(*a.attempt_id) : json(nullptr);
       row["name"] = a.app_name;
@@ -245,7 +259,8 @@ class DashboardApi::Request {
       row["durationMs"] = a.start_time_ms && a.end_time_ms ? json(*a.end_time_ms - *a.start_time_ms) : json(nullptr);
       row["completed"] = a.completed;
       row["storedBytes"] = a.stored_bytes;
-      const auto loaded = api_.logs_.loaded_if_current(a.log_path);
+      const auto loaded = r.source == "log-dir" ? api_.logs_.loaded_if_current(a.log_path)
+                                                : api_.logs_.own_file_loaded_if_current(a.log_path);
       row["analysis"] = loaded ? analysis_summary(*loaded) : json(nullptr);
       out_rows.push_back(std::move(row));
     }
@@ -696,7 +711,10 @@ DashboardApi::DashboardApi(catalog::LogCatalog& logs, StageTaskCache& task_table
       task_tables_(task_tables),
       options_(std::move(options)),
       uploads_(std::move(uploads)),
-      parses_(logs, options_.parse_threads, options_.max_waiting_parses) {}
+      parses_(logs, options_.parse_threads, options_.max_waiting_parses, [this](const ParseJobs::Source& source) {
+        // An upload or download read as an event log joins the application list.
+        if (source.own_file && source.log.size() > 1 && source.log[0] == '~') uploads_->mark_read(source.log.substr(1));
+      }) {}
 
 DashboardApi::~DashboardApi() = default;
 

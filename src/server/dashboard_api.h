@@ -2,8 +2,9 @@
 // API under /api/sf/v1, over the same catalogue and library calls as the CLI and the REST API
 // (the catalogue's loaded logs and their analysis documents; no cache of its own).
 //
-//   GET  /api/sf/v1/applications?offset=0&limit=50&q=     the --log-dir's applications, paged and
-//        searched, each with its top recoverable time and finding counts once its log is loaded
+//   GET  /api/sf/v1/applications?offset=0&limit=50&q=     the applications, paged and searched: the
+//        uploads and downloads this server read as event logs (newest first), then the --log-dir's;
+//        each with its source and, once its log is loaded, its top recoverable time and finding counts
 //   GET  /api/sf/v1/limits                                {"maxUploadBytes", "maxFolderFiles"}
 //   POST /api/sf/v1/parses?log=L                          read log L in the background: a parse
 //   GET  /api/sf/v1/parses/P                              its progress (bytes, lines, ETA) or error

@@ -62,8 +62,8 @@ std::string error_code_of(const Status& status) {
   }
 }
 
-ParseJobs::ParseJobs(catalog::LogCatalog& logs, unsigned threads, size_t max_waiting)
-    : logs_(logs), pool_(threads == 0 ? 1 : threads, max_waiting) {}
+ParseJobs::ParseJobs(catalog::LogCatalog& logs, unsigned threads, size_t max_waiting, OnDone on_done)
+    : logs_(logs), on_done_(std::move(on_done)), pool_(threads == 0 ? 1 : threads, max_waiting) {}
 
 ParseJobs::~ParseJobs() {
   stopping_.store(true);
@@ -187,6 +187,7 @@ void ParseJobs::run_load(Job& job, const Source& source) {
   } else {
     failure = loaded.error();
   }
+  if (failure.ok() && on_done_) on_done_(source);
   std::lock_guard lock(mutex_);
   job.ended = Clock::now();
   if (!failure.ok()) {

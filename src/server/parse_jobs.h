@@ -50,7 +50,11 @@ std::string error_code_of(const Status& status);
 
 class ParseJobs {
  public:
-  ParseJobs(catalog::LogCatalog& logs, unsigned threads, size_t max_waiting);
+  struct Source;
+  // Called on the reading thread when a parse of `source` is done, before its state says so: a
+  // client that sees "done" sees what it recorded (the dashboard lists uploads read this way).
+  using OnDone = std::function<void(const Source& source)>;
+  ParseJobs(catalog::LogCatalog& logs, unsigned threads, size_t max_waiting, OnDone on_done = {});
   ~ParseJobs();
   ParseJobs(const ParseJobs&) = delete;
   ParseJobs& operator=(const ParseJobs&) = delete;
@@ -82,6 +86,7 @@ class ParseJobs {
   ParseSnapshot snapshot(const Job& job) const;
 
   catalog::LogCatalog& logs_;
+  const OnDone on_done_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;  // by id; finished ones dropped past a bound
   uint64_t next_ = 1;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -224,6 +225,45 @@ std::optional<fs::path> UploadStore::path(const std::string& id) const {
   auto it = entries_.find(id);
   if (it == entries_.end()) return std::nullopt;
   return it->second.log;
+}
+
+void UploadStore::mark_read(const std::string& id) {
+  std::optional<fs::path> log;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end() || it->second.listing) return;
+    log = it->second.log;
+  }
+  if (!log) return;
+  // Read outside the lock (a few reads of the log's head and tail); the file is this server's
+  // own, written once, so no confinement applies.
+  auto listing = catalog::read_attempt_listing(log->string());
+  if (!listing) return;
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(id);
+  if (it == entries_.end() || it->second.log != log) return;  // evicted meanwhile
+  it->second.listing = std::move(*listing);
+}
+
+std::vector<UploadStore::Listed> UploadStore::listed() const {
+  std::vector<std::pair<uint64_t, Listed>> found;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, entry] : entries_) {
+      if (entry.listing) found.push_back({entry.order, Listed{id, *entry.listing}});
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Listed> out;
+  out.reserve(found.size());
+  for (auto& [order, listed] : found) {
+    // Removed behind this server's back: not listed as if it could still be opened.
+    std::error_code error;
+    if (!fs::exists(listed.listing.log_path, error)) continue;
+    out.push_back(std::move(listed));
+  }
+  return out;
 }
 
 std::string UploadStore::without_directory(std::string message) const {

@@ -11,7 +11,10 @@
 // outside the upload's folder.
 //
 // Uploads are named "u1", "u2", ... and History Server downloads "h1", ...; path() gives the
-// log an upload or download holds once complete. Thread-safe.
+// log an upload or download holds once complete. Once one has been read as an event log
+// (mark_read, when its parse is done), its listing is kept with it for the application list
+// (listed()); an upload that is not an event log never gets one, and an evicted one takes its
+// listing with it. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "catalog/app_listing.h"
 #include "common/status.h"
 #include "server/http_server.h"
 
@@ -61,6 +66,17 @@ class UploadStore {
   // The log an upload ("u1") or download ("h1") holds, once it has at least one complete file.
   std::optional<std::filesystem::path> path(const std::string& id) const;
 
+  // Marks upload or download `id` as read: its listing (catalog::read_attempt_listing, the one
+  // the log directory's applications have) is read now and kept, once. An upload that is gone,
+  // not complete or not an event log is left unlisted.
+  void mark_read(const std::string& id);
+  // The uploads and downloads marked read and still kept, newest first.
+  struct Listed {
+    std::string id;  // "u1", "h1"
+    catalog::AttemptListing listing;
+  };
+  std::vector<Listed> listed() const;
+
   // The message of a Status about a file in here, without this server's directory in it.
   std::string without_directory(std::string message) const;
 
@@ -73,6 +89,7 @@ class UploadStore {
     size_t files = 0;              // complete or being written
     uint64_t bytes = 0;            // complete or being written
     uint64_t order = 0;
+    std::optional<catalog::AttemptListing> listing;  // set by mark_read
   };
 
   UploadStore(std::filesystem::path directory, UploadLimits limits);

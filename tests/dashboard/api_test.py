@@ -318,12 +318,37 @@ try:
     check("an uploaded log parses", parse["state"] == "done", str(parse))
     status, doc_up = api("GET", f"logs/{up['log']}/analysis")
     check("an uploaded log's analysis is the same", status == 200 and doc_up["findings"] == doc["findings"])
+    uploaded_log = up["log"]
     status, up = api("POST", "uploads?name=notes.txt", body=b"this is not an event log\nat all\n")
     parse = wait_parse(api("POST", "parses?log=" + up["log"])[1])
     check("a file that is not an event log fails with unreadable-log",
           parse["state"] == "failed" and parse["error"]["code"] == "unreadable-log", str(parse))
     check("its message names the file, not the server's directory",
           "notes.txt" in parse["error"]["message"] and work not in parse["error"]["message"], parse["error"]["message"])
+
+    # --- Uploads in the application list: first, with their source, searched and paged with the rest.
+    status, body = api("GET", "applications")
+    rows = {a["log"]: a for a in body["applications"]} if status == 200 else {}
+    check("an uploaded log is listed first, source upload", status == 200 and body["total"] == 3
+          and body["applications"][0]["log"] == uploaded_log and rows[uploaded_log]["source"] == "upload",
+          str(body)[:400])
+    check("its row has the log's columns and its analysis",
+          all(rows[uploaded_log][k] == rows[plain_name][k] for k in
+              ("appId", "attemptId", "name", "user", "startTimeMs", "endTimeMs", "durationMs", "completed", "storedBytes"))
+          and rows[uploaded_log]["fileName"] == plain_name and rows[uploaded_log]["analysis"] == rows[plain_name]["analysis"],
+          str(rows.get(uploaded_log)))
+    check("the directory's logs say where they come from",
+          rows[plain_name]["source"] == "log-dir" and rows[os.path.basename(second)]["source"] == "log-dir")
+    check("a file that is not an event log is not listed", up["log"] not in rows, str(list(rows)))
+    status, body = api("GET", "applications?q=" + rows[plain_name]["appId"].upper())
+    check("an upload is searched by its id with the directory's logs",
+          status == 200 and [a["log"] for a in body["applications"]] == [uploaded_log, plain_name], str(body)[:300])
+    status, body = api("GET", "applications?q=" + uploaded_log)
+    check("an upload is searched by its log name", status == 200 and body["total"] == 1
+          and body["applications"][0]["source"] == "upload", str(body)[:300])
+    status, body = api("GET", "applications?offset=1&limit=1")
+    check("uploads are paged with the directory's logs", status == 200 and body["total"] == 3
+          and [a["source"] for a in body["applications"]] == ["log-dir"], str(body)[:300])
     # Declared larger than the limit: answered at the head, before a byte of the body is sent.
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(b"POST /api/sf/v1/uploads?name=big.log HTTP/1.1\r\nHost: x\r\nX-SparkForensics: 1\r\n"
@@ -377,6 +402,10 @@ try:
             upload = body["upload"]
     parse = wait_parse(api("POST", f"parses?log=~{upload}")[1])
     check("an uploaded rolling-log folder parses", parse["state"] == "done", str(parse))
+    status, body = api("GET", "applications?limit=1")
+    check("an uploaded folder is listed first, by its folder's name", status == 200
+          and body["applications"][0]["log"] == f"~{upload}" and body["applications"][0]["fileName"] == folder
+          and body["applications"][0]["source"] == "upload", str(body)[:300])
 
     # --- History Server downloads.
     for base, app, attempt, code in (("http://user:pw@127.0.0.1:1/", "local-1", "", "invalid-base-url"),
@@ -403,6 +432,7 @@ try:
 
     parse = fetch("local-1")
     check("a History Server application downloads and parses", parse["state"] == "done" and parse["log"], str(parse))
+    fetched_log = parse["log"]
     status, fetched = api("GET", f"logs/{parse['log']}/analysis")
     check("the downloaded log's analysis is the log's", status == 200 and fetched["findings"] == doc["findings"])
     for app, code in (("local-302", "redirect"), ("local-500", "upstream-error"), ("local-404", "not-found"),
@@ -414,6 +444,11 @@ try:
         check(f"  and says nothing the upstream said", "secret" not in text and "9/" not in text, text)
         check(f"  and the server stays healthy", healthy())
     check("no credentials were sent upstream", not any(seen_credentials))
+    status, body = api("GET", "applications")
+    downloads = [a for a in body["applications"] if a["source"] == "download"] if status == 200 else []
+    check("the downloaded log is listed, source download; the failed downloads are not",
+          [a["log"] for a in downloads] == [fetched_log] and body["applications"][0]["log"] == fetched_log
+          and downloads[0]["appId"] == rows[plain_name]["appId"], str(body)[:400])
 
     # --- Compare: the document `compare -f json` prints, over logs the dashboard knows.
     second_name = os.path.basename(second)

@@ -100,8 +100,12 @@ export interface TimelineDocument {
   coresBusy: [number, number][];
 }
 
+// Where a listed log came from: the log directory, an upload (~u1) or a History Server download (~h1).
+export type ApplicationSource = 'log-dir' | 'upload' | 'download';
+
 export interface ApplicationRow {
-  log: string; appId: string; attemptId: string | null; name: string; user: string;
+  log: string; source: ApplicationSource; fileName: string;  // the file's name as listed, uploaded or downloaded
+  appId: string; attemptId: string | null; name: string; user: string;
   startTimeMs: number | null; endTimeMs: number | null; durationMs: number | null; completed: boolean;
   storedBytes: number;
   analysis: { findings: number; bandCounts: Partial<Record<ImpactBand, number>>;

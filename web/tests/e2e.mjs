@@ -365,6 +365,31 @@ try {
     expect(/notes\.txt/.test(await page.textContent('.error-page')), 'the error names the file');
   });
 
+  await test('upload-in-application-list', async (page) => {
+    await page.goto(base + '/');
+    await page.setInputFiles('[data-testid=file-input]', join(corpus, 'spark2-eventlog.zstd'));
+    await page.waitForURL(/\/logs\/~u\d+\/overview/);
+    await page.waitForSelector('.kpi');
+    const uploaded = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    await page.goto(base + '/');
+    // First in the list (uploads come before the log directory's), marked, and opened from there.
+    const first = 'table.grid tbody tr:first-child';
+    await page.waitForSelector(`${first} .source[data-source="upload"]`);
+    expect(await page.getAttribute(`${first} a`, 'href') === `/logs/${encodeURIComponent(uploaded)}/overview`,
+           `the first row opens the upload: ${await page.getAttribute(`${first} a`, 'href')}`);
+    expect(/uploaded/.test(await page.textContent(first)), 'the row says uploaded');
+    expect(await page.$(`.recent a[href="/logs/${encodeURIComponent(uploaded)}/overview"]`) !== null, 'Recent still lists it');
+    await page.click(`${first} a`);
+    await page.waitForURL(/\/logs\/~u\d+\/overview/);
+    await page.waitForSelector('.kpi');
+    // Searched with the directory's logs: the same file, uploaded and listed, two rows.
+    await page.goto(base + '/');
+    await page.fill('input[type=search]', 'spark2-eventlog');
+    await page.waitForFunction(() => document.querySelectorAll('table.grid tbody tr').length === 2);
+    const sources = await page.$$eval('table.grid tbody tr', (rows) => rows.map((r) => r.querySelector('.source')?.dataset.source ?? 'log-dir'));
+    expect(sources.join() === 'upload,log-dir', `the upload first, then the log directory's: ${sources}`);
+  });
+
   const report = join(shots, 'report.html');
   execFileSync(sf, ['analyze', '--format', 'html', '--output', report, join(corpus, LOG)]);
   await test('html-report-offline', async (page) => {

@@ -1,5 +1,6 @@
-// The first page: the applications of --log-dir (searched and paged by the server), recent logs,
-// and the other ways in (a file, a rolling-log folder, a Spark History Server).
+// The first page: the applications (searched and paged by the server: the logs uploaded or
+// downloaded while it runs, marked as such, then --log-dir's), the logs this browser opened
+// recently, and the other ways in (a file, a rolling-log folder, a Spark History Server).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { navigate } from '../route';
@@ -28,6 +29,13 @@ export function rememberLog(entry: Recent): void {
 }
 
 function open(log: string) { navigate({ log, view: 'overview', args: [] }); }
+
+// A log the server keeps for this session only: said so beside its id.
+function SourceBadge({ row }: { row: ApplicationRow }) {
+  if (row.source === 'log-dir') return null;
+  const [label, how] = row.source === 'upload' ? ['uploaded', 'Uploaded'] : ['downloaded', 'Downloaded from a History Server'];
+  return <span class="source" data-source={row.source} title={`${how} as ${row.fileName}`}>{label}</span>;
+}
 
 export function Applications() {
   const [query, setQuery] = useState('');
@@ -77,7 +85,7 @@ export function Applications() {
         </div>
         {error && <p role="alert" class="error">{error}</p>}
         {rows === null ? <p class="muted">Loading…</p> : rows.length === 0 ? (
-          <p class="muted">{query ? 'No application matches.' : 'No event logs in the log directory.'}</p>
+          <p class="muted">{query ? 'No application matches.' : 'No event logs in the log directory, and none uploaded.'}</p>
         ) : (
           <table class="grid">
             <thead><tr><th>Application</th><th>Name</th><th>User</th><th>Started</th><th>Duration</th>
@@ -87,7 +95,7 @@ export function Applications() {
                 <tr key={r.log}>
                   <td><a href={`/logs/${encodeURIComponent(r.log)}/overview`}
                          onClick={(e) => { e.preventDefault(); open(r.log); }}>{r.appId}</a>
-                    {r.attemptId && <span class="muted"> (attempt {r.attemptId})</span>}</td>
+                    {r.attemptId && <span class="muted"> (attempt {r.attemptId})</span>}<SourceBadge row={r} /></td>
                   <td>{r.name}</td><td>{r.user}</td><td>{formatDate(r.startTimeMs)}</td>
                   <td>{formatMs(r.durationMs)}</td><td>{r.completed ? 'completed' : 'running'}</td>
                   <td>{r.analysis?.topRecoverableMs ? `${formatMs(r.analysis.topRecoverableMs.high)} (${r.analysis.topType})`
