@@ -12,12 +12,13 @@
 // the end of the application.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <string>
 
 #include "model/app_model.h"
 
 namespace sf::report {
 
-nlohmann::ordered_json timeline_json(const model::AppModel& model);
+// On one line: the dashboard's API answers it as it is and a self-contained page inlines it.
+std::string timeline_json(const model::AppModel& model);
 
 }  // namespace sf::report

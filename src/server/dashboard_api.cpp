@@ -340,7 +340,7 @@ class DashboardApi::Request {
 
   RestResponse analysis() { return text_json_response(load(seg_[1])->analysis_text()); }
 
-  RestResponse timeline() { return json_response(report::timeline_json(load(seg_[1])->model())); }
+  RestResponse timeline() { return text_json_response(report::timeline_json(load(seg_[1])->model())); }
 
   // logs/L/stages/S/A: the stage attempt's entry of the analysis document, its findings, and
   // its attributed plan nodes with their names and metrics.

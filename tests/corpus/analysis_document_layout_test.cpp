@@ -2,6 +2,8 @@
 // with no tree in between. Its bytes must be what nlohmann::json gives when it parses the document
 // and dumps it again with the same indent: one layout policy, pretty and compact, whatever the log
 // holds (control characters, invalid UTF-8, repeated keys, doubles of any size). One case per log.
+// The timeline the HTML page inlines beside it (report/timeline_json.h) is held to the same policy,
+// with its members in their documented order and its times integers.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 #include "corpus/corpus_catalog.h"
 #include "corpus/model_cache.h"
 #include "report/model_json.h"
+#include "report/timeline_json.h"
 #include "support/corpus.h"
 
 namespace sf::corpus_testing {
@@ -43,6 +46,32 @@ TEST_P(AnalysisDocumentLayout, IsNlohmannsDumpOfTheSameDocument) {
     const std::string reparsed = parsed.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
     ASSERT_EQ(written.size(), reparsed.size()) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
     ASSERT_TRUE(written == reparsed) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
+  }
+}
+
+TEST_P(AnalysisDocumentLayout, TimelineIsNlohmannsDumpOfTheSameDocument) {
+  const CorpusLog& log = GetParam();
+  SF_REQUIRE_CORPUS_FILE(path, std::string(log.path));
+  const auto& model = cached_model(path);
+  ASSERT_TRUE(model.has_value()) << log.path << ": " << model.error().message();
+  const std::string written = report::timeline_json(*model);
+  Json parsed;
+  ASSERT_NO_THROW(parsed = Json::parse(written)) << log.path << ": the timeline is not JSON";
+  const std::string reparsed = parsed.dump(-1, ' ', false, Json::error_handler_t::replace);
+  ASSERT_TRUE(written == reparsed) << log.path << " " << first_difference(written, reparsed);
+  std::string keys;
+  for (const auto& [key, value] : parsed.items()) keys += key + " ";
+  EXPECT_EQ(keys, "stages coresAllocated coresBusy ");
+  for (const Json& stage : parsed["stages"]) {
+    keys.clear();
+    for (const auto& [key, value] : stage.items()) keys += key + " ";
+    ASSERT_EQ(keys, "stageId attemptId startMs endMs gate coreWeight windowCores ") << log.path;
+    ASSERT_TRUE(stage["startMs"].is_number_integer()) << log.path;
+  }
+  for (const char* series : {"coresAllocated", "coresBusy"}) {
+    for (const Json& step : parsed[series]) {
+      ASSERT_TRUE(step.size() == 2 && step[0].is_number_integer() && step[1].is_number_float()) << log.path << " " << series;
+    }
   }
 }
 
