@@ -43,7 +43,9 @@ const std::string& LoadedLog::analysis_text() const {
     report::JsonOptions options;
     options.indent = -1;
     options.include_plans = true;
-    derived_->text = report::analysis_json(model_, &analysis(), options);
+    // The analysis is computed while another thread writes the model's part of the document.
+    derived_->text = report::analysis_json_while_analyzing(
+        model_, [this]() -> const analysis::Analysis& { return analysis(); }, options);
   });
   return derived_->text;
 }

@@ -78,8 +78,10 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
     // this thread analyzes.
     report::JsonOptions json_options;
     if (options.compact) json_options.indent = -1;
+    analysis::Analysis analysis;
     const std::string document = report::analysis_json_while_analyzing(
-        *loaded, [&] { return analysis::analyze(*loaded, settings.analysis); }, json_options);
+        *loaded, [&]() -> const analysis::Analysis& { return analysis = analysis::analyze(*loaded, settings.analysis); },
+        json_options);
     return write_output(options.output_path, document) ? kExitOk : kExitFailed;
   }
   const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);

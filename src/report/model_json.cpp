@@ -541,7 +541,8 @@ std::string analysis_json(const AppModel& model, const analysis::Analysis* analy
   return out;
 }
 
-std::string analysis_json_while_analyzing(const AppModel& model, const std::function<analysis::Analysis()>& analyze,
+std::string analysis_json_while_analyzing(const AppModel& model,
+                                          const std::function<const analysis::Analysis&()>& analyze,
                                           const JsonOptions& options) {
   std::string out;
   JsonWriter w(out, options.indent);
@@ -549,7 +550,7 @@ std::string analysis_json_while_analyzing(const AppModel& model, const std::func
   // The writer changes hands once: the other thread writes the first part, and get() makes what
   // it wrote visible here before this thread goes on.
   auto first_part = std::async(std::launch::async, [&] { write_model_sections(w, model, options); });
-  const analysis::Analysis analysis = analyze();
+  const analysis::Analysis& analysis = analyze();
   first_part.get();
   write_analysis_sections(w, analysis);
   w.end_object();

@@ -26,11 +26,11 @@ struct JsonOptions {
 // The document for `model`; with an analysis, its findings, rollup and thresholds too.
 std::string analysis_json(const model::AppModel& model, const analysis::Analysis* analysis,
                           const JsonOptions& options = {});
-// The same document, with the analysis `analyze` returns: it runs on the calling thread while
-// another thread writes the model's sections, which come first and which the analysis does not
-// change, so a second core shortens the whole command rather than only the read.
+// The same document, with the analysis `analyze` returns (it must outlive the call): it runs on
+// the calling thread while another thread writes the model's sections, which come first and which
+// the analysis does not change, so a second core shortens the whole command rather than the read.
 std::string analysis_json_while_analyzing(const model::AppModel& model,
-                                          const std::function<analysis::Analysis()>& analyze,
+                                          const std::function<const analysis::Analysis&()>& analyze,
                                           const JsonOptions& options = {});
 
 // Parts of the document, for answers that send one of them (the dashboard's stage page): the
