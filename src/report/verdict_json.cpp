@@ -1,126 +1,191 @@
 #include "report/verdict_json.h"
 
-#include <nlohmann/json.hpp>
+#include "common/json_writer.h"
 
 namespace sf::report {
 
 namespace {
 
-using nlohmann::json;
 using namespace sf::results;
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
+// Every object below writes its members in sorted key order (byte order, as std::map keeps
+// them): the document's first writer was nlohmann::json, whose objects are sorted maps, and the
+// bytes stay the ones CI gates have been comparing.
+
+void write_point(JsonWriter& w, const PointRef& p) {
+  w.object([&] {
+    if (p.ancestry_distance) w.field("ancestryDistance", *p.ancestry_distance);
+    if (!p.continuity.empty()) w.field("continuity", p.continuity);
+    w.field("nativeOrder", p.native_order);
+    w.field("resultId", p.result_id);
+    w.field("revision", p.revision);
+    w.field("status", p.status);
+    w.field("value", p.value);
+  });
 }
 
-json point_json(const PointRef& p) {
-  json out = {{"resultId", p.result_id},
-              {"revision", p.revision},
-              {"value", optional_number(p.value)},
-              {"status", p.status},
-              {"nativeOrder", p.native_order}};
-  if (p.ancestry_distance) out["ancestryDistance"] = *p.ancestry_distance;
-  if (!p.continuity.empty()) out["continuity"] = p.continuity;
-  return out;
+void write_method(JsonWriter& w, const MethodConfig& m) {
+  w.object_field("method", [&] {
+    w.object_field("config", [&] {
+      w.field("duplicates", m.duplicates);
+      w.field("k", m.k);
+      w.field("minEffect", m.min_effect);
+      w.field("minPoints", m.min_points);
+      w.field("ordering", m.ordering);
+      w.field("provisionalRelativeNoise", m.provisional_relative_noise);
+      w.field("referenceStatuses", m.reference_statuses);
+      w.field("window", m.window);
+    });
+    w.field("name", m.name);
+    w.field("version", m.version);
+  });
 }
 
-json method_json(const MethodConfig& m) {
-  json out = {{"name", m.name},
-              {"version", m.version},
-              {"config",
-               {{"k", m.k},
-                {"window", m.window},
-                {"minPoints", m.min_points},
-                {"provisionalRelativeNoise", optional_number(m.provisional_relative_noise)},
-                {"minEffect", m.min_effect},
-                {"ordering", m.ordering},
-                {"duplicates", m.duplicates},
-                {"referenceStatuses", m.reference_statuses}}}};
-  return out;
+void write_outcome(JsonWriter& w, const MethodOutcome& o) {
+  w.object_field("outcome", [&] {
+    w.object_field("effect", [&] {
+      w.field("measure", o.effect_measure);
+      w.field("value", o.effect);
+    });
+    w.field("evidenceCount", o.evidence_count);
+    w.key("interval95");
+    if (o.interval_low) {
+      w.array([&] {
+        w.number(*o.interval_low);
+        w.value(o.interval_high);
+      });
+    } else {
+      w.null();
+    }
+    w.object_field("noise", [&] {
+      w.field("provisional", o.provisional);
+      w.field("source", o.noise_source);
+      w.field("value", o.noise);
+    });
+    w.field("referenceEstimate", o.reference_estimate);
+    w.field("targetEstimate", o.target_estimate);
+    w.field("threshold", o.threshold);
+  });
 }
 
-json outcome_json(const MethodOutcome& o) {
-  return {{"referenceEstimate", optional_number(o.reference_estimate)},
-          {"targetEstimate", optional_number(o.target_estimate)},
-          {"effect", {{"measure", o.effect_measure}, {"value", optional_number(o.effect)}}},
-          {"noise", {{"value", optional_number(o.noise)}, {"source", o.noise_source}, {"provisional", o.provisional}}},
-          {"threshold", optional_number(o.threshold)},
-          {"interval95", o.interval_low ? json::array({*o.interval_low, *o.interval_high}) : json(nullptr)},
-          {"evidenceCount", o.evidence_count}};
+void write_series(JsonWriter& w, const Evaluation& e) {
+  w.object_field("series", [&] {
+    w.field("deterministic", e.deterministic);
+    w.field("direction", e.direction);
+    w.field("estimator", e.estimator);
+    w.field("fingerprint", e.series_fingerprint);
+    w.object_field("identity", [&] {
+      for (const auto& [name, value] : e.identity) w.field(name, value);
+    });
+    w.field("label", e.series_label);
+    w.field("quantity", e.quantity);
+    w.field("unit", e.unit);
+  });
 }
 
-json evaluation_json(const Evaluation& e) {
-  json out;
-  out["series"] = {{"fingerprint", e.series_fingerprint},
-                   {"label", e.series_label},
-                   {"identity", e.identity},
-                   {"quantity", e.quantity},
-                   {"unit", e.unit},
-                   {"direction", e.direction},
-                   {"deterministic", e.deterministic},
-                   {"estimator", e.estimator}};
-  if (!e.unit_key.empty()) out["unit"] = e.unit_key;
-  out["target"] = e.target ? point_json(*e.target) : json(nullptr);
-  out["ordering"] = e.ordering;
-  json reference = json::array();
-  for (const PointRef& p : e.reference) reference.push_back(point_json(p));
-  out["reference"] = reference;
-  json pairs = json::array();
-  for (const PairEvidence& p : e.pairs) {
-    pairs.push_back({{"round", p.round},
-                     {"baselineResult", p.baseline_result},
-                     {"targetResult", p.target_result},
-                     {"baseline", p.baseline},
-                     {"target", p.target}});
-  }
-  out["pairs"] = pairs;
-  json boundaries = json::array();
-  for (const BoundaryEvidence& b : e.boundaries) {
-    boundaries.push_back({{"kind", b.kind}, {"at", b.at}, {"reason", b.reason}, {"points", b.points}});
-  }
-  out["boundaries"] = boundaries;
-  json exclusions = json::array();
-  for (const Exclusion& x : e.exclusions) exclusions.push_back({{"resultId", x.result_id}, {"reason", x.reason}});
-  out["exclusions"] = exclusions;
-  out["exclusionsNotListed"] = e.exclusions_not_listed;
-  out["caveats"] = e.caveats;
-  out["outcome"] = outcome_json(e.outcome);
-  out["verdict"] = to_string(e.outcome.verdict);
-  out["reason"] = e.outcome.reason;
-  out["detail"] = e.detail;
-  return out;
+void write_evaluation(JsonWriter& w, const Evaluation& e) {
+  w.object([&] {
+    w.array_field("boundaries", [&] {
+      for (const BoundaryEvidence& b : e.boundaries) {
+        w.object([&] {
+          w.field("at", b.at);
+          w.field("kind", b.kind);
+          w.field("points", b.points);
+          w.field("reason", b.reason);
+        });
+      }
+    });
+    w.field("caveats", e.caveats);
+    w.field("detail", e.detail);
+    w.array_field("exclusions", [&] {
+      for (const Exclusion& x : e.exclusions) {
+        w.object([&] {
+          w.field("reason", x.reason);
+          w.field("resultId", x.result_id);
+        });
+      }
+    });
+    w.field("exclusionsNotListed", e.exclusions_not_listed);
+    w.field("ordering", e.ordering);
+    write_outcome(w, e.outcome);
+    w.array_field("pairs", [&] {
+      for (const PairEvidence& p : e.pairs) {
+        w.object([&] {
+          w.field("baseline", p.baseline);
+          w.field("baselineResult", p.baseline_result);
+          w.field("round", p.round);
+          w.field("target", p.target);
+          w.field("targetResult", p.target_result);
+        });
+      }
+    });
+    w.field("reason", e.outcome.reason);
+    w.array_field("reference", [&] {
+      for (const PointRef& p : e.reference) write_point(w, p);
+    });
+    write_series(w, e);
+    w.key("target");
+    if (e.target) {
+      write_point(w, *e.target);
+    } else {
+      w.null();
+    }
+    if (!e.unit_key.empty()) w.field("unit", e.unit_key);
+    w.field("verdict", to_string(e.outcome.verdict));
+  });
 }
 
 }  // namespace
 
 std::string verdict_json(const VerdictDocument& d) {
-  json root;
-  root["schemaVersion"] = 1;
-  root["kind"] = "sparkforensics.comparison";
-  root["mode"] = d.mode;
-  root["method"] = method_json(d.method);
-  root["identityPolicy"] = {{"schema", d.policy_schema}, {"version", d.policy_version}};
-  if (d.run) {
-    root["run"] = {{"runKey", d.run->run_key},      {"profile", d.run->profile}, {"coordinate", d.run->coordinate},
-                   {"baseline", d.run->baseline},   {"target", d.run->target},   {"units", d.run->units},
-                   {"localOnly", d.run->local_only}};
-  }
-  if (!d.batch_target.empty()) root["batchTarget"] = d.batch_target;
-  json evaluations = json::array();
-  for (const Evaluation& e : d.evaluations) evaluations.push_back(evaluation_json(e));
-  root["evaluations"] = evaluations;
-  json failed = json::array();
-  for (const FailedInvariant& f : d.failed_invariants)
-    failed.push_back({{"name", f.name}, {"unit", f.unit_key}, {"detail", f.detail}});
-  root["failedInvariants"] = failed;
-  json missing = json::array();
-  for (const MissingSeries& m : d.missing) {
-    missing.push_back(
-        {{"fingerprint", m.series_fingerprint}, {"label", m.series_label}, {"lastResultId", m.last_result_id}});
-  }
-  root["missing"] = missing;
-  root["caveats"] = d.caveats;
-  return root.dump(2) + "\n";
+  std::string out;
+  JsonWriter w(out, 2);
+  w.object([&] {
+    if (!d.batch_target.empty()) w.field("batchTarget", d.batch_target);
+    w.field("caveats", d.caveats);
+    w.array_field("evaluations", [&] {
+      for (const Evaluation& e : d.evaluations) write_evaluation(w, e);
+    });
+    w.array_field("failedInvariants", [&] {
+      for (const FailedInvariant& f : d.failed_invariants) {
+        w.object([&] {
+          w.field("detail", f.detail);
+          w.field("name", f.name);
+          w.field("unit", f.unit_key);
+        });
+      }
+    });
+    w.object_field("identityPolicy", [&] {
+      w.field("schema", d.policy_schema);
+      w.field("version", d.policy_version);
+    });
+    w.field("kind", "sparkforensics.comparison");
+    write_method(w, d.method);
+    w.array_field("missing", [&] {
+      for (const MissingSeries& m : d.missing) {
+        w.object([&] {
+          w.field("fingerprint", m.series_fingerprint);
+          w.field("label", m.series_label);
+          w.field("lastResultId", m.last_result_id);
+        });
+      }
+    });
+    w.field("mode", d.mode);
+    if (d.run) {
+      w.object_field("run", [&] {
+        w.field("baseline", d.run->baseline);
+        w.field("coordinate", d.run->coordinate);
+        w.field("localOnly", d.run->local_only);
+        w.field("profile", d.run->profile);
+        w.field("runKey", d.run->run_key);
+        w.field("target", d.run->target);
+        w.field("units", d.run->units);
+      });
+    }
+    w.field("schemaVersion", 1);
+  });
+  out += '\n';
+  return out;
 }
 
 }  // namespace sf::report
