@@ -3,9 +3,7 @@
 // gave them: the bytes equal nlohmann's dump of the parsed document (pretty and compact), and
 // every object's members come in the order docs/comparison-schema.md lists them.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,8 +11,7 @@
 
 #include "compare/budget.h"
 #include "compare/run_comparison.h"
-#include "loggen/log_generator.h"
-#include "model/load.h"
+#include "generated_model.h"
 #include "report/comparison_json.h"
 #include "report/plan_diff_json.h"
 
@@ -29,17 +26,7 @@ model::AppModel generated_run(uint64_t seed, int scale) {
   config.seed = seed;
   config.scale = scale;
   config.tasks_per_stage = 24;
-  const auto dir = std::filesystem::temp_directory_path() / ("sf-layout-" + std::to_string(::getpid())) /
-                   (std::to_string(seed) + "-" + std::to_string(scale));
-  std::filesystem::remove_all(dir);
-  const auto written = loggen::write_event_log(config, {}, dir, nullptr);
-  auto loaded = model::load_event_log(written.path.string());
-  std::filesystem::remove_all(dir);
-  if (!loaded) {
-    ADD_FAILURE() << loaded.error().message();
-    return {};
-  }
-  return std::move(*loaded);
+  return test_logs::generated_model(config, "layout");
 }
 
 // nlohmann's bytes for the same document, as the old tree writer produced them.

@@ -2,14 +2,11 @@
 // runs of one job with different random draws, a run that repeats its work, a run whose
 // actions are no longer SQL, and the mirror property over random seeds.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <set>
 
 #include "compare/run_comparison.h"
-#include "loggen/log_generator.h"
-#include "model/load.h"
+#include "generated_model.h"
 
 namespace sf::compare {
 namespace {
@@ -22,18 +19,7 @@ loggen::GeneratorConfig small_run(uint64_t seed) {
 }
 
 model::AppModel generate(const loggen::GeneratorConfig& config) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const auto dir = std::filesystem::temp_directory_path() / ("sf-compare-gen-" + std::to_string(::getpid())) /
-                   (std::string(info->name()) + "-" + std::to_string(config.seed) + "-" + std::to_string(config.scale));
-  std::filesystem::remove_all(dir);
-  const auto written = loggen::write_event_log(config, {}, dir, nullptr);
-  auto loaded = model::load_event_log(written.path.string());
-  std::filesystem::remove_all(dir);
-  if (!loaded) {
-    ADD_FAILURE() << loaded.error().message();
-    return {};
-  }
-  return std::move(*loaded);
+  return test_logs::generated_model(config, ::testing::UnitTest::GetInstance()->current_test_info()->name());
 }
 
 TEST(GeneratedRuns, TwoRunsOfOneJobPairEveryStageExactly) {
