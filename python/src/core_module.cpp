@@ -129,10 +129,11 @@ results::SparkResultContext to_context(const IngestContext& in) { return take(re
 // A loaded log's result document as JSON, and why its status is not ok ("" when it is), as
 // `store ingest --config` makes them: the context the caller gave (checked by to_context before
 // the log was read), its origin naming `origin_path`.
-std::pair<std::string, std::string> result_of(const model::AppModel& model, const results::SparkResultContext& c,
-                                              const ReadSettings& settings, const std::string& origin_path) {
+std::pair<std::string, std::string> result_of(const model::AppModel& model, const analysis::Analysis& analysis,
+                                              const results::SparkResultContext& c, const ReadSettings& settings,
+                                              const std::string& origin_path) {
   auto [document, reason] =
-      results::result_of_log(model, c, settings.analysis.rate_card, origin_path, "the status given");
+      results::result_of_log(model, analysis, c, settings.analysis.rate_card, origin_path, "the status given");
   return {results::result_to_json(document), std::move(reason)};
 }
 
@@ -146,7 +147,8 @@ std::pair<std::string, std::string> result_json(const std::string& path, const s
   const results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
   const model::AppModel model = load(path, "", settings.load);
-  return result_of(model, c, settings, origin_path.empty() ? path : origin_path);
+  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);  // its "analysis:" quantities
+  return result_of(model, analysis, c, settings, origin_path.empty() ? path : origin_path);
 }
 
 // One load for both documents the fleet job keeps of a log: (analysis JSON, result document JSON,
@@ -160,7 +162,7 @@ std::tuple<std::string, std::string, std::string> analysis_and_result_json(
   const ReadSettings settings = read_settings(config_path, config_text, threads);
   const model::AppModel model = load(path, shown_as, settings.load);
   const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
-  auto [result, reason] = result_of(model, c, settings, shown_as.empty() ? path : shown_as);
+  auto [result, reason] = result_of(model, analysis, c, settings, shown_as.empty() ? path : shown_as);
   return {report::analysis_json(model, &analysis), std::move(result), std::move(reason)};
 }
 

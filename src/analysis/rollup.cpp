@@ -112,4 +112,11 @@ Rollup build_rollup(const std::vector<Finding>& findings, const ImpactEstimator&
   return rollup;
 }
 
+const RollupGroup* leading_fix_first_group(const Rollup& rollup) {
+  for (const RollupGroup& group : rollup.groups) {
+    if (group.tier == RollupTier::kTime && group.fix_first) return &group;
+  }
+  return nullptr;
+}
+
 }  // namespace sf::analysis

@@ -46,4 +46,9 @@ struct Rollup {
 // `findings` must already carry their impact and band.
 Rollup build_rollup(const std::vector<Finding>& findings, const ImpactEstimator& estimator);
 
+// The group "Fix these first" leads with: the first time group (the rollup is ordered) worth
+// fixing first; nullptr when none is ("Nothing with a wall-clock cost stands out"). The
+// dashboard's application list and the result document's analysis quantities both take it.
+const RollupGroup* leading_fix_first_group(const Rollup& rollup);
+
 }  // namespace sf::analysis

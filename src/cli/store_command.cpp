@@ -117,7 +117,9 @@ int run_ingest(const IngestOptions& o) {
     auto model = load_log(path, settings->load, !o.quiet && !o.no_progress);
     if (!model) return usage_error(model.error().message());
     if (!o.quiet) warn_about_partial_load(path, *model);
-    auto [document, reason] = results::result_of_log(*model, *context, settings->analysis.rate_card, path, "--status");
+    const analysis::Analysis analysis = analysis::analyze(*model, settings->analysis);  // its "analysis:" quantities
+    auto [document, reason] =
+        results::result_of_log(*model, analysis, *context, settings->analysis.rate_card, path, "--status");
     documents.push_back({path, std::move(document), std::move(reason)});
   }
 

@@ -92,7 +92,8 @@ Tool store_ingest_tool() {
     if (!loaded) return ToolResult::error(loaded.error().message());
     // Priced at the server's --config rate card, as `store ingest --config` prices it.
     const results::ResultDocument document =
-        results::result_of_log(loaded->model(), *c, loaded->log->analysis_options().rate_card, loaded->source, "status")
+        results::result_of_log(loaded->model(), loaded->analysis(), *c, loaded->log->analysis_options().rate_card,
+                               loaded->source, "status")
             .document;
     auto outcome = (*store)->ingest(document);
     if (!outcome) return ToolResult::error(outcome.error().message());

@@ -72,6 +72,13 @@ struct ResultDocument {
 
 inline constexpr std::string_view kVariantRoleParameter = "role";
 
+// Quantities named "analysis:..." are the analysis's reading of a run (its findings, the time
+// it could recover: spark_result.h), not measurements. They are left out of the result's id
+// (result_json.h): the same run read by another version of the program, or with other
+// thresholds, is still one result, so a store's ingest stays idempotent across upgrades.
+inline constexpr std::string_view kAnalysisQuantityPrefix = "analysis:";
+inline bool is_analysis_quantity(std::string_view name) { return name.starts_with(kAnalysisQuantityPrefix); }
+
 // A result as the store holds it: its content id and its place in the store's native order
 // (the order of ingests, the fallback when a result records no ancestry).
 struct StoredResult {

@@ -227,7 +227,11 @@ std::string result_to_json(const ResultDocument& result) {
 }
 
 std::string result_id(const ResultDocument& result) {
-  const std::string canonical = result_to_json(result);
+  // Without its analysis quantities, a document hashes the bytes it always did: ids of results
+  // stored before those quantities existed do not change.
+  ResultDocument measured = result;
+  std::erase_if(measured.quantities, [](const Quantity& q) { return is_analysis_quantity(q.name); });
+  const std::string canonical = result_to_json(measured);
   const XXH128_hash_t hash = XXH3_128bits(canonical.data(), canonical.size());
   return fmt::format("r-{:016x}{:016x}", hash.high64, hash.low64);
 }

@@ -23,8 +23,11 @@ Result<ResultDocument> parse_result_json(std::string_view text, std::string_view
 // Canonical JSON, one line, no trailing newline.
 std::string result_to_json(const ResultDocument& result);
 
-// "r-" and 32 hex digits of a 128-bit hash of the canonical JSON: identical documents are one
-// result, so ingesting the same file twice stores it once.
+// "r-" and 32 hex digits of a 128-bit hash of the canonical JSON without the analysis
+// quantities (result.h: is_analysis_quantity): identical documents are one result, so ingesting
+// the same file twice stores it once; and a log ingested again by a program that reads more
+// analysis quantities from it (or reads them with other thresholds) is "already present", the
+// document first stored kept as it was.
 std::string result_id(const ResultDocument& result);
 
 }  // namespace sf::results

@@ -19,6 +19,23 @@ void add(std::vector<Quantity>& out, std::string name, double value, std::string
   out.push_back({std::move(name), value, std::move(unit), direction, deterministic});
 }
 
+// The analysis's reading of the run (result.h: is_analysis_quantity). The recoverable range is
+// 0 when nothing is worth fixing first, so its series goes on; a finding type the run does not
+// have has no quantity (absent: none found), or every document would list every detector.
+void add_analysis(std::vector<Quantity>& out, const analysis::Analysis& analysis) {
+  const analysis::RollupGroup* lead = analysis::leading_fix_first_group(analysis.rollup);
+  const std::string prefix(kAnalysisQuantityPrefix);
+  add(out, prefix + "fixFirstRecoverableLowMs", lead ? lead->recoverable_low_ms : 0.0, "ms",
+      Direction::kLowerIsBetter);
+  add(out, prefix + "fixFirstRecoverableHighMs", lead ? lead->recoverable_high_ms : 0.0, "ms",
+      Direction::kLowerIsBetter);
+  std::map<std::string, int64_t> per_type;
+  for (const analysis::Finding& f : analysis.findings) ++per_type[f.type];
+  for (const auto& [type, count] : per_type) {
+    add(out, prefix + "findings:" + type, static_cast<double>(count), "count", Direction::kLowerIsBetter);
+  }
+}
+
 // Keys made unique within one application: a repeated key gets ~2, ~3, ... in id order.
 std::string unique_key(std::map<std::string, int>& seen, const std::string& key) {
   const int n = ++seen[key];
@@ -27,7 +44,8 @@ std::string unique_key(std::map<std::string, int>& seen, const std::string& key)
 
 }  // namespace
 
-ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context) {
+ResultDocument result_from_app_model(const model::AppModel& app, const analysis::Analysis& analysis,
+                                     const SparkResultContext& context) {
   ResultDocument result;
   result.subject = context.subject.empty() ? app.app.name : context.subject;
   if (result.subject.empty()) result.subject = "(unnamed application)";
@@ -87,6 +105,7 @@ ResultDocument result_from_app_model(const model::AppModel& app, const SparkResu
       add(q, "stage:" + unique_key(seen, key->second) + ":durationMs", static_cast<double>(*duration), "ms", lower);
     }
   }
+  add_analysis(q, analysis);
   std::sort(q.begin(), q.end(), [](const Quantity& a, const Quantity& b) { return a.name < b.name; });
   return result;
 }
@@ -110,15 +129,15 @@ Status validate(const SparkResultContext& context) {
   return {};
 }
 
-LogResult result_of_log(const model::AppModel& app, SparkResultContext context, const analysis::RateCard& rates,
-                        std::string_view source, std::string_view status_given_by) {
+LogResult result_of_log(const model::AppModel& app, const analysis::Analysis& analysis, SparkResultContext context,
+                        const analysis::RateCard& rates, std::string_view source, std::string_view status_given_by) {
   context.rate_card = rates;
   context.origin = event_log_origin(source, app.app.id);
   LogResult out;
   out.status_reason = !context.status                      ? status_of_log(app).reason
                       : *context.status == RunStatus::kOk ? ""
                                                           : fmt::format("as {} says", status_given_by);
-  out.document = result_from_app_model(app, context);
+  out.document = result_from_app_model(app, analysis, context);
   return out;
 }
 

@@ -5,11 +5,15 @@
 // same bytes), failed tasks and core-hours; then the duration of each SQL execution and each
 // stage, keyed by stage_key.h so they line up across runs. And the cost: the cores and memory
 // held, the driver's included, at the context's rate card (analysis/cost.h), in its currency.
+// Then the analysis's reading of the run, named "analysis:..." (left out of the result's id,
+// result.h): the recoverable wall-clock of the group "Fix these first" leads with and the number
+// of findings of each type, so a fleet page over the store can rank and count them.
 // docs/result-schema.md lists them.
 #pragma once
 
 #include <optional>
 
+#include "analysis/analyzer.h"
 #include "analysis/rate_card.h"
 #include "results/result.h"
 #include "model/app_model.h"
@@ -29,7 +33,9 @@ struct SparkResultContext {
   analysis::RateCard rate_card = analysis::default_rate_card();  // what "cost" is priced with
 };
 
-ResultDocument result_from_app_model(const model::AppModel& app, const SparkResultContext& context);
+// `analysis`: the model's analysis (analysis::analyze), for the "analysis:" quantities.
+ResultDocument result_from_app_model(const model::AppModel& app, const analysis::Analysis& analysis,
+                                     const SparkResultContext& context);
 
 // The status an event log implies, and why when it is not ok. The run is what counts: an
 // application that exited non-zero is an error; one whose log has no end (still running, or
@@ -49,8 +55,8 @@ struct LogResult {
   ResultDocument document;
   std::string status_reason;
 };
-LogResult result_of_log(const model::AppModel& app, SparkResultContext context, const analysis::RateCard& rates,
-                        std::string_view source, std::string_view status_given_by);
+LogResult result_of_log(const model::AppModel& app, const analysis::Analysis& analysis, SparkResultContext context,
+                        const analysis::RateCard& rates, std::string_view source, std::string_view status_given_by);
 
 // A context must be consistent before anything is read: parents need the revision they are the
 // parents of; a round or a slot needs the run key they belong to.

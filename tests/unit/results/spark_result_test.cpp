@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "analysis/cost.h"
@@ -66,7 +67,8 @@ TEST(SparkResult, QuantitiesFromTheModel) {
   SparkResultContext context;
   context.revision.tree = "abc";
   context.environment["cluster"] = "test";
-  const ResultDocument result = result_from_app_model(app, context);
+  const analysis::Analysis analyzed = analysis::analyze(app);
+  const ResultDocument result = result_from_app_model(app, analyzed, context);
   EXPECT_EQ(result.subject, app.app.name);
   EXPECT_EQ(result.environment.at("cluster"), "test");
   EXPECT_EQ(result.environment.at("sparkVersion"), app.app.spark_version);
@@ -86,7 +88,7 @@ TEST(SparkResult, QuantitiesFromTheModel) {
   EXPECT_EQ(result.quantity("cost")->unit, "USD");
   EXPECT_DOUBLE_EQ(result.quantity("cost")->value, analysis::application_cost(app, analysis::default_rate_card()));
   context.rate_card = {"ours", "EUR", 1, 0, "test", "2025-01"};
-  const ResultDocument priced = result_from_app_model(app, context);
+  const ResultDocument priced = result_from_app_model(app, analyzed, context);
   EXPECT_EQ(priced.quantity("cost")->unit, "EUR");
   EXPECT_DOUBLE_EQ(priced.quantity("cost")->value, analysis::application_cost(app, context.rate_card));
   EXPECT_GT(priced.quantity("cost")->value, 0);
@@ -113,7 +115,79 @@ TEST(SparkResult, SameLogSameDocument) {
   const model::AppModel b = generated_model(3);
   // A named context: GCC 12 reads a braced temporary's strings as maybe-uninitialized.
   const SparkResultContext context;
-  EXPECT_EQ(result_to_json(result_from_app_model(a, context)), result_to_json(result_from_app_model(b, context)));
+  EXPECT_EQ(result_to_json(result_from_app_model(a, analysis::analyze(a), context)),
+            result_to_json(result_from_app_model(b, analysis::analyze(b), context)));
+}
+
+// The analysis's reading of the run: the leading "Fix these first" group's recoverable range (as
+// the reports and the dashboard choose it) and a count per finding type.
+TEST(SparkResult, AnalysisQuantitiesAreTheRollupsLeadAndTheFindingsPerType) {
+  const model::AppModel app = generated_model(1);
+  const analysis::Analysis analyzed = analysis::analyze(app);
+  const ResultDocument result = result_from_app_model(app, analyzed, SparkResultContext{});
+  const analysis::RollupGroup* lead = analysis::leading_fix_first_group(analyzed.rollup);
+  ASSERT_NE(lead, nullptr) << "the generated log has something worth fixing first";
+  // The first time group marked fix-first, in the rollup's order: what "Fix these first" shows.
+  const auto first = std::find_if(analyzed.rollup.groups.begin(), analyzed.rollup.groups.end(), [](const auto& g) {
+    return g.tier == analysis::RollupTier::kTime && g.fix_first;
+  });
+  EXPECT_EQ(lead, &*first);
+  ASSERT_NE(result.quantity("analysis:fixFirstRecoverableHighMs"), nullptr);
+  EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableHighMs")->value, lead->recoverable_high_ms);
+  EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableLowMs")->value, lead->recoverable_low_ms);
+  EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableHighMs")->unit, "ms");
+  EXPECT_GT(lead->recoverable_high_ms, 0);
+
+  std::map<std::string, int> per_type;
+  for (const analysis::Finding& f : analyzed.findings) ++per_type[f.type];
+  ASSERT_FALSE(per_type.empty());
+  size_t finding_quantities = 0;
+  for (const Quantity& q : result.quantities) {
+    if (!q.name.starts_with("analysis:findings:")) continue;
+    ++finding_quantities;
+    const std::string type = q.name.substr(std::string_view("analysis:findings:").size());
+    EXPECT_EQ(q.value, per_type[type]) << type;
+    EXPECT_EQ(q.unit, "count");
+    EXPECT_EQ(q.direction, Direction::kLowerIsBetter);
+  }
+  EXPECT_EQ(finding_quantities, per_type.size());
+}
+
+// Nothing worth fixing first: the range is 0 (the series goes on), and no finding type is listed
+// that was not found.
+TEST(SparkResult, NothingToFixFirstIsZeroRecoverable) {
+  const model::AppModel app = generated_model(1);
+  analysis::Analysis nothing;  // no findings, no rollup groups
+  const ResultDocument result = result_from_app_model(app, nothing, SparkResultContext{});
+  EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableLowMs")->value, 0);
+  EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableHighMs")->value, 0);
+  EXPECT_EQ(std::count_if(result.quantities.begin(), result.quantities.end(),
+                          [](const Quantity& q) { return q.name.starts_with("analysis:findings:"); }),
+            0);
+}
+
+// A result's id leaves the analysis quantities out: the log ingested again by a program that
+// reads more (or other) analysis quantities from it is the same result, and a document without
+// them (every one stored before they existed) keeps its id.
+TEST(SparkResult, TheIdIgnoresTheAnalysisQuantities) {
+  const model::AppModel app = generated_model(1);
+  const ResultDocument with = result_from_app_model(app, analysis::analyze(app), SparkResultContext{});
+  ResultDocument without = with;
+  std::erase_if(without.quantities, [](const Quantity& q) { return is_analysis_quantity(q.name); });
+  ASSERT_LT(without.quantities.size(), with.quantities.size());
+  EXPECT_NE(result_to_json(with), result_to_json(without));
+  EXPECT_EQ(result_id(with), result_id(without));
+  ResultDocument other_reading = with;
+  for (Quantity& q : other_reading.quantities) {
+    if (is_analysis_quantity(q.name)) q.value += 1;
+  }
+  EXPECT_EQ(result_id(other_reading), result_id(with));
+  // A measurement still changes the id.
+  ResultDocument slower = with;
+  for (Quantity& q : slower.quantities) {
+    if (q.name == "appWallClockMs") q.value += 1;
+  }
+  EXPECT_NE(result_id(slower), result_id(with));
 }
 
 // What store ingest, the Python package and the MCP tool store for a log: the cost at the rate
@@ -123,7 +197,8 @@ TEST(SparkResult, ALogsResultIsPricedAtTheCardGivenAndSaysWhyItIsNotOk) {
   analysis::RateCard euros = analysis::default_rate_card();
   euros.currency = "EUR";
   SparkResultContext context;
-  const LogResult from_log = result_of_log(app, context, euros, "runs/a.zstd", "--status");
+  const analysis::Analysis analyzed = analysis::analyze(app);
+  const LogResult from_log = result_of_log(app, analyzed, context, euros, "runs/a.zstd", "--status");
   EXPECT_EQ(from_log.document.origin, event_log_origin("runs/a.zstd", app.app.id));
   const auto cost = std::find_if(from_log.document.quantities.begin(), from_log.document.quantities.end(),
                                  [](const Quantity& q) { return q.name == "cost"; });
@@ -132,9 +207,9 @@ TEST(SparkResult, ALogsResultIsPricedAtTheCardGivenAndSaysWhyItIsNotOk) {
   EXPECT_EQ(from_log.status_reason, status_of_log(app).reason);
 
   context.status = RunStatus::kCensored;
-  EXPECT_EQ(result_of_log(app, context, euros, "a", "--status").status_reason, "as --status says");
+  EXPECT_EQ(result_of_log(app, analyzed, context, euros, "a", "--status").status_reason, "as --status says");
   context.status = RunStatus::kOk;
-  EXPECT_EQ(result_of_log(app, context, euros, "a", "--status").status_reason, "");
+  EXPECT_EQ(result_of_log(app, analyzed, context, euros, "a", "--status").status_reason, "");
 }
 
 // store ingest's flags, the MCP tool's arguments and the Python package's keyword arguments all
