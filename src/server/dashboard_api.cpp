@@ -23,6 +23,7 @@
 #include "report/plan_diff_json.h"
 #include "report/timeline_json.h"
 #include "report/verdict_json.h"
+#include "server/fleet_api.h"
 #include "server/stage_task_page.h"
 #include "server/static_files.h"
 
@@ -148,11 +149,9 @@ json analysis_summary(const catalog::LoadedLog& log) {
   }
   json top = nullptr;
   json top_type = nullptr;
-  for (const analysis::RollupGroup& g : a.rollup.groups) {
-    if (g.tier != analysis::RollupTier::kTime || !g.fix_first) continue;
-    top = {{"low", g.recoverable_low_ms}, {"high", g.recoverable_high_ms}};
-    top_type = g.type;
-    break;
+  if (const analysis::RollupGroup* g = analysis::leading_fix_first_group(a.rollup)) {
+    top = {{"low", g->recoverable_low_ms}, {"high", g->recoverable_high_ms}};
+    top_type = g->type;
   }
   return {{"findings", a.findings.size()}, {"bandCounts", bands}, {"topRecoverableMs", top}, {"topType", top_type}};
 }
@@ -189,6 +188,7 @@ class DashboardApi::Request {
     }
     if (seg_.size() == 1 && seg_[0] == "compare") return get(&Request::comparison);
     if (seg_.size() == 2 && seg_[0] == "compare" && seg_[1] == "plan") return get(&Request::plan_diff);
+    if (seg_.size() == 1 && seg_[0] == "fleet") return get(&Request::fleet);
     if (seg_.size() == 2 && seg_[0] == "history") {
       if (seg_[1] == "subjects") return get(&Request::history_subjects);
       if (seg_[1] == "series") return get(&Request::history_series);
@@ -494,6 +494,11 @@ class DashboardApi::Request {
     results::StoreOptions read_only;
     read_only.create_if_missing = false;
     auto store = results::open_store(api_.options_.store_location, read_only);
+    // No store where serve was told to look (its default, ./sparkforensics-results.db, included):
+    // the pages say how to get one, rather than report a failure.
+    if (!store && store.error().code() == StatusCode::kNotFound) {
+      throw ApiError{404, "no-store", store.error().message() + "; or start serve with --store PATH|postgresql://..."};
+    }
     if (!store) throw ApiError{502, "store-error", store.error().message()};
     StoreContents out;
     out.description = (*store)->description();
@@ -688,6 +693,20 @@ class DashboardApi::Request {
       if (ids.count(r.id) != 0) shown.push_back(&r);
     }
     return verdict_response(store, *doc, shown);
+  }
+
+  // fleet?limit&trendOffset&trendLimit&quantity...: server/fleet_api.h, over the same store.
+  RestResponse fleet() {
+    FleetRequest request;
+    request.limit = int_param(query_, "limit", 10, 1, 100);
+    request.trend_offset = int_param(query_, "trendOffset", 0, 0, int64_t{1} << 40);
+    request.trend_limit = int_param(query_, "trendLimit", 20, 1, 100);
+    if (auto quantities = text_params(query_, "quantity"); !quantities.empty()) request.trend_quantities = quantities;
+    request.method = method_config(std::string(results::kDispersionScaled));
+    const StoreContents store = read_store();
+    auto answer = fleet_json(store.description, store.results, store.policy, request);
+    if (!answer) throw ApiError{400, "bad-parameter", answer.error().message()};
+    return text_json_response(std::move(*answer));
   }
 
   static int64_t parse_number(const std::string& text, const std::string& what) {

@@ -30,6 +30,9 @@
 //        against its own history (verdict history), in ancestry order
 //   GET  /api/sf/v1/history/run?runKey=K&profile=P&baseline=B[&coordinate=C]   verdict run
 //   GET  /api/sf/v1/history/batch?revision=R | runKey=K     verdict batch
+//   GET  /api/sf/v1/fleet?limit=10&trendOffset=0&trendLimit=20[&quantity=Q]...   the fleet page
+//        (server/fleet_api.h): each subject's latest result ranked by recoverable time and by cost,
+//        the most frequent finding types, and a page of the per-job trend (verdict history)
 //   Method parameters (method, k, window, minPoints, minEffect, provisionalNoise, ordering,
 //   duplicates) are verdict's flags. Every answer is the verdict's comparison document
 //   (report/verdict_json.h) with the results behind it and the log each came from when the

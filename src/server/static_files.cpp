@@ -93,7 +93,7 @@ RestResponse static_file(std::string_view path) {
     return asset_answer(*asset, true);
   }
   // The dashboard's own pages: the page reads the rest of the address.
-  for (std::string_view page : {"/logs", "/compare", "/history"}) {
+  for (std::string_view page : {"/logs", "/compare", "/history", "/fleet"}) {
     if (path == page || (path.rfind(page, 0) == 0 && path.size() > page.size() && path[page.size()] == '/')) {
       return asset_answer(*index, false);
     }

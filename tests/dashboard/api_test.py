@@ -153,6 +153,15 @@ for r in range(1, 6):
 ingest(*run_files)
 ingest("--subject", "etl", "--revision", "e1", plain)
 ingest("--subject", "etl", "--revision", "e2", "--parent", "e1", second)
+# For the fleet page: two jobs of one run each, the second priced in euros (never ranked with dollars).
+fleet_logs = os.path.join(work, "fleet-logs")
+loner = generate("--preset", "small", "--codec", "none", "--layout", "file", "--seed", "4", "--out", fleet_logs)
+euro = generate("--preset", "small", "--codec", "none", "--layout", "file", "--seed", "5", "--out", fleet_logs)
+euro_config = os.path.join(work, "euro.json")
+with open(euro_config, "w") as f:
+    json.dump({"rateCard": {"name": "test card", "currency": "EUR", "perCoreHour": 0.05, "perGibHour": 0.002}}, f)
+ingest("--subject", "loner", loner)
+ingest("--subject", "euro-job", "--config", euro_config, euro)
 
 # ---------------------------------------------------------------------------------------------
 # The server.
@@ -506,7 +515,7 @@ try:
     # --- History: the verdicts `verdict` gives, over the store of --store.
     status, subjects = api("GET", "history/subjects")
     names = {s["subject"]: s for s in subjects.get("subjects", [])} if status == 200 else {}
-    check("history/subjects lists the store's subjects", status == 200 and set(names) == {"nightly", "paired", "etl"}
+    check("history/subjects lists the store's subjects", status == 200 and set(names) == {"nightly", "paired", "etl", "loner", "euro-job"}
           and names["nightly"]["results"] == 8 and names["nightly"]["revisions"] == 8, f"{status} {subjects}")
     check("the store is named as Store::description() names it", subjects.get("store") == store, str(subjects.get("store")))
     status, series = api("GET", "history/series?subject=nightly")
@@ -564,6 +573,94 @@ try:
         if web:
             status, _, body = request("GET", page)
             check(f"{page} is the dashboard's page", status == 200 and b'<div id="root">' in body)
+
+    # --- Fleet: each subject's latest result, ranked and counted as `analyze -f json` reads the logs.
+    def analyzed(path, *flags):
+        return json.loads(subprocess.run([sf, "analyze", "-q", "-f", "json", *flags, path], check=True,
+                                         capture_output=True).stdout)
+
+    latest_docs = {"etl": analyzed(second), "loner": analyzed(loner), "euro-job": analyzed(euro, "--config", euro_config)}
+
+    def fix_first(doc):  # the group "Fix these first" leads with, as the reports choose it
+        return next((g for g in doc["rollup"] if g["tier"] == "time" and g["fixFirst"]), None)
+
+    status, fleet = api("GET", "fleet?limit=10")
+    check("fleet answers over the store", status == 200 and fleet["store"] == store and fleet["subjects"] == 5
+          and fleet["withoutAnalysis"] == 2, f"{status} {str(fleet)[:300]}")
+    if status == 200:
+        expected = sorted(((-fix_first(d)["recoverableMs"]["high"], s) for s, d in latest_docs.items() if fix_first(d)))
+        got = [(r["subject"], r["recoverableMs"]) for r in fleet["recoverable"]]
+        check("fleet ranks the latest runs by recoverable wall-clock, as analyze's rollup says",
+              [s for s, _ in got] == [s for _, s in expected]
+              and all(abs(r["high"] - fix_first(latest_docs[s])["recoverableMs"]["high"]) < 1e-6
+                      and abs(r["low"] - fix_first(latest_docs[s])["recoverableMs"]["low"]) < 1e-6 for s, r in got),
+              f"{got} vs {expected}")
+        check("a job's finding total is analyze's", all(r["findings"] == len(latest_docs[r["subject"]]["findings"])
+                                                         for r in fleet["recoverable"]), str(fleet["recoverable"])[:300])
+        costs = {c["currency"]: c for c in fleet["costs"]}
+        usd = [r["subject"] for r in costs.get("USD", {}).get("top", [])]
+        expected_usd = [s for _, s in sorted((-latest_docs[s]["economics"]["cost"]["total"], s) for s in ("etl", "loner"))]
+        check("fleet ranks costs per currency, never two together", set(costs) == {"USD", "EUR"} and usd == expected_usd
+              and [r["subject"] for r in costs["EUR"]["top"]] == ["euro-job"]
+              and abs(costs["EUR"]["top"][0]["cost"]["value"] - latest_docs["euro-job"]["economics"]["cost"]["total"]) < 1e-6
+              and costs["EUR"]["top"][0]["cost"]["currency"] == "EUR", str(fleet["costs"])[:400])
+        type_apps, type_findings = {}, {}
+        for d in latest_docs.values():
+            for f in d["findings"]:
+                type_findings[f["type"]] = type_findings.get(f["type"], 0) + 1
+            for t in {f["type"] for f in d["findings"]}:
+                type_apps[t] = type_apps.get(t, 0) + 1
+        expected_types = sorted(type_apps, key=lambda t: (-type_apps[t], -type_findings[t], t))[:10]
+        got_types = fleet["findingTypes"]
+        check("fleet counts finding types in how many jobs, as analyze finds them",
+              [t["type"] for t in got_types] == expected_types
+              and all(t["applications"] == type_apps[t["type"]] and t["findings"] == type_findings[t["type"]]
+                      for t in got_types), f"{got_types} vs {expected_types}")
+        trend = fleet["trend"]
+        check("the trend lists the jobs with a history, the latest stored first",
+              [r["subject"] for r in trend["rows"]] == ["etl", "paired", "nightly"] and trend["total"] == 3
+              and trend["quantities"] == ["appWallClockMs", "cost"], str(trend["rows"])[:300])
+        cli_latest = json.loads(subprocess.run([sf, "verdict", "history", "--store", store, "--target", "latest",
+                                                "--quantity", "appWallClockMs", "--quantity", "cost", "-f", "json"],
+                                               capture_output=True).stdout)
+        key = lambda e: ((e["target"] or {}).get("resultId"), e["series"]["quantity"])
+        cli_by = {key(e): (e["verdict"], e["reason"], e["outcome"]["effect"]["value"]) for e in cli_latest["evaluations"]}
+        ours = {key(e): (e["verdict"], e["reason"], e["outcome"]["effect"]["value"]) for e in trend["document"]["evaluations"]}
+        etl_id = trend["rows"][0]["resultId"] if trend["rows"] else ""
+        check("the trend's verdicts are verdict history --target latest's", ours and all(cli_by.get(k) == v for k, v in ours.items())
+              and (etl_id, "appWallClockMs") in ours and (etl_id, "cost") in ours, f"{ours} vs {cli_by}")
+    status, page = api("GET", "fleet?limit=1&trendOffset=1&trendLimit=1")
+    check("fleet is limited and the trend paged", status == 200 and len(page["recoverable"]) <= 1
+          and all(len(c["top"]) == 1 for c in page["costs"]) and len(page["findingTypes"]) == 1
+          and [r["subject"] for r in page["trend"]["rows"]] == ["paired"] and page["trend"]["offset"] == 1,
+          f"{status} {str(page)[:300]}")
+    for query in ("fleet?limit=0", "fleet?limit=x", "fleet?trendLimit=1000", "fleet?k=-1"):
+        status, body = api("GET", query)
+        check(f"{query} is 400 bad-parameter", status == 400 and body["error"]["code"] == "bad-parameter", f"{status} {body}")
+    check("POST on fleet is 405", api("POST", "fleet")[0] == 405)
+    if web:
+        status, _, body = request("GET", "/fleet?trend=20")
+        check("/fleet is the dashboard's page", status == 200 and b'<div id="root">' in body)
+    # serve without --store: the fleet page says there is no store.
+    # Its default store (./sparkforensics-results.db, in the directory it runs in) does not exist.
+    bare = subprocess.Popen([os.path.abspath(sf), "serve", "--log-dir", logs, "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=logs,
+                            env={k: v for k, v in os.environ.items() if k != "SPARKFORENSICS_STORE"})
+    try:
+        bare_port = int(re.search(r":(\d+)/", bare.stdout.readline()).group(1))
+        c = http.client.HTTPConnection("127.0.0.1", bare_port, timeout=30)
+        c.request("GET", "/api/sf/v1/fleet")
+        r = c.getresponse()
+        body = json.loads(r.read())
+        check("fleet without a store is 404 no-store, saying how to get one", r.status == 404
+              and body["error"]["code"] == "no-store" and "--store" in body["error"]["message"]
+              and not os.path.exists(os.path.join(logs, "sparkforensics-results.db")), f"{r.status} {body}")
+    finally:
+        bare.terminate()
+        try:
+            bare.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            bare.kill()
 
     # --- compare --format html: the compare page as one file.
     if web:

@@ -1,7 +1,7 @@
 // The dashboard's data: the JSON API of `serve` (/api/sf/v1), or, in a report written by
 // `analyze --format html` or `compare --format html`, the documents inlined in the page (no
 // server, opened from file://).
-import type { AnalysisDocument, ApplicationRow, ComparisonDocument, HistoryAnswer, ParseStatus, PlanDiffDocument,
+import type { AnalysisDocument, ApplicationRow, ComparisonDocument, FleetAnswer, HistoryAnswer, ParseStatus, PlanDiffDocument,
               StageTasksPage, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
 
 // analyze's report holds analysis and timeline; compare's, comparison and planDiffs.
@@ -87,6 +87,8 @@ export const api = {
                            (coordinate ? `&coordinate=${enc(coordinate)}` : '')),
   batch: (target: { revision?: string; runKey?: string }) =>
     request<HistoryAnswer>(`/history/batch?` + (target.revision ? `revision=${enc(target.revision)}` : `runKey=${enc(target.runKey ?? '')}`)),
+  fleet: (limit: number, trendOffset: number, trendLimit: number) =>
+    request<FleetAnswer>(`/fleet?limit=${limit}&trendOffset=${trendOffset}&trendLimit=${trendLimit}`),
   historyServer: (baseUrl: string, appId: string, attemptId: string) =>
     request<ParseStatus>(`/history-server?baseUrl=${enc(baseUrl)}&appId=${enc(appId)}&attemptId=${enc(attemptId)}`,
                          { method: 'POST' }),

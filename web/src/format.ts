@@ -50,3 +50,8 @@ export function recoverableText(wall: { lowMs: number; highMs: number } | null |
   if (!wall) return 'no wall-clock estimate';
   return `up to ${formatMs(wall.highMs)} recoverable (at least ${formatMs(wall.lowMs)})`;
 }
+
+// Money as the Overview writes a cost: two decimals, four below 1, then the currency.
+export function formatMoney(amount: number, currency: string): string {
+  return `${amount >= 1 ? amount.toFixed(2) : amount.toFixed(4)} ${currency}`;
+}

@@ -3,8 +3,11 @@
 // the file's own path staying as it is. The finding filters live in the query (finding-filter.ts).
 import { inlinedComparison, inlinedReport, REPORT_LOG } from './api';
 
-// compare and history name no log: their subjects are in the query (?base=&cand=, ?subject=).
-export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'environment' | 'compare' | 'history';
+// compare, history and fleet name no log: what they show is in the query (?base=&cand=, ?subject=, ?trend=).
+export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'environment' | 'compare' | 'history' |
+  'fleet';
+type StoreView = 'compare' | 'history' | 'fleet';
+const STORE_VIEWS: string[] = ['compare', 'history', 'fleet'];
 export interface Route { log: string | null; view: View; args: string[] }
 
 const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'environment'];
@@ -21,7 +24,7 @@ export function currentRoute(): Route {
     return parseSegments(segments, REPORT_LOG);
   }
   const segments = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  if (segments[0] === 'compare' || segments[0] === 'history') return { log: null, view: segments[0], args: segments.slice(1) };
+  if (STORE_VIEWS.includes(segments[0] ?? '')) return { log: null, view: segments[0] as StoreView, args: segments.slice(1) };
   if (segments[0] !== 'logs' || segments.length < 2) return { log: null, view: 'apps', args: [] };
   return parseSegments(segments.slice(2), segments[1]);
 }
@@ -30,7 +33,7 @@ export function routeHref(route: Route, search = ''): string {
   const rest = route.view === 'apps' ? [] : [route.view, ...route.args].map(encodeURIComponent);
   if (inlinedComparison()) return `${search}#/`;
   if (inlinedReport()) return `${search}#/${rest.join('/')}`;
-  if (route.view === 'compare' || route.view === 'history') return `/${rest.join('/')}${search}`;
+  if (STORE_VIEWS.includes(route.view)) return `/${rest.join('/')}${search}`;
   if (route.log === null || route.view === 'apps') return '/';
   return `/logs/${encodeURIComponent(route.log)}/${rest.join('/')}${search}`;
 }
@@ -52,9 +55,9 @@ export function navigate(route: Route): void {
   listeners.forEach((l) => l());
 }
 
-// The compare and history pages keep what they show in the query: a new entry (shareable, Back
-// returns to the previous choice) unless `replace`.
-export function navigateQuery(view: 'compare' | 'history', params: [string, string][], replace = false): void {
+// The compare, history and fleet pages keep what they show in the query: a new entry (shareable,
+// Back returns to the previous choice) unless `replace`.
+export function navigateQuery(view: StoreView, params: [string, string][], replace = false): void {
   const search = new URLSearchParams(params).toString();
   const href = routeHref({ log: null, view, args: [] }, search ? `?${search}` : '');
   if (replace) history.replaceState(null, '', href); else history.pushState(null, '', href);

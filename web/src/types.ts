@@ -212,6 +212,22 @@ export interface StoredResultRow {
 export interface HistoryAnswer { store: string; results: StoredResultRow[]; document: VerdictDocument }
 export interface SubjectRow { subject: string; results: number; revisions: number; runKeys: string[]; lastOrder: number }
 
+// GET /api/sf/v1/fleet (src/server/fleet_api.h): each subject's latest result, ranked and counted.
+export interface FleetRow {
+  subject: string; resultId: string; order: number; status: string; revision: string;
+  appWallClockMs: number | null; cost: { value: number; currency: string } | null;
+  // null: a result stored before results carried the analysis quantities
+  recoverableMs: { low: number | null; high: number } | null; findings: number | null;
+  results?: number;  // trend rows: the subject's results in the store
+}
+export interface FleetAnswer {
+  store: string; subjects: number; withoutAnalysis: number; limit: number;
+  recoverable: FleetRow[];
+  costs: { currency: string; applications: number; top: FleetRow[] }[];
+  findingTypes: { type: string; applications: number; findings: number }[];
+  trend: { offset: number; total: number; quantities: string[]; rows: FleetRow[]; document: VerdictDocument };
+}
+
 // GET /api/sf/v1/logs/L/stages/S/A/tasks (src/server/stage_task_page.h): a page of one stage
 // attempt's tasks and histograms over its successful tasks.
 export interface TaskRow {

@@ -339,6 +339,35 @@ try {
   if (pgBase) await historyTest('history-postgres', pgBase);
   else console.log(`skip  history-postgres: ${pgSkip}`);
 
+  // The fleet page over the same store: every job at its latest run, reached by keyboard, in both
+  // themes; a job's link opens its history page.
+  await test('fleet', async (page) => {
+    await page.goto(`${compareBase}/`);
+    await page.getByRole('link', { name: 'Fleet', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('table.fleet-trend tbody tr');
+    expect(new URL(page.url()).pathname === '/fleet', `the nav link leads to /fleet: ${page.url()}`);
+    const trend = await page.$$eval('table.fleet-trend tbody tr', (rows) => rows.map((r) => r.dataset.subject));
+    expect(trend.join() === 'etl,paired,nightly', `the jobs with a history, latest first: ${trend}`);
+    const verdicts = await page.$$eval('table.fleet-trend tr[data-subject=etl] td[data-verdict]', (cells) => cells.map((c) => c.dataset.quantity));
+    expect(verdicts.join() === 'appWallClockMs,cost', `etl's verdicts on wall-clock and cost: ${verdicts}`);
+    expect((await page.$$('table.fleet-types tbody tr')).length > 0, 'the finding types of the logs ingested');
+    expect((await page.$$('table.fleet-costs[data-currency=USD] tbody tr')).length === 1, 'etl\'s cost, in dollars');
+    expect(/2 of 3 latest runs were stored before/.test(await page.textContent('.without-analysis')),
+           'the results without findings are counted, not ranked');
+    await page.getByRole('button', { name: /dark theme/ }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.screenshot({ path: join(shots, 'fleet-dark.png'), fullPage: true });
+    await page.getByRole('button', { name: /light theme/ }).click();
+    // A job's link, by keyboard: its history page.
+    await page.focus('table.fleet-trend tr[data-subject=etl] a.job');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/history\?subject=etl/);
+    await page.waitForSelector('table.series-list tbody tr');
+    await page.goBack();
+    await page.waitForSelector('table.fleet-trend tbody tr');
+  });
+
   await test('history-server-fetch', async (page) => {
     await page.goto(base + '/');
     await page.getByRole('button', { name: /Fetch from Spark History Server/ }).click();

@@ -16,6 +16,7 @@ import { PlanGraphPage } from './PlanGraph';
 import { Environment } from './Environment';
 import { ComparePage } from './ComparePage';
 import { HistoryPage } from './HistoryPage';
+import { FleetPage } from './FleetPage';
 
 const TABS: { view: View; label: string }[] = [
   { view: 'overview', label: 'Overview' },
@@ -89,6 +90,7 @@ export function App() {
           <nav aria-label="Across runs">
             <Link to={{ log: null, view: 'compare', args: [] }} class="tab" current={route.view === 'compare'}>Compare</Link>
             <Link to={{ log: null, view: 'history', args: [] }} class="tab" current={route.view === 'history'}>History</Link>
+            <Link to={{ log: null, view: 'fleet', args: [] }} class="tab" current={route.view === 'fleet'}>Fleet</Link>
           </nav>)}
         <button type="button" class="theme" aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
                 onClick={() => actions.setTheme(theme === 'dark' ? 'light' : 'dark')}>
@@ -97,6 +99,7 @@ export function App() {
       </header>
       <main id="main">
         {route.view === 'compare' ? <ComparePage /> : route.view === 'history' ? <HistoryPage />
+          : route.view === 'fleet' ? <FleetPage />
           : route.log === null ? <Applications /> : <LogPage route={route} />}
       </main>
     </FindingFilterProvider>

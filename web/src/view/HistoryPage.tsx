@@ -23,7 +23,7 @@ function go(params: Record<string, string | undefined>) {
   navigateQuery('history', Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string][]);
 }
 
-function VerdictBadge({ verdict }: { verdict: Verdict }) {
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
   return <span class={`verdict verdict-${verdict}`}>{VERDICT_TEXT[verdict]}</span>;
 }
 
@@ -32,14 +32,14 @@ function figure(value: number | null | undefined, digits = 3): string {
   return Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : Number(value.toPrecision(digits)).toString();
 }
 
-function effectText(e: Evaluation): string {
+export function effectText(e: Evaluation): string {
   const v = e.outcome.effect.value;
   if (v === null) return '–';
   return e.outcome.effect.measure === 'relative' ? `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
     : e.outcome.effect.measure === 'ratio' ? `×${v.toFixed(3)}` : `${v > 0 ? '+' : ''}${figure(v)}`;
 }
 
-function Problem({ error }: { error: ApiError }) {
+export function Problem({ error }: { error: ApiError }) {
   return <section class="panel" role="alert"><p class="error" data-code={error.code}>{error.message}</p>
     {error.code === 'no-store' && <p class="muted">Start serve with <code>--store PATH|postgresql://…</code>.</p>}</section>;
 }

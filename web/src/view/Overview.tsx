@@ -3,7 +3,7 @@
 // the time and the money go (driver alone, critical path, the what-if curve, cost), and the
 // findings worth fixing first.
 import { useMemo } from 'preact/hooks';
-import { formatDate, formatMs } from '../format';
+import { formatDate, formatMoney as money, formatMs } from '../format';
 import { currentRoute } from '../route';
 import { useStore } from '../store/store';
 import type { AnalysisDocument, Economics, TimelineDocument } from '../types';
@@ -48,10 +48,6 @@ function coresOption(doc: AnalysisDocument, timeline: TimelineDocument): ChartOp
         tooltip: { trigger: 'item', formatter: (p: any) => `job ${p.value[3]}: ${(p.value[2] - p.value[1]).toFixed(1)} s` } },
     ],
   };
-}
-
-function money(amount: number, currency: string): string {
-  return `${amount >= 1 ? amount.toFixed(2) : amount.toFixed(4)} ${currency}`;
 }
 
 function whatIfOption(e: Economics): ChartOption {
