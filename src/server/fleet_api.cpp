@@ -37,7 +37,9 @@ json row_json(const StoredResult& r) {
               {"cost", nullptr},
               {"recoverableMs", nullptr},
               {"findings", nullptr}};
-  if (const results::Quantity* cost = d.quantity("cost")) row["cost"] = {{"value", cost->value}, {"currency", cost->unit}};
+  if (const results::Quantity* cost = d.quantity("cost")) {
+    row["cost"] = {{"value", cost->value}, {"currency", cost->unit}};
+  }
   if (has_analysis(d)) {
     row["recoverableMs"] = {{"low", value_or_null(d, kRecoverableLow)}, {"high", d.quantity(kRecoverableHigh)->value}};
     double findings = 0;
@@ -110,7 +112,8 @@ Result<std::string> fleet_json(const std::string& store, const std::vector<Store
 
   json costs = json::array();
   for (const auto& [currency, rows] : by_currency) {
-    costs.push_back({{"currency", currency}, {"applications", rows.size()}, {"top", ranked(top(rows, limit, cost_value))}});
+    costs.push_back(
+        {{"currency", currency}, {"applications", rows.size()}, {"top", ranked(top(rows, limit, cost_value))}});
   }
   std::vector<std::pair<std::string, TypeCount>> type_rows(types.begin(), types.end());
   std::sort(type_rows.begin(), type_rows.end(), [](const auto& a, const auto& b) {
@@ -120,8 +123,8 @@ Result<std::string> fleet_json(const std::string& store, const std::vector<Store
   });
   json finding_types = json::array();
   for (size_t i = 0; i < type_rows.size() && i < limit; ++i) {
-    finding_types.push_back(
-        {{"type", type_rows[i].first}, {"applications", type_rows[i].second.applications}, {"findings", type_rows[i].second.findings}});
+    const auto& [type, count] = type_rows[i];
+    finding_types.push_back({{"type", type}, {"applications", count.applications}, {"findings", count.findings}});
   }
 
   // The trend: subjects with a history (two results or more), the most recent latest result first.
@@ -134,7 +137,8 @@ Result<std::string> fleet_json(const std::string& store, const std::vector<Store
   std::sort(with_history.begin(), with_history.end(),
             [](const StoredResult* a, const StoredResult* b) { return a->order > b->order; });
   const size_t first = std::min(with_history.size(), static_cast<size_t>(std::max<int64_t>(request.trend_offset, 0)));
-  const size_t last = std::min(with_history.size(), first + static_cast<size_t>(std::max<int64_t>(request.trend_limit, 0)));
+  const size_t page = static_cast<size_t>(std::max<int64_t>(request.trend_limit, 0));
+  const size_t last = std::min(with_history.size(), first + page);
   std::vector<std::string> targets;
   json trend_rows = json::array();
   for (size_t i = first; i < last; ++i) {
