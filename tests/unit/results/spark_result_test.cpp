@@ -124,7 +124,8 @@ TEST(SparkResult, SameLogSameDocument) {
 TEST(SparkResult, AnalysisQuantitiesAreTheRollupsLeadAndTheFindingsPerType) {
   const model::AppModel app = generated_model(1);
   const analysis::Analysis analyzed = analysis::analyze(app);
-  const ResultDocument result = result_from_app_model(app, analyzed, SparkResultContext{});
+  const SparkResultContext defaults;
+  const ResultDocument result = result_from_app_model(app, analyzed, defaults);
   const analysis::RollupGroup* lead = analysis::leading_fix_first_group(analyzed.rollup);
   ASSERT_NE(lead, nullptr) << "the generated log has something worth fixing first";
   // The first time group marked fix-first, in the rollup's order: what "Fix these first" shows.
@@ -158,7 +159,8 @@ TEST(SparkResult, AnalysisQuantitiesAreTheRollupsLeadAndTheFindingsPerType) {
 TEST(SparkResult, NothingToFixFirstIsZeroRecoverable) {
   const model::AppModel app = generated_model(1);
   analysis::Analysis nothing;  // no findings, no rollup groups
-  const ResultDocument result = result_from_app_model(app, nothing, SparkResultContext{});
+  const SparkResultContext defaults;
+  const ResultDocument result = result_from_app_model(app, nothing, defaults);
   EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableLowMs")->value, 0);
   EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableHighMs")->value, 0);
   EXPECT_EQ(std::count_if(result.quantities.begin(), result.quantities.end(),
@@ -171,7 +173,9 @@ TEST(SparkResult, NothingToFixFirstIsZeroRecoverable) {
 // them (every one stored before they existed) keeps its id.
 TEST(SparkResult, TheIdIgnoresTheAnalysisQuantities) {
   const model::AppModel app = generated_model(1);
-  const ResultDocument with = result_from_app_model(app, analysis::analyze(app), SparkResultContext{});
+  // A named context: GCC 12 takes a temporary's strings for uninitialized here (-Werror).
+  const SparkResultContext defaults;
+  const ResultDocument with = result_from_app_model(app, analysis::analyze(app), defaults);
   ResultDocument without = with;
   std::erase_if(without.quantities, [](const Quantity& q) { return is_analysis_quantity(q.name); });
   ASSERT_LT(without.quantities.size(), with.quantities.size());
