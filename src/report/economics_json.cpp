@@ -174,11 +174,11 @@ void write_cost(JsonWriter& w, const Cost& c) {
     w.field("coreHours", c.core_hours);
     w.field("gibHours", c.gib_hours);
     w.array_field("stages", [&] {
-      for (const auto& [ref, cost] : c.stages) {
+      for (const auto& stage : c.stages) {  // (ref, cost); clang 14 lets no lambda capture a binding
         w.object([&] {
-          w.field("stageId", ref.stage_id);
-          w.field("attemptId", ref.attempt_id);
-          w.field("cost", cost);
+          w.field("stageId", stage.first.stage_id);
+          w.field("attemptId", stage.first.attempt_id);
+          w.field("cost", stage.second);
         });
       }
     });

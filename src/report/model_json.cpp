@@ -407,10 +407,10 @@ void write_sql_execution(JsonWriter& w, const SqlExecution& s, const JsonOptions
     w.key("modifiedConfigs");
     write_unique_pairs(w, s.modified_configs);
     w.array_field("driverAccumUpdates", [&] {
-      for (const auto& [id, value] : s.driver_accum_updates) {
+      for (const auto& update : s.driver_accum_updates) {  // (id, value); no binding: clang 14 captures none
         w.object([&] {
-          w.field("accumulatorId", id);
-          w.field("value", value);
+          w.field("accumulatorId", update.first);
+          w.field("value", update.second);
         });
       }
     });
@@ -442,7 +442,8 @@ void write_sql_execution(JsonWriter& w, const SqlExecution& s, const JsonOptions
 
 void write_cached_rdds(JsonWriter& w, const AppModel& model) {
   w.array([&] {
-    for (const auto& [id, r] : model.rdds) {
+    for (const auto& entry : model.rdds) {
+      const auto& r = entry.second;  // a reference, not a binding: clang 14 lets no lambda capture one
       if (!r.is_cached()) continue;  // only cached RDDs are of interest past their stage
       w.object([&] {
         w.field("rddId", r.rdd_id);
