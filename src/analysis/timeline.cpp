@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -330,15 +331,36 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
 // autoscalingChurn
 
 // A stage that waited for executors dynamic allocation had to ask for anew: when its first task
-// started, every executor alive had been added after the stage was submitted, and dynamic
-// allocation had scaled an executor down before then. Had the removed executors been kept, the
-// stage's tasks would have started at once; its wait from submission to the first task is the
-// churn's wall-clock. A stage that waited while older executors were still alive waited for
-// slots, not for executors, and is not counted.
+// started, every executor alive that could have taken it had been added after the stage was
+// submitted, and dynamic allocation had scaled an executor down before then. Had the removed
+// executors been kept, the stage's tasks would have started at once; its wait from submission to
+// the first task is the churn's wall-clock. A stage that waited while older executors were busy
+// waited for slots, not for executors, and is not counted.
+//
+// An older executor alive but idle through the whole wait, and removed by scaling afterwards, was
+// on its way out: dynamic allocation had already asked for it to go (a stage's tasks are never
+// placed on such an executor), but its removal reached the log only when its process ended, which
+// can take seconds (6 to 7 s in a real Spark 4.3 log on a loaded two-core machine, where the next
+// stage was submitted in between). It counts as scaled down, not as a free slot.
 struct WaitForExecutors {
   const StageAttempt* stage = nullptr;
   double wait_ms = 0;
 };
+
+// Whether executor `id` ran a task of a stage other than `waiting` between `from` and `to`.
+bool busy_between(const model::AppModel& model, const StageAttempt& waiting, const std::string& id, int64_t from,
+                  int64_t to) {
+  for (const StageAttempt& other : model.stages) {
+    if (&other == &waiting || !other.first_task_launched_time_ms) continue;
+    const int64_t start = *other.first_task_launched_time_ms;
+    const int64_t end = other.completion_time_ms.value_or(std::numeric_limits<int64_t>::max());
+    if (start >= to || end <= from) continue;
+    for (const auto& e : other.executors) {
+      if (e.executor_id == id) return true;
+    }
+  }
+  return false;
+}
 
 std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& context) {
   const model::AppModel& model = context.model();
@@ -348,20 +370,26 @@ std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& con
     const int64_t submitted = *stage->submission_time_ms;
     const int64_t first_task = *stage->first_task_launched_time_ms;
     if (first_task <= submitted) continue;
-    bool any_alive = false;
-    bool all_new = true;
+    bool any_new_alive = false;
+    bool old_one_could_run = false;
     bool scaled_down_before = false;
     for (const auto& e : model.executors) {
       if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
+      const bool removed_by_dynamic_allocation = e.remove_time_ms && removed_by_scaling(e.remove_reason);
       if (e.remove_time_ms && *e.remove_time_ms <= first_task) {
-        scaled_down_before = scaled_down_before || removed_by_scaling(e.remove_reason);
+        scaled_down_before = scaled_down_before || removed_by_dynamic_allocation;
         continue;
       }
       if (*e.add_time_ms > first_task) continue;
-      any_alive = true;
-      all_new = all_new && *e.add_time_ms > submitted;
+      if (*e.add_time_ms > submitted) {
+        any_new_alive = true;
+      } else if (removed_by_dynamic_allocation && !busy_between(model, *stage, e.id, submitted, first_task)) {
+        scaled_down_before = true;  // on its way out: see above
+      } else {
+        old_one_could_run = true;
+      }
     }
-    if (any_alive && all_new && scaled_down_before) {
+    if (any_new_alive && !old_one_could_run && scaled_down_before) {
       waits.push_back({stage, static_cast<double>(first_task - submitted)});
     }
   }

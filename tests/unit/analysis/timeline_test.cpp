@@ -370,6 +370,55 @@ TEST(Timeline, AutoscalingChurnCostsTheWaitForNewExecutors) {
   for (const auto& s : f.settings) EXPECT_NE(s.key, "spark.dynamicAllocation.schedulerBacklogTimeout");
 }
 
+// As scaled_away_and_back, but each executor's removal reaches the log only 7 s after the next
+// stage's first task (its process was slow to end, as on a loaded machine): idle through the
+// next stage's wait, it was on its way out, and the waits count as before.
+ScenarioLog removed_late() {
+  ScenarioLog log;
+  log.start(0).finished(100000);
+  log.property("spark.dynamicAllocation.enabled", "true").property("spark.dynamicAllocation.executorIdleTimeout", "1s");
+  log.executor("1", "host-a", 4, 1000, 37000, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("2", "host-a", 4, 30000, 67000, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("3", "host-a", 4, 60000, 75000, int64_t{4} << 30, "Executor killed by driver.");
+  const int64_t submitted[] = {2000, 20000, 50000};
+  const int64_t first_task[] = {2000, 30000, 60000};
+  for (int i = 0; i < 3; ++i) {
+    StageSpec stage;
+    stage.stage_id = i;
+    stage.submit_ms = submitted[i];
+    stage.tasks = ScenarioLog::uniform_tasks(4, first_task[i], 10000, {std::to_string(i + 1)}, 4);
+    stage.complete_ms = first_task[i] + 10000;
+    log.job({.job_id = i, .submit_ms = submitted[i], .end_ms = first_task[i] + 10000, .stages = {stage}});
+  }
+  return log;
+}
+
+TEST(Timeline, AutoscalingChurnCountsTheWaitWhenAnIdleExecutorsRemovalIsLoggedLate) {
+  auto result = analyze_scenario(removed_late());
+  auto churn = result.of_type("autoscalingChurn");
+  ASSERT_EQ(churn.size(), 1u);
+  const Finding& f = *churn[0];
+  EXPECT_DOUBLE_EQ(evidence_of(f, "stagesWaitingForExecutors"), 2);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "waitForExecutorsMs"), 20000);
+  EXPECT_EQ(f.impact.basis, Basis::kSerial);
+}
+
+// The same, but an older executor (never removed) ran another stage's tasks through the waits:
+// the stages waited for its slots, not for executors asked for anew.
+TEST(Timeline, AutoscalingChurnDoesNotCountAWaitForABusyExecutorsSlots) {
+  ScenarioLog log = removed_late();
+  log.executor("9", "host-c", 4, 500);
+  StageSpec busy;
+  busy.stage_id = 7;
+  busy.submit_ms = 1000;
+  busy.tasks = ScenarioLog::uniform_tasks(4, 1000, 90000, {"9"}, 4);
+  busy.complete_ms = 91500;
+  log.job({.job_id = 7, .submit_ms = 1000, .end_ms = 92000, .stages = {busy}});
+  auto churn = analyze_scenario(log).of_type("autoscalingChurn");
+  ASSERT_EQ(churn.size(), 1u);
+  EXPECT_EQ(churn[0]->impact.basis, Basis::kResourceOnly) << "no stage waited for executors";
+}
+
 TEST(Timeline, AutoscalingChurnNearMisses) {
   EXPECT_TRUE(analyze_scenario(churning(2, 60000)).of_type("autoscalingChurn").empty()) << "only 2 short-lived";
   EXPECT_TRUE(analyze_scenario(churning(3, 120000)).of_type("autoscalingChurn").empty()) << "lived exactly 2 minutes";
