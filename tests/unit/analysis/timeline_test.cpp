@@ -414,7 +414,8 @@ TEST(Timeline, AutoscalingChurnDoesNotCountAWaitForABusyExecutorsSlots) {
   busy.tasks = ScenarioLog::uniform_tasks(4, 1000, 90000, {"9"}, 4);
   busy.complete_ms = 91500;
   log.job({.job_id = 7, .submit_ms = 1000, .end_ms = 92000, .stages = {busy}});
-  auto churn = analyze_scenario(log).of_type("autoscalingChurn");
+  auto result = analyze_scenario(log);
+  auto churn = result.of_type("autoscalingChurn");
   ASSERT_EQ(churn.size(), 1u);
   EXPECT_EQ(churn[0]->impact.basis, Basis::kResourceOnly) << "no stage waited for executors";
 }
