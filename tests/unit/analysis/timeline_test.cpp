@@ -331,13 +331,15 @@ TEST(Timeline, AutoscalingChurn) {
 }
 
 // Dynamic allocation with a 1 s idle timeout: each of three executors works 10 s and is removed;
-// stages 1 and 2 are submitted after the removal and wait 10 s each for a new executor.
-ScenarioLog scaled_away_and_back() {
+// stages 1 and 2 are submitted after the removal and wait 10 s each for a new executor. With
+// `removal_logged_late_ms`, the removals of executors 1 and 2 reach the log that much later: after
+// the next stage's first task, as when an executor's process is slow to end on a loaded machine.
+ScenarioLog scaled_away_and_back(int64_t removal_logged_late_ms = 0) {
   ScenarioLog log;
   log.start(0).finished(100000);
   log.property("spark.dynamicAllocation.enabled", "true").property("spark.dynamicAllocation.executorIdleTimeout", "1s");
-  log.executor("1", "host-a", 4, 1000, 15000, int64_t{4} << 30, "Executor killed by driver.");
-  log.executor("2", "host-a", 4, 30000, 45000, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("1", "host-a", 4, 1000, 15000 + removal_logged_late_ms, int64_t{4} << 30, "Executor killed by driver.");
+  log.executor("2", "host-a", 4, 30000, 45000 + removal_logged_late_ms, int64_t{4} << 30, "Executor killed by driver.");
   log.executor("3", "host-a", 4, 60000, 75000, int64_t{4} << 30, "Executor killed by driver.");
   const int64_t submitted[] = {2000, 20000, 50000};
   const int64_t first_task[] = {2000, 30000, 60000};
@@ -370,28 +372,9 @@ TEST(Timeline, AutoscalingChurnCostsTheWaitForNewExecutors) {
   for (const auto& s : f.settings) EXPECT_NE(s.key, "spark.dynamicAllocation.schedulerBacklogTimeout");
 }
 
-// As scaled_away_and_back, but each executor's removal reaches the log only 7 s after the next
-// stage's first task (its process was slow to end, as on a loaded machine): idle through the
-// next stage's wait, it was on its way out, and the waits count as before.
-ScenarioLog removed_late() {
-  ScenarioLog log;
-  log.start(0).finished(100000);
-  log.property("spark.dynamicAllocation.enabled", "true").property("spark.dynamicAllocation.executorIdleTimeout", "1s");
-  log.executor("1", "host-a", 4, 1000, 37000, int64_t{4} << 30, "Executor killed by driver.");
-  log.executor("2", "host-a", 4, 30000, 67000, int64_t{4} << 30, "Executor killed by driver.");
-  log.executor("3", "host-a", 4, 60000, 75000, int64_t{4} << 30, "Executor killed by driver.");
-  const int64_t submitted[] = {2000, 20000, 50000};
-  const int64_t first_task[] = {2000, 30000, 60000};
-  for (int i = 0; i < 3; ++i) {
-    StageSpec stage;
-    stage.stage_id = i;
-    stage.submit_ms = submitted[i];
-    stage.tasks = ScenarioLog::uniform_tasks(4, first_task[i], 10000, {std::to_string(i + 1)}, 4);
-    stage.complete_ms = first_task[i] + 10000;
-    log.job({.job_id = i, .submit_ms = submitted[i], .end_ms = first_task[i] + 10000, .stages = {stage}});
-  }
-  return log;
-}
+// Idle through the next stage's wait, an executor whose removal is logged late was on its way out:
+// the waits count as before.
+ScenarioLog removed_late() { return scaled_away_and_back(22000); }
 
 TEST(Timeline, AutoscalingChurnCountsTheWaitWhenAnIdleExecutorsRemovalIsLoggedLate) {
   auto result = analyze_scenario(removed_late());
