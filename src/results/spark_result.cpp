@@ -24,15 +24,12 @@ void add(std::vector<Quantity>& out, std::string name, double value, std::string
 // have has no quantity (absent: none found), or every document would list every detector.
 void add_analysis(std::vector<Quantity>& out, const analysis::Analysis& analysis) {
   const analysis::RollupGroup* lead = analysis::leading_fix_first_group(analysis.rollup);
-  const std::string prefix(kAnalysisQuantityPrefix);
-  add(out, prefix + "fixFirstRecoverableLowMs", lead ? lead->recoverable_low_ms : 0.0, "ms",
-      Direction::kLowerIsBetter);
-  add(out, prefix + "fixFirstRecoverableHighMs", lead ? lead->recoverable_high_ms : 0.0, "ms",
-      Direction::kLowerIsBetter);
+  add(out, kFixFirstRecoverableLowMsQuantity, lead ? lead->recoverable_low_ms : 0.0, "ms", Direction::kLowerIsBetter);
+  add(out, kFixFirstRecoverableHighMsQuantity, lead ? lead->recoverable_high_ms : 0.0, "ms", Direction::kLowerIsBetter);
   std::map<std::string, int64_t> per_type;
   for (const analysis::Finding& f : analysis.findings) ++per_type[f.type];
   for (const auto& [type, count] : per_type) {
-    add(out, prefix + "findings:" + type, static_cast<double>(count), "count", Direction::kLowerIsBetter);
+    add(out, kFindingCountQuantityPrefix + type, static_cast<double>(count), "count", Direction::kLowerIsBetter);
   }
 }
 

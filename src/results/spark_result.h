@@ -33,6 +33,14 @@ struct SparkResultContext {
   analysis::RateCard rate_card = analysis::default_rate_card();  // what "cost" is priced with
 };
 
+// The names of the "analysis:" quantities: what result_from_app_model writes and the fleet page
+// reads. A finding type's count is kFindingCountQuantityPrefix + the type.
+inline const std::string kFixFirstRecoverableLowMsQuantity =
+    std::string(kAnalysisQuantityPrefix) + "fixFirstRecoverableLowMs";
+inline const std::string kFixFirstRecoverableHighMsQuantity =
+    std::string(kAnalysisQuantityPrefix) + "fixFirstRecoverableHighMs";
+inline const std::string kFindingCountQuantityPrefix = std::string(kAnalysisQuantityPrefix) + "findings:";
+
 // `analysis`: the model's analysis (analysis::analyze), for the "analysis:" quantities.
 ResultDocument result_from_app_model(const model::AppModel& app, const analysis::Analysis& analysis,
                                      const SparkResultContext& context);

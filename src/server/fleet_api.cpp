@@ -6,6 +6,7 @@
 
 #include "report/verdict_json.h"
 #include "results/history_comparison.h"
+#include "results/spark_result.h"
 
 namespace sf::server {
 
@@ -14,11 +15,13 @@ namespace {
 using nlohmann::json;
 using results::StoredResult;
 
-const std::string kRecoverableLow = std::string(results::kAnalysisQuantityPrefix) + "fixFirstRecoverableLowMs";
-const std::string kRecoverableHigh = std::string(results::kAnalysisQuantityPrefix) + "fixFirstRecoverableHighMs";
-const std::string kFindingsPrefix = std::string(results::kAnalysisQuantityPrefix) + "findings:";
+using results::kFindingCountQuantityPrefix;
+using results::kFixFirstRecoverableHighMsQuantity;
+using results::kFixFirstRecoverableLowMsQuantity;
 
-bool has_analysis(const results::ResultDocument& d) { return d.quantity(kRecoverableHigh) != nullptr; }
+bool has_analysis(const results::ResultDocument& d) {
+  return d.quantity(kFixFirstRecoverableHighMsQuantity) != nullptr;
+}
 
 json value_or_null(const results::ResultDocument& d, const std::string& name) {
   const results::Quantity* q = d.quantity(name);
@@ -41,10 +44,11 @@ json row_json(const StoredResult& r) {
     row["cost"] = {{"value", cost->value}, {"currency", cost->unit}};
   }
   if (has_analysis(d)) {
-    row["recoverableMs"] = {{"low", value_or_null(d, kRecoverableLow)}, {"high", d.quantity(kRecoverableHigh)->value}};
+    row["recoverableMs"] = {{"low", value_or_null(d, kFixFirstRecoverableLowMsQuantity)},
+                            {"high", d.quantity(kFixFirstRecoverableHighMsQuantity)->value}};
     double findings = 0;
     for (const results::Quantity& q : d.quantities) {
-      if (q.name.starts_with(kFindingsPrefix)) findings += q.value;
+      if (q.name.starts_with(kFindingCountQuantityPrefix)) findings += q.value;
     }
     row["findings"] = findings;
   }
@@ -62,7 +66,9 @@ std::vector<const StoredResult*> top(std::vector<const StoredResult*> rows, size
   return rows;
 }
 
-double recoverable_high(const StoredResult& r) { return r.document.quantity(kRecoverableHigh)->value; }
+double recoverable_high(const StoredResult& r) {
+  return r.document.quantity(kFixFirstRecoverableHighMsQuantity)->value;
+}
 double cost_value(const StoredResult& r) { return r.document.quantity("cost")->value; }
 
 json ranked(const std::vector<const StoredResult*>& rows) {
@@ -103,8 +109,8 @@ Result<std::string> fleet_json(const std::string& store, const std::vector<Store
     }
     if (recoverable_high(*r) > 0) recoverable.push_back(r);
     for (const results::Quantity& q : d.quantities) {
-      if (!q.name.starts_with(kFindingsPrefix) || q.value <= 0) continue;
-      TypeCount& t = types[q.name.substr(kFindingsPrefix.size())];
+      if (!q.name.starts_with(kFindingCountQuantityPrefix) || q.value <= 0) continue;
+      TypeCount& t = types[q.name.substr(kFindingCountQuantityPrefix.size())];
       ++t.applications;
       t.findings += q.value;
     }
