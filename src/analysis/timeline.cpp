@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "analysis/cluster_shape.h"
 #include "analysis/detectors.h"
@@ -347,23 +348,51 @@ struct WaitForExecutors {
   double wait_ms = 0;
 };
 
-// Whether executor `id` ran a task of a stage other than `waiting` between `from` and `to`.
-bool busy_between(const model::AppModel& model, const StageAttempt& waiting, const std::string& id, int64_t from,
-                  int64_t to) {
-  for (const StageAttempt& other : model.stages) {
-    if (&other == &waiting || !other.first_task_launched_time_ms) continue;
-    const int64_t start = *other.first_task_launched_time_ms;
-    const int64_t end = other.completion_time_ms.value_or(std::numeric_limits<int64_t>::max());
-    if (start >= to || end <= from) continue;
-    for (const auto& e : other.executors) {
-      if (e.executor_id == id) return true;
+// When each executor ran tasks: the windows (first task to completion) of the stages it ran in.
+// Built once, so asking about every stage and executor of a long dynamic-allocation run stays a
+// binary search, not a walk over every stage.
+class BusyWindows {
+ public:
+  explicit BusyWindows(const model::AppModel& model) {
+    for (const StageAttempt& stage : model.stages) {
+      if (!stage.first_task_launched_time_ms) continue;
+      const int64_t start = *stage.first_task_launched_time_ms;
+      const int64_t end = stage.completion_time_ms.value_or(std::numeric_limits<int64_t>::max());
+      for (const auto& e : stage.executors) by_executor_[e.executor_id].push_back({start, end});
+    }
+    for (auto& [id, windows] : by_executor_) {
+      std::sort(windows.begin(), windows.end());
+      for (size_t i = 1; i < windows.size(); ++i) {
+        windows[i].latest_end = std::max(windows[i].end, windows[i - 1].latest_end);
+      }
     }
   }
-  return false;
-}
+
+  // Whether executor `id` ran a task of a stage whose window overlaps (from, to). The stage that
+  // starts at `to` (the one waiting) does not.
+  bool busy_between(const std::string& id, int64_t from, int64_t to) const {
+    auto it = by_executor_.find(id);
+    if (it == by_executor_.end()) return false;
+    const std::vector<Window>& windows = it->second;
+    // The windows that start before `to`; one of them overlaps when the latest end among them is after `from`.
+    const auto starts_before = std::partition_point(windows.begin(), windows.end(),
+                                                    [&](const Window& w) { return w.start < to; });
+    return starts_before != windows.begin() && std::prev(starts_before)->latest_end > from;
+  }
+
+ private:
+  struct Window {
+    Window(int64_t s, int64_t e) : start(s), end(e), latest_end(e) {}
+    int64_t start, end;
+    int64_t latest_end;  // the latest end of this window and those before it
+    bool operator<(const Window& other) const { return start < other.start; }
+  };
+  std::unordered_map<std::string, std::vector<Window>> by_executor_;
+};
 
 std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& context) {
   const model::AppModel& model = context.model();
+  const BusyWindows busy(model);
   std::vector<WaitForExecutors> waits;
   for (const StageAttempt* stage : context.ran_stages()) {
     if (!stage->submission_time_ms || !stage->first_task_launched_time_ms) continue;
@@ -383,10 +412,11 @@ std::vector<WaitForExecutors> waits_for_new_executors(const DetectorContext& con
       if (*e.add_time_ms > first_task) continue;
       if (*e.add_time_ms > submitted) {
         any_new_alive = true;
-      } else if (removed_by_dynamic_allocation && !busy_between(model, *stage, e.id, submitted, first_task)) {
+      } else if (removed_by_dynamic_allocation && !busy.busy_between(e.id, submitted, first_task)) {
         scaled_down_before = true;  // on its way out: see above
       } else {
-        old_one_could_run = true;
+        old_one_could_run = true;  // the stage waited for its slots: nothing more to learn here
+        break;
       }
     }
     if (any_new_alive && !old_one_could_run && scaled_down_before) {
