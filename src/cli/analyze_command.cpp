@@ -48,14 +48,17 @@ struct AnalyzeOptions {
   LogReadFlags read;
 };
 
+// How -f json lays the document out: pretty unless --compact.
+report::JsonOptions json_layout(const AnalyzeOptions& options) {
+  report::JsonOptions json_options;
+  if (options.compact) json_options.indent = -1;
+  return json_options;
+}
+
 // An error only for html from a program built without the dashboard.
 Result<std::string> render(const AnalyzeOptions& options, const model::AppModel& model,
                            const analysis::Analysis& analysis) {
-  if (options.format == "json") {
-    report::JsonOptions json_options;
-    if (options.compact) json_options.indent = -1;
-    return report::analysis_json(model, &analysis, json_options);
-  }
+  if (options.format == "json") return report::analysis_json(model, &analysis, json_layout(options));
   if (options.format == "markdown") return report::analysis_markdown(model, analysis);
   if (options.format == "html") {
     report::JsonOptions json_options;
@@ -76,12 +79,10 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
   if (options.format == "json" && settings.load.threads != 1) {
     // The second core, idle once the log is read, writes the model's part of the document while
     // this thread analyzes.
-    report::JsonOptions json_options;
-    if (options.compact) json_options.indent = -1;
     analysis::Analysis analysis;
     const std::string document = report::analysis_json_while_analyzing(
         *loaded, [&]() -> const analysis::Analysis& { return analysis = analysis::analyze(*loaded, settings.analysis); },
-        json_options);
+        json_layout(options));
     return write_output(options.output_path, document) ? kExitOk : kExitFailed;
   }
   const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
