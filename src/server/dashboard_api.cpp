@@ -31,7 +31,6 @@ namespace sf::server {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using nlohmann::ordered_json;
 
 namespace {
 
@@ -237,7 +236,7 @@ class DashboardApi::Request {
       rows.push_back({&a, std::move(log), source});
     };
     const std::vector<UploadStore::Listed> own = api_.uploads_->listed();
-    for (const UploadStore::Listed& u : own) add(u.listing, "~" + u.id, u.id.front() == 'h' ? "download" : "upload");
+    for (const UploadStore::Listed& u : own) add(u.listing, "~" + u.id, u.download ? "download" : "upload");
     const std::vector<catalog::ApplicationListing> apps = api_.logs_.applications();
     for (const catalog::ApplicationListing& app : apps) {
       for (const catalog::AttemptListing& a : app.attempts) add(a, file_name(a.log_path), "log-dir");
@@ -393,11 +392,11 @@ class DashboardApi::Request {
       w.key("stage");
       report::write_stage(w, model, *stage);
       w.array_field("findings", [&] {
+        const analysis::StageRef ref{stage_id, static_cast<int32_t>(attempt_id)};
         for (const analysis::Finding& f : analysis.findings) {
-          const bool names_stage = std::any_of(f.stages.begin(), f.stages.end(), [&](const auto& a) {
-            return a.stage_id == stage_id && a.attempt_id == attempt_id;
-          });
-          if (names_stage) report::write_finding(w, f, analysis.thresholds);
+          if (std::find(f.stages.begin(), f.stages.end(), ref) != f.stages.end()) {
+            report::write_finding(w, f, analysis.thresholds);
+          }
         }
       });
       w.array_field("planNodes", [&] { write_attributed_plan_nodes(w, model, stage_id); });

@@ -251,7 +251,7 @@ std::vector<UploadStore::Listed> UploadStore::listed() const {
   {
     std::lock_guard lock(mutex_);
     for (const auto& [id, entry] : entries_) {
-      if (entry.listing) found.push_back({entry.order, Listed{id, *entry.listing}});
+      if (entry.listing) found.push_back({entry.order, Listed{id, id.front() == 'h', *entry.listing}});
     }
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });

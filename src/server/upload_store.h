@@ -73,6 +73,7 @@ class UploadStore {
   // The uploads and downloads marked read and still kept, newest first.
   struct Listed {
     std::string id;  // "u1", "h1"
+    bool download = false;  // a History Server download ("h..."), else an upload ("u...")
     catalog::AttemptListing listing;
   };
   std::vector<Listed> listed() const;
