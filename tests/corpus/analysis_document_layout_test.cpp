@@ -11,6 +11,7 @@
 
 #include "analysis/analyzer.h"
 #include "corpus/corpus_catalog.h"
+#include "corpus/json_structural_diff.h"
 #include "corpus/model_cache.h"
 #include "report/model_json.h"
 #include "report/timeline_json.h"
@@ -20,14 +21,6 @@ namespace sf::corpus_testing {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// The first byte where two texts differ, with some context, for a readable failure.
-std::string first_difference(const std::string& a, const std::string& b) {
-  size_t i = 0;
-  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  const size_t from = i < 60 ? 0 : i - 60;
-  return "at byte " + std::to_string(i) + ":\n  written:  " + a.substr(from, 120) + "\n  reparsed: " + b.substr(from, 120);
-}
 
 class AnalysisDocumentLayout : public ::testing::TestWithParam<CorpusLog> {};
 

@@ -68,4 +68,14 @@ JsonComparison compare_json(const json& expected, const json& got, const std::se
   return out;
 }
 
+std::string first_difference(const std::string& written, const std::string& reparsed) {
+  size_t i = 0;
+  while (i < written.size() && i < reparsed.size() && written[i] == reparsed[i]) ++i;
+  const size_t from = i < 60 ? 0 : i - 60;
+  std::string out = "at byte ";
+  out.append(std::to_string(i)).append(":\n  written:  ").append(written, from, 120);
+  out.append("\n  reparsed: ").append(reparsed, from, 120);
+  return out;
+}
+
 }  // namespace sf::corpus_testing

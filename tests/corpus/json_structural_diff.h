@@ -25,4 +25,8 @@ struct JsonComparison {
 JsonComparison compare_json(const nlohmann::json& expected, const nlohmann::json& got,
                             const std::set<std::string>& ignored_fields, double relative_tolerance = 1e-9);
 
+// Where a written document first differs from its reparsed and dumped self, byte by byte, with
+// some context: a readable failure for the tests that hold a writer's layout to nlohmann's.
+std::string first_difference(const std::string& written, const std::string& reparsed);
+
 }  // namespace sf::corpus_testing
