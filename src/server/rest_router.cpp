@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 #include "common/text.h"
 #include "server/history_server_json.h"
@@ -18,17 +17,18 @@ namespace sf::server {
 
 namespace {
 
-using nlohmann::json;
-
 // A request that cannot be answered with a document: the status and its message.
 struct RequestError {
   int status;
   std::string message;
 };
 
-RestResponse json_response(const json& body) {
+// A document written as it is walked: `write` writes it into the answer's body.
+template <typename Write>
+RestResponse json_response(Write&& write) {
   RestResponse out;
-  out.body = body.dump();
+  JsonWriter w(out.body);
+  write(w);
   return out;
 }
 
@@ -207,11 +207,13 @@ class Request {
 
   RestResponse answer() {
     const auto& seg = path_.segments;
-    if (seg.size() == 1 && seg[0] == "version") return json_response({{"spark", std::string(kHistoryServerVersion)}});
+    if (seg.size() == 1 && seg[0] == "version") {
+      return json_response([](JsonWriter& w) { w.object([&] { w.field("spark", kHistoryServerVersion); }); });
+    }
     if (seg.empty() || seg[0] != "applications") throw RequestError{404, "unknown resource: /" + path_text()};
-    if (path_.app_id.empty()) return json_response(application_list());
+    if (path_.app_id.empty()) return json_response([this](JsonWriter& w) { application_list(w); });
     const std::vector<std::string>& r = path_.resource;
-    if (r.empty()) return json_response(application());
+    if (r.empty()) return json_response([this](JsonWriter& w) { application(w); });
 
     // Without an attempt id, the History Server's download is every attempt's log in one zip.
     if (r[0] == "logs" && r.size() == 1 && !path_.attempt_id) {
@@ -231,25 +233,30 @@ class Request {
  private:
   // What the request asks of the loaded log.
   RestResponse log_resource(const model::AppModel& m, const std::vector<std::string>& r) {
-    if (r[0] == "jobs" && r.size() == 1) return json_response(jobs(m));
-    if (r[0] == "jobs" && r.size() == 2) return json_response(one_job(m, r[1]));
-    if (r[0] == "stages") return json_response(stages(m, r));
+    if (r[0] == "jobs" && r.size() == 1) return json_response([&](JsonWriter& w) { jobs(w, m); });
+    if (r[0] == "jobs" && r.size() == 2) return json_response([&](JsonWriter& w) { one_job(w, m, r[1]); });
+    if (r[0] == "stages") return json_response([&](JsonWriter& w) { stages(w, m, r); });
     if ((r[0] == "executors" || r[0] == "allexecutors") && r.size() == 1) {
-      return json_response(executors(m, r[0] == "executors"));
+      return json_response([&](JsonWriter& w) { executors(w, m, r[0] == "executors"); });
     }
     // A History Server has no live executors to ask for their threads, whichever the id.
     if (r[0] == "executors" && r.size() == 3 && r[2] == "threads") {
       throw RequestError{503, "Thread dumps not available through the history server."};
     }
-    if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") return json_response(storage(m, r));
-    if (r[0] == "environment" && r.size() == 1) return json_response(environment_json(m));
-    if (r[0] == "sql" && r.size() == 2 && r[1] == "sqlTable") return json_response(sql_table(m));
-    if (r[0] == "sql" && r.size() <= 2) return json_response(sql(m, r));
+    if (r[0] == "storage" && r.size() >= 2 && r[1] == "rdd") {
+      return json_response([&](JsonWriter& w) { storage(w, m, r); });
+    }
+    if (r[0] == "environment" && r.size() == 1) return json_response([&](JsonWriter& w) { write_environment(w, m); });
+    if (r[0] == "sql" && r.size() == 2 && r[1] == "sqlTable") {
+      return json_response([&](JsonWriter& w) { sql_table(w, m); });
+    }
+    if (r[0] == "sql" && r.size() <= 2) return json_response([&](JsonWriter& w) { sql(w, m, r); });
     if (r[0] == "allmiscellaneousprocess" && r.size() == 1) {
-      json out = json::array();
-      for (const model::MiscellaneousProcess& p : m.miscellaneous_processes)
-        out.push_back(miscellaneous_process_json(p));
-      return json_response(out);
+      return json_response([&](JsonWriter& w) {
+        w.array([&] {
+          for (const model::MiscellaneousProcess& p : m.miscellaneous_processes) write_miscellaneous_process(w, p);
+        });
+      });
     }
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
@@ -282,7 +289,7 @@ class Request {
   }
 
   // applications?status&minDate&maxDate&minEndDate&maxEndDate&limit
-  json application_list() const {
+  void application_list(JsonWriter& w) const {
     const auto status = params_.statuses("status", {"COMPLETED", "RUNNING"});
     const bool include_completed = status.empty() || contains(status, "COMPLETED");
     const bool include_running = status.empty() || contains(status, "RUNNING");
@@ -292,9 +299,11 @@ class Request {
     const int64_t max_end = params_.date("maxEndDate").value_or(*parse_history_server_date_param("3000-01-01"));
     // A negative limit lists nothing, as Scala's take(n) does.
     const int64_t limit = params_.integer("limit", std::numeric_limits<int64_t>::max());
-    json out = json::array();
+    const std::string source = log_source();
+    int64_t listed = 0;
+    w.begin_array();
     for (const catalog::ApplicationListing& app : logs_.applications()) {
-      if (static_cast<int64_t>(out.size()) >= limit) break;
+      if (listed >= limit) break;
       const bool running = app.attempts.empty() || !app.attempts.front().completed;
       if (running ? !include_running : !include_completed) continue;
       // An app is kept when any attempt falls in the window (ApplicationListResource.isAttemptInRange);
@@ -307,9 +316,11 @@ class Request {
         const bool end_ok = running ? max_end > now_ms() : (end >= min_end && end <= max_end);
         return start_ok && end_ok;
       });
-      if (in_range) out.push_back(application_json(app, log_source()));
+      if (!in_range) continue;
+      write_application(w, app, source);
+      ++listed;
     }
-    return out;
+    w.end_array();
   }
 
   static int64_t now_ms() {
@@ -318,34 +329,35 @@ class Request {
   }
 
   // applications/<id>, or applications/<id>/<attempt> (one attempt's info).
-  json application() const {
+  void application(JsonWriter& w) const {
     for (const catalog::ApplicationListing& app : logs_.applications()) {
       if (app.id != path_.app_id) continue;
-      json out = application_json(app, log_source());
-      if (!path_.attempt_id) return out;
-      for (const json& attempt : out["attempts"]) {
-        if (attempt.value("attemptId", "") == *path_.attempt_id) return attempt;
+      if (!path_.attempt_id) return write_application(w, app, log_source());
+      for (const catalog::AttemptListing& attempt : app.attempts) {
+        if (attempt.attempt_id.value_or("") == *path_.attempt_id) {
+          return write_application_attempt(w, attempt, log_source());
+        }
       }
       throw RequestError{404, "unknown app: " + path_.app_id + ", attempt: " + *path_.attempt_id};
     }
     throw RequestError{404, "no such app: " + path_.app_id};
   }
 
-  json jobs(const model::AppModel& m) const {
+  void jobs(JsonWriter& w, const model::AppModel& m) const {
     const auto status = params_.statuses("status", {"RUNNING", "SUCCEEDED", "FAILED", "UNKNOWN"});
     const KilledTasksByJob killed = killed_tasks_by_job(m);
-    json out = json::array();
-    for (auto it = m.jobs.rbegin(); it != m.jobs.rend(); ++it) {
-      if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
-      out.push_back(job_json(*it, killed));
-    }
-    return out;
+    w.array([&] {
+      for (auto it = m.jobs.rbegin(); it != m.jobs.rend(); ++it) {
+        if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
+        write_job(w, *it, killed);
+      }
+    });
   }
 
-  json one_job(const model::AppModel& m, const std::string& id) const {
+  void one_job(JsonWriter& w, const model::AppModel& m, const std::string& id) const {
     const model::Job* job = m.job(parse_id(id, "job"));
     if (job == nullptr) throw RequestError{404, "unknown job: " + id};
-    return job_json(*job, killed_tasks_by_job(m));
+    write_job(w, *job, killed_tasks_by_job(m));
   }
 
   std::shared_ptr<const StageTasks> tasks_of(const model::StageAttempt& s) {
@@ -353,7 +365,9 @@ class Request {
   }
 
   // The stage detail the request asks for; `details_default` differs between the list and one stage.
-  json stage_document(const model::AppModel& m, const model::StageAttempt& s, bool details_default) {
+  // `tasks` holds the stage's task table while the detail points into it.
+  StageDetail stage_detail(const model::StageAttempt& s, bool details_default,
+                           std::shared_ptr<const StageTasks>& tasks) {
     StageDetail detail;
     const bool details = params_.flag("details", details_default);
     detail.with_tasks = details;
@@ -361,27 +375,33 @@ class Request {
     detail.with_summaries = params_.flag("withSummaries", false);
     detail.task_statuses = params_.statuses("taskStatus", {"RUNNING", "KILLED", "FAILED", "SUCCESS", "UNKNOWN"});
     detail.quantiles = params_.quantiles({0.0, 0.25, 0.5, 0.75, 1.0});
-    std::shared_ptr<const StageTasks> tasks;
     if (detail.with_tasks || detail.with_summaries || (details && s.tasks_speculative > 0)) {
       tasks = tasks_of(s);
       detail.tasks = tasks.get();
     }
-    return stage_json(m, s, detail);
+    return detail;
   }
 
-  json stages(const model::AppModel& m, const std::vector<std::string>& r) {
+  void stage_document(JsonWriter& w, const model::AppModel& m, const model::StageAttempt& s, bool details_default) {
+    std::shared_ptr<const StageTasks> tasks;
+    write_stage(w, m, s, stage_detail(s, details_default, tasks));
+  }
+
+  void stages(JsonWriter& w, const model::AppModel& m, const std::vector<std::string>& r) {
     if (r.size() == 1) {
       const auto status = params_.statuses("status", {"ACTIVE", "COMPLETE", "PENDING", "SKIPPED", "FAILED"});
-      json out = json::array();
       // With details, Spark 3.4 and later leave out a stage none of whose tasks has a status asked for.
       const bool by_task_status = params_.flag("details", false) && params_.all("taskStatus") != nullptr;
+      w.begin_array();
       for (auto it = m.stages.rbegin(); it != m.stages.rend(); ++it) {
         if (!status.empty() && !contains(status, std::string(model::to_string(it->status)))) continue;
-        json stage = stage_document(m, *it, false);
-        if (by_task_status && stage.value("tasks", json::object()).empty()) continue;
-        out.push_back(std::move(stage));
+        std::shared_ptr<const StageTasks> tasks;
+        const StageDetail detail = stage_detail(*it, false, tasks);
+        if (by_task_status && !detail.shows_a_task()) continue;
+        write_stage(w, m, *it, detail);
       }
-      return out;
+      w.end_array();
+      return;
     }
     const int64_t stage_id = parse_id(r[1], "stage");
     std::vector<const model::StageAttempt*> attempts;
@@ -390,9 +410,10 @@ class Request {
     }
     if (attempts.empty()) throw RequestError{404, "unknown stage: " + r[1]};
     if (r.size() == 2) {
-      json out = json::array();
-      for (const model::StageAttempt* s : attempts) out.push_back(stage_document(m, *s, true));
-      return out;
+      w.array([&] {
+        for (const model::StageAttempt* s : attempts) stage_document(w, m, *s, true);
+      });
+      return;
     }
     const model::StageAttempt* s = m.stage(stage_id, static_cast<int32_t>(parse_id(r[2], "stage attempt")));
     if (s == nullptr) {
@@ -400,22 +421,22 @@ class Request {
       for (const model::StageAttempt* a : attempts) found.push_back(std::to_string(a->attempt_id));
       throw RequestError{404, "unknown attempt for stage " + r[1] + ".  Found attempts: [" + joined(found, ",") + "]"};
     }
-    if (r.size() == 3) return stage_document(m, *s, true);
+    if (r.size() == 3) return stage_document(w, m, *s, true);
     if (r.size() == 4 && r[3] == "taskSummary") {
       const auto quantiles = params_.quantiles({0.05, 0.25, 0.5, 0.75, 0.95});
-      auto summary = task_metric_distributions_json(*tasks_of(*s), quantiles);
-      if (!summary) {
+      const auto tasks = tasks_of(*s);
+      if (!has_task_metric_distributions(*tasks)) {
         throw RequestError{404, "No tasks reported metrics for " + r[1] + " / " + r[2] + " yet."};
       }
-      return *summary;
+      return write_task_metric_distributions(w, *tasks, quantiles);
     }
-    if (r.size() == 4 && r[3] == "taskList") return task_list(m, *s);
-    if (r.size() == 4 && r[3] == "taskTable") return task_table(m, *s);
+    if (r.size() == 4 && r[3] == "taskList") return task_list(w, m, *s);
+    if (r.size() == 4 && r[3] == "taskTable") return task_table(w, m, *s);
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
   // stages/<id>/<attempt>/taskList?offset&length&sortBy&status
-  json task_list(const model::AppModel& m, const model::StageAttempt& s) {
+  void task_list(JsonWriter& w, const model::AppModel& m, const model::StageAttempt& s) {
     // A negative offset skips nothing; Spark refuses a length below 1 (its KVStore's max()).
     const int64_t offset = std::max<int64_t>(params_.integer("offset", 0), 0);
     const int64_t length = params_.integer("length", 20, 1);
@@ -437,11 +458,11 @@ class Request {
     for (const TaskRecord* t : tasks_sorted_by(*tasks, index, ascending)) {
       if (status.empty() || contains(status, t->status)) rows.push_back(t);
     }
-    json out = json::array();
-    for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + length; ++i) {
-      out.push_back(task_json(m, *rows[static_cast<size_t>(i)]));
-    }
-    return out;
+    w.array([&] {
+      for (int64_t i = offset; i < static_cast<int64_t>(rows.size()) && i < offset + length; ++i) {
+        write_task(w, m, *rows[static_cast<size_t>(i)]);
+      }
+    });
   }
 
   // The query as Spark's UI endpoints read it: every name and value URL-decoded once more
@@ -468,7 +489,7 @@ class Request {
   // without a search, the page of `length` tasks from `start` sorted by columnNameToSort,
   // order[0][dir] "asc" or else descending; with one, the first numTasks tasks so sorted, those
   // the search finds, and their page (recordsFiltered, a string, counts them).
-  json task_table(const model::AppModel& m, const model::StageAttempt& s) {
+  void task_table(JsonWriter& w, const model::AppModel& m, const model::StageAttempt& s) {
     const QueryParams query = url_decoded_query();
     const Params table(query);
     const std::string records_total = table.required_text("numTasks");
@@ -511,14 +532,20 @@ class Request {
         rows.assign(found.begin() + static_cast<std::ptrdiff_t>(from), found.begin() + static_cast<std::ptrdiff_t>(to));
       }
     }
-    json shown = json::array();
-    for (const TaskRecord* t : rows) shown.push_back(task_json(m, *t));
-    return {{"aaData", std::move(shown)}, {"recordsTotal", records_total}, {"recordsFiltered", records_filtered}};
+    SortedObject out(w);
+    out.member("aaData", [&m, &rows](JsonWriter& rw) {
+      rw.array([&] {
+        for (const TaskRecord* t : rows) write_task(rw, m, *t);
+      });
+    });
+    out.field("recordsTotal", records_total);
+    out.field("recordsFiltered", records_filtered);
+    out.write();
   }
 
   // sql/sqlTable: the SQL page's DataTables request (SqlResource.sqlTable). A groupSubExecution
   // that is not a boolean is the default, as Spark reads it; draw, start and length must be Ints.
-  json sql_table(const model::AppModel& m) const {
+  void sql_table(JsonWriter& w, const model::AppModel& m) const {
     const QueryParams query = url_decoded_query();
     const Params table(query);
     SqlTableQuery q;
@@ -535,10 +562,10 @@ class Request {
     q.sort_direction = table.text("order[0][dir]").value_or("desc");
     q.start = table.int32("start").value_or(0);
     q.length = table.int32("length").value_or(20);
-    return sql_table_json(m, q);
+    write_sql_table(w, m, q);
   }
 
-  json executors(const model::AppModel& m, bool active_only) const {
+  void executors(JsonWriter& w, const model::AppModel& m, bool active_only) const {
     std::vector<const model::Executor*> list;
     for (const model::Executor& e : m.executors) {
       if (!active_only || !e.remove_time_ms) list.push_back(&e);
@@ -548,29 +575,30 @@ class Request {
     std::sort(list.begin(), list.end(), [&](const model::Executor* a, const model::Executor* b) {
       return active_only ? a->id > b->id : a->id < b->id;
     });
-    json out = json::array();
-    for (const model::Executor* e : list) out.push_back(executor_json(m, *e));
-    return out;
+    w.array([&] {
+      for (const model::Executor* e : list) write_executor(w, m, *e);
+    });
   }
 
-  json storage(const model::AppModel& m, const std::vector<std::string>& r) const {
+  void storage(JsonWriter& w, const model::AppModel& m, const std::vector<std::string>& r) const {
     if (r.size() == 2) {
-      json out = json::array();
-      for (const auto& [id, rdd] : m.rdds) {
-        if (rdd.num_cached_partitions > 0) out.push_back(rdd_storage_json(rdd));
-      }
-      return out;
+      w.array([&] {
+        for (const auto& [id, rdd] : m.rdds) {
+          if (rdd.num_cached_partitions > 0) write_rdd_storage(w, rdd);
+        }
+      });
+      return;
     }
     if (r.size() == 3) {
       const int64_t id = parse_id(r[2], "rdd");
       auto it = m.rdds.find(id);
       if (it == m.rdds.end() || !it->second.is_cached()) throw RequestError{404, "no rdd found w/ id " + r[2]};
-      return rdd_storage_json(it->second);
+      return write_rdd_storage(w, it->second);
     }
     throw RequestError{404, "unknown resource: /" + path_text()};
   }
 
-  json sql(const model::AppModel& m, const std::vector<std::string>& r) {
+  void sql(JsonWriter& w, const model::AppModel& m, const std::vector<std::string>& r) {
     const bool details = params_.flag("details", true);
     const bool plan = params_.flag("planDescription", true);
     // The plan metrics' values, read from the log's tasks on the first request that shows them.
@@ -580,19 +608,19 @@ class Request {
     if (r.size() == 2) {
       const model::SqlExecution* x = m.sql_execution(parse_id(r[1], "execution id"));
       if (x == nullptr) throw RequestError{404, "unknown query execution id: " + r[1]};
-      return sql_execution_json(m, *x, details, plan, values_of(*x));
+      return write_sql_execution(w, m, *x, details, plan, values_of(*x));
     }
     // Spark 4's list: every execution unless a length above 0 asks for a page (a negative offset
     // starts at the first).
     const int64_t length = params_.integer("length", -1);
     const int64_t offset = length > 0 ? std::max<int64_t>(params_.integer("offset", 0), 0) : 0;
     const int64_t end = length > 0 ? offset + length : std::numeric_limits<int64_t>::max();
-    json out = json::array();
-    for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < end; ++i) {
-      const model::SqlExecution& x = m.sql[static_cast<size_t>(i)];
-      out.push_back(sql_execution_json(m, x, details, plan, values_of(x)));
-    }
-    return out;
+    w.array([&] {
+      for (int64_t i = offset; i < static_cast<int64_t>(m.sql.size()) && i < end; ++i) {
+        const model::SqlExecution& x = m.sql[static_cast<size_t>(i)];
+        write_sql_execution(w, m, x, details, plan, values_of(x));
+      }
+    });
   }
 
   // Streamed: the zip of a large log is sent as it is built (log_zip.h), never held whole.

@@ -12,7 +12,6 @@ namespace sf::server {
 
 namespace {
 
-using nlohmann::json;
 using Executions = std::vector<const model::SqlExecution*>;
 
 // An execution with what the table reads of it, computed once.
@@ -76,7 +75,7 @@ std::vector<const Row*> page_of(const std::vector<const Row*>& rows, int32_t sta
 }
 
 // SqlResource.executionSummary over the rows before paging.
-json summary_of(const std::vector<const Row*>& rows) {
+void write_summary(JsonWriter& w, const std::vector<const Row*>& rows) {
   const auto total = static_cast<int64_t>(rows.size());
   int64_t running = 0, failed = 0, duration_sum_ms = 0;
   for (const Row* r : rows) {
@@ -84,16 +83,44 @@ json summary_of(const std::vector<const Row*>& rows) {
     if (r->status == "FAILED") ++failed;
     duration_sum_ms += r->duration_ms;
   }
-  return {{"totalQueries", total},
-          {"averageDuration", total > 0 ? duration_sum_ms / total : 0},
-          {"runningQueries", running},
-          {"failedQueries", failed},
-          {"failureRate", total > 0 ? static_cast<double>(failed) / static_cast<double>(total) : 0.0}};
+  SortedObject out(w);
+  out.field("totalQueries", total);
+  out.field("averageDuration", total > 0 ? duration_sum_ms / total : 0);
+  out.field("runningQueries", running);
+  out.field("failedQueries", failed);
+  out.field("failureRate", total > 0 ? static_cast<double>(failed) / static_cast<double>(total) : 0.0);
+  out.write();
+}
+
+void write_rows(JsonWriter& w, const model::AppModel& m, const std::vector<const Row*>& page,
+                const std::vector<const Row*>& filtered, bool group_sub_executions) {
+  w.array([&] {
+    for (const Row* r : page) {
+      SortedObject row(w);
+      add_sql_table_row(row, m, *r->execution);
+      if (group_sub_executions) {
+        // Its sub-executions among the filtered ones, by id ascending.
+        row.member("subExecutions", [&m, &filtered, r](JsonWriter& sw) {
+          sw.array([&] {
+            for (const Row* sub : filtered) {
+              const model::SqlExecution& x = *sub->execution;
+              if (root_of(x) == r->execution->execution_id && x.execution_id != r->execution->execution_id) {
+                SortedObject shown(sw);
+                add_sql_table_row(shown, m, x);
+                shown.write();
+              }
+            }
+          });
+        });
+      }
+      row.write();
+    }
+  });
 }
 
 }  // namespace
 
-json sql_table_json(const model::AppModel& m, const SqlTableQuery& query) {
+void write_sql_table(JsonWriter& w, const model::AppModel& m, const SqlTableQuery& query) {
   std::vector<Row> all;
   all.reserve(m.sql.size());
   for (const model::SqlExecution& x : m.sql) all.push_back({&x, sql_execution_status(m, x), sql_execution_duration_ms(x)});
@@ -108,33 +135,21 @@ json sql_table_json(const model::AppModel& m, const SqlTableQuery& query) {
   const bool filtering = !query.search.empty() || !query.status.empty();
 
   std::vector<const Row*> top = query.group_sub_executions ? roots_among(filtered) : filtered;
-  const json summary = summary_of(top);
   sort_rows(top, query.sort_column, query.sort_direction);
-  json rows = json::array();
-  for (const Row* r : page_of(top, query.start, query.length)) {
-    json row = sql_table_row_json(m, *r->execution);
-    if (query.group_sub_executions) {
-      // Its sub-executions among the filtered ones, by id ascending.
-      json subs = json::array();
-      for (const Row* sub : filtered) {
-        const model::SqlExecution& x = *sub->execution;
-        if (root_of(x) == r->execution->execution_id && x.execution_id != r->execution->execution_id) {
-          subs.push_back(sql_table_row_json(m, x));
-        }
-      }
-      row["subExecutions"] = std::move(subs);
-    }
-    rows.push_back(std::move(row));
-  }
+  const std::vector<const Row*> page = page_of(top, query.start, query.length);
 
   // Grouped, the totals count root rows (the unfiltered set's when filtering); flat, every execution.
   const auto records_total = static_cast<int64_t>(
       query.group_sub_executions ? (filtering ? roots_among(every).size() : top.size()) : every.size());
-  return {{"draw", query.draw},
-          {"aaData", std::move(rows)},
-          {"recordsTotal", records_total},
-          {"recordsFiltered", static_cast<int64_t>(top.size())},
-          {"summary", summary}};
+  SortedObject out(w);
+  out.field("draw", query.draw);
+  out.member("aaData", [&m, &page, &filtered, &query](JsonWriter& rw) {
+    write_rows(rw, m, page, filtered, query.group_sub_executions);
+  });
+  out.field("recordsTotal", records_total);
+  out.field("recordsFiltered", static_cast<int64_t>(top.size()));
+  out.member("summary", [&top](JsonWriter& sw) { write_summary(sw, top); });
+  out.write();
 }
 
 }  // namespace sf::server

@@ -10,10 +10,10 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "common/json_writer.h"
 #include "model/app_model.h"
 
 namespace sf::server {
@@ -30,7 +30,8 @@ struct SqlTableQuery {
   int32_t length = 20;              // 0 or below: every row
 };
 
-// {"draw", "aaData", "recordsTotal", "recordsFiltered", "summary"} as SqlResource answers.
-nlohmann::json sql_table_json(const model::AppModel& m, const SqlTableQuery& query);
+// {"draw", "aaData", "recordsTotal", "recordsFiltered", "summary"} as SqlResource answers, its
+// members sorted by name as every answer's (history_server_json.h).
+void write_sql_table(JsonWriter& w, const model::AppModel& m, const SqlTableQuery& query);
 
 }  // namespace sf::server
