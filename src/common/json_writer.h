@@ -1,8 +1,9 @@
 // A streaming JSON writer: bytes go out as a document is walked, with no tree in between.
-// The program's documents (analysis, comparison, plan diff, timeline, verdict) go through it, so
-// their layout is one policy (the History Server REST answers still build nlohmann trees): `indent` -1 writes one line, n >= 0 writes n spaces per level
-// with "key": value, [] and {} for empty containers; integers exactly; a double in its shortest
-// round-trip form (NaN and infinities as null); strings with invalid UTF-8 replaced by U+FFFD.
+// The program's documents (analysis, comparison, plan diff, timeline, verdict, the History Server
+// REST answers) go through it, so their layout is one policy: `indent` -1 writes one line, n >= 0
+// writes n spaces per level with "key": value, [] and {} for empty containers; integers exactly; a
+// double in its shortest round-trip form (NaN and infinities as null); strings with invalid UTF-8
+// replaced by U+FFFD.
 // These are the bytes nlohmann::json::dump(indent, ' ', false, replace) gives for the same values.
 #pragma once
 
