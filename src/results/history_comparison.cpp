@@ -10,6 +10,7 @@
 #include "results/history_reference.h"
 #include "results/revision_graph.h"
 #include "results/series.h"
+#include "results/series_index.h"
 
 namespace sf::results {
 
@@ -66,39 +67,44 @@ std::vector<const StoredResult*> preceding_group(const std::vector<StoredResult>
   return group;
 }
 
-}  // namespace
-
-Result<VerdictDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
-                                           const MethodConfig& method, const std::string& target_result_id,
-                                           const std::vector<std::string>& quantities) {
+// The target's evaluations, one per quantity (all of its own when `quantities` is empty), added to
+// `doc`.
+Status add_history_evaluations(const SeriesIndex& index, const MethodConfig& method,
+                               const std::string& target_result_id, const std::vector<std::string>& quantities,
+                               VerdictDocument& doc) {
+  const std::vector<StoredResult>& results = index.results();
   auto target =
       std::find_if(results.begin(), results.end(), [&](const StoredResult& r) { return r.id == target_result_id; });
-  if (target == results.end())
-    return fail(Status::NotFound(fmt::format("no result {} in the store", target_result_id)));
+  if (target == results.end()) return Status::NotFound(fmt::format("no result {} in the store", target_result_id));
   std::vector<std::string> names = quantities;
   if (names.empty()) {
     for (const Quantity& q : target->document.quantities) names.push_back(q.name);
   }
   std::sort(names.begin(), names.end());
-  VerdictDocument doc = empty_document("history", policy, method);
   for (const std::string& name : names) {
-    const SeriesPoint point = series_point(*target, name, policy);
-    const HistoryReference reference = select_history_reference(point, results, policy, method);
-    doc.evaluations.push_back(evaluate_history(point, reference, method));
+    const SeriesPoint point = series_point(*target, name, index.policy());
+    doc.evaluations.push_back(evaluate_history(point, select_history_reference(point, index, method), method));
   }
-  return doc;
+  return {};
+}
+
+}  // namespace
+
+Result<VerdictDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
+                                           const MethodConfig& method, const std::string& target_result_id,
+                                           const std::vector<std::string>& quantities) {
+  return compare_history(results, policy, method, std::vector<std::string>{target_result_id}, quantities);
 }
 
 Result<VerdictDocument> compare_history(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
                                            const MethodConfig& method, const std::vector<std::string>& target_result_ids,
                                            const std::vector<std::string>& quantities) {
-  VerdictDocument merged = empty_document("history", policy, method);
+  const SeriesIndex index(results, policy);
+  VerdictDocument doc = empty_document("history", policy, method);
   for (const std::string& id : target_result_ids) {
-    auto doc = compare_history(results, policy, method, id, quantities);
-    if (!doc) return doc;
-    for (Evaluation& e : doc->evaluations) merged.evaluations.push_back(std::move(e));
+    if (Status s = add_history_evaluations(index, method, id, quantities, doc); !s.ok()) return fail(s);
   }
-  return merged;
+  return doc;
 }
 
 Result<VerdictDocument> compare_batch(const std::vector<StoredResult>& results, const IdentityPolicy& policy,
@@ -114,6 +120,7 @@ Result<VerdictDocument> compare_batch(const std::vector<StoredResult>& results, 
   }
   if (targets.empty()) return fail(Status::NotFound(fmt::format("no results for {}", doc.batch_target)));
 
+  const SeriesIndex index(results, policy);
   // Each series the target contributes to, with the target's points in it.
   std::map<std::string, std::vector<SeriesPoint>> present;
   for (const StoredResult* r : targets) {
@@ -136,7 +143,7 @@ Result<VerdictDocument> compare_batch(const std::vector<StoredResult>& results, 
       doc.evaluations.push_back(std::move(e));
       continue;
     }
-    const HistoryReference reference = select_history_reference(points.front(), results, policy, method);
+    const HistoryReference reference = select_history_reference(points.front(), index, method);
     doc.evaluations.push_back(evaluate_history(points.front(), reference, method));
   }
   std::sort(doc.evaluations.begin(), doc.evaluations.end(), [](const Evaluation& a, const Evaluation& b) {

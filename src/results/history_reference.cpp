@@ -104,8 +104,10 @@ void record_continuity(const SeriesPoint& target, HistoryReference& out) {
 
 }  // namespace
 
-HistoryReference select_history_reference(const SeriesPoint& target, const std::vector<StoredResult>& results,
-                                          const IdentityPolicy& policy, const MethodConfig& method) {
+HistoryReference select_history_reference(const SeriesPoint& target, const SeriesIndex& index,
+                                          const MethodConfig& method) {
+  const std::vector<StoredResult>& results = index.results();
+  const IdentityPolicy& policy = index.policy();
   HistoryReference out;
   const bool has_ancestry = target.document != nullptr && !target.document->revision.parents.empty();
   if (has_ancestry && method.ordering != "native") {
@@ -117,7 +119,7 @@ HistoryReference select_history_reference(const SeriesPoint& target, const std::
     return out;
   }
 
-  const RevisionGraph graph(results);
+  const RevisionGraph& graph = index.graph();
   std::map<std::string, int64_t> target_ancestors;
   if (out.ordering == "ancestry") {
     target_ancestors = graph.ancestors(target.revision);
@@ -127,9 +129,9 @@ HistoryReference select_history_reference(const SeriesPoint& target, const std::
   // The series' points that precede the target: ingested before it and, with ancestry, on one
   // of its ancestors.
   std::vector<Candidate> candidates;
-  for (const StoredResult& result : results) {
-    if (result.id == target.result_id || result.order >= target.native_order) continue;
-    SeriesPoint point = series_point(result, target.quantity, policy);
+  for (const StoredResult* result : index.members(target.identity)) {
+    if (result->id == target.result_id || result->order >= target.native_order) continue;
+    SeriesPoint point = series_point(*result, target.quantity, policy);
     if (point.fingerprint != target.fingerprint) continue;
     int64_t distance = 0;
     if (out.ordering == "ancestry") {
@@ -168,6 +170,11 @@ HistoryReference select_history_reference(const SeriesPoint& target, const std::
   }
   record_continuity(target, out);
   return out;
+}
+
+HistoryReference select_history_reference(const SeriesPoint& target, const std::vector<StoredResult>& results,
+                                          const IdentityPolicy& policy, const MethodConfig& method) {
+  return select_history_reference(target, SeriesIndex(results, policy), method);
 }
 
 }  // namespace sf::results

@@ -15,6 +15,7 @@
 #include "results/comparison_method.h"
 #include "results/identity_policy.h"
 #include "results/series.h"
+#include "results/series_index.h"
 
 namespace sf::results {
 
@@ -28,7 +29,10 @@ struct HistoryReference {
   int64_t exclusions_not_listed = 0;
 };
 
-// `results` must outlive the returned points.
+// The index's results must outlive the returned points.
+HistoryReference select_history_reference(const SeriesPoint& target, const SeriesIndex& index,
+                                          const MethodConfig& method);
+// The same for one target, indexing `results` for it.
 HistoryReference select_history_reference(const SeriesPoint& target, const std::vector<StoredResult>& results,
                                           const IdentityPolicy& policy, const MethodConfig& method);
 
