@@ -23,6 +23,7 @@
 #include "mcp/json_rpc.h"
 #include "mcp/tool.h"
 #include "model/app_model.h"
+#include "results/store_snapshot.h"
 
 namespace sf::mcp {
 
@@ -88,6 +89,9 @@ class McpSession {
   // failure with its stable code).
   Result<NamedLog> load(const LogReference& reference, ToolContext& context, ProgressSpan span = {});
 
+  // The --store's results for the verdict tool, kept between calls (results/store_snapshot.h).
+  results::StoreSnapshot& stored_results() { return stored_results_; }
+
  private:
   struct Source {
     std::string key;  // the real path or the logs URL
@@ -98,6 +102,7 @@ class McpSession {
   std::string analysis_id_for(const std::string& key);
 
   ServerOptions options_;
+  results::StoreSnapshot stored_results_;
   std::mutex mutex_;
   std::map<std::string, std::string> id_by_key_;
   std::map<std::string, Source> source_by_id_;

@@ -18,16 +18,13 @@ namespace sf::mcp {
 namespace {
 
 constexpr size_t kMaxSummaryBytes = 4000;
+constexpr const char* kNoStore = "no result store: restart the server with --store PATH|postgresql://URL";
 
-// A reader (verdict) never creates the store; a writer (store_ingest) does on first use.
-Result<std::unique_ptr<results::Store>> open_session_store(const McpSession& session, bool for_writing) {
+// store_ingest creates the store on first use; the verdict tool reads the session's snapshot.
+Result<std::unique_ptr<results::Store>> open_store_for_ingest(const McpSession& session) {
   const std::string& location = session.options().store_location;
-  if (location.empty()) {
-    return fail(Status::InvalidArgument("no result store: restart the server with --store PATH|postgresql://URL"));
-  }
-  results::StoreOptions options;
-  options.create_if_missing = for_writing;
-  return results::open_store(location, options);
+  if (location.empty()) return fail(Status::InvalidArgument(kNoStore));
+  return results::open_store(location);
 }
 
 Result<results::SparkResultContext> context_from(const ToolArguments& arguments) {
@@ -86,7 +83,7 @@ Tool store_ingest_tool() {
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
     auto c = context_from(arguments);
     if (!c) return ToolResult::error(c.error().message());
-    auto store = open_session_store(context.session, /*for_writing=*/true);
+    auto store = open_store_for_ingest(context.session);
     if (!store) return ToolResult::error(store.error().message());
     auto loaded = load_named_log(arguments, context);
     if (!loaded) return ToolResult::error(loaded.error().message());
@@ -154,12 +151,11 @@ Tool verdict_tool() {
     method.name =
         arguments.string("method", std::string(mode == "run" ? results::kPairedRatio : results::kDispersionScaled));
     if (Status s = results::validate(method); !s.ok()) return ToolResult::error(s.message());
-    auto store = open_session_store(context.session, /*for_writing=*/false);
+    if (context.session.options().store_location.empty()) return ToolResult::error(kNoStore);
+    auto store = context.session.stored_results().current();
     if (!store) return ToolResult::error(store.error().message());
-    auto policy = (*store)->identity_policy();
-    if (!policy) return ToolResult::error(policy.error().message());
-    auto results = (*store)->results();
-    if (!results) return ToolResult::error(results.error().message());
+    const std::vector<results::StoredResult>* results = &(*store)->results;
+    const results::IdentityPolicy* policy = &(*store)->policy;
 
     Result<results::VerdictDocument> document = [&]() -> Result<results::VerdictDocument> {
       if (mode == "history") {

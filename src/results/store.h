@@ -50,7 +50,11 @@ class Store {
 
   virtual Result<IngestOutcome> ingest(const ResultDocument& result) = 0;
   // Every result in native order.
-  virtual Result<std::vector<StoredResult>> results() = 0;
+  Result<std::vector<StoredResult>> results() { return results_after(0); }
+  // The results ingested after the one of native order `order`, in native order. Orders are
+  // assigned at commit, so a reader that has seen up to `order` has seen every earlier result:
+  // results_after(its last order) is exactly what it has not seen.
+  virtual Result<std::vector<StoredResult>> results_after(int64_t order) = 0;
   // The result with this id, or with this unique id prefix; nullopt when none.
   virtual Result<std::optional<StoredResult>> find(const std::string& id_or_prefix) = 0;
 

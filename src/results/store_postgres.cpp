@@ -45,8 +45,8 @@ class PostgresStore final : public Store {
     return outcome;
   }
 
-  Result<std::vector<StoredResult>> results() override {
-    return query_results("SELECT seq, id, document FROM results ORDER BY seq", {});
+  Result<std::vector<StoredResult>> results_after(int64_t order) override {
+    return query_results("SELECT seq, id, document FROM results WHERE seq > $1 ORDER BY seq", {std::to_string(order)});
   }
 
   Result<std::optional<StoredResult>> find(const std::string& id_or_prefix) override {

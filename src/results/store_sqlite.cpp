@@ -107,8 +107,11 @@ class SqliteStore final : public Store {
     return outcome;
   }
 
-  Result<std::vector<StoredResult>> results() override {
-    return query_results("SELECT seq, id, document FROM results ORDER BY seq", "");
+  Result<std::vector<StoredResult>> results_after(int64_t order) override {
+    Statement select(db_, "SELECT seq, id, document FROM results WHERE seq > ?1 ORDER BY seq");
+    if (!select.ok()) return fail(error("reading results"));
+    select.bind(1, order);
+    return read_results(select);
   }
 
   Result<std::optional<StoredResult>> find(const std::string& id_or_prefix) override {
@@ -253,6 +256,10 @@ class SqliteStore final : public Store {
     Statement select(db_, sql);
     if (!select.ok()) return fail(error("reading results"));
     if (!argument.empty()) select.bind(1, argument);
+    return read_results(select);
+  }
+
+  Result<std::vector<StoredResult>> read_results(Statement& select) {
     std::vector<StoredResult> out;
     for (int rc = select.step(); rc != SQLITE_DONE; rc = select.step()) {
       if (rc != SQLITE_ROW) return fail(error("reading results"));

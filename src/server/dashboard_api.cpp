@@ -15,7 +15,6 @@
 #include "results/revision_graph.h"
 #include "results/run_evaluation.h"
 #include "results/spark_result.h"
-#include "results/store.h"
 #include "common/json_writer.h"
 #include "report/comparison_json.h"
 #include "report/findings_json.h"
@@ -481,33 +480,19 @@ class DashboardApi::Request {
   // --- History: the result store of serve --store, read with the calls `store` and `verdict`
   // make (open_store read-only, results, identity_policy, compare_history, evaluate_run,
   // compare_batch), the answer verdict -f json's document.
-  struct StoreContents {
-    std::string description;
-    std::vector<results::StoredResult> results;
-    results::IdentityPolicy policy;
-  };
-  StoreContents read_store() const {
+  using StoreContents = results::StoreSnapshot::Contents;
+  std::shared_ptr<const StoreContents> read_store() const {
     if (api_.options_.store_location.empty()) {
       throw ApiError{404, "no-store", "serve was started without --store: there is no result store to show"};
     }
-    results::StoreOptions read_only;
-    read_only.create_if_missing = false;
-    auto store = results::open_store(api_.options_.store_location, read_only);
+    auto store = api_.store_.current();
     // No store where serve was told to look (its default, ./sparkforensics-results.db, included):
     // the pages say how to get one, rather than report a failure.
     if (!store && store.error().code() == StatusCode::kNotFound) {
       throw ApiError{404, "no-store", store.error().message() + "; or start serve with --store PATH|postgresql://..."};
     }
     if (!store) throw ApiError{502, "store-error", store.error().message()};
-    StoreContents out;
-    out.description = (*store)->description();
-    auto policy = (*store)->identity_policy();
-    if (!policy) throw ApiError{502, "store-error", policy.error().message()};
-    auto results = (*store)->results();
-    if (!results) throw ApiError{502, "store-error", results.error().message()};
-    out.policy = std::move(*policy);
-    out.results = std::move(*results);
-    return out;
+    return std::move(*store);
   }
 
   results::MethodConfig method_config(const std::string& default_method) const {
@@ -585,7 +570,7 @@ class DashboardApi::Request {
   }
 
   RestResponse history_subjects() {
-    const StoreContents store = read_store();
+    const auto store = read_store();
     struct Subject {
       size_t results = 0;
       std::set<std::string> revisions;
@@ -593,7 +578,7 @@ class DashboardApi::Request {
       int64_t last_order = 0;
     };
     std::map<std::string, Subject> subjects;
-    for (const results::StoredResult& r : store.results) {
+    for (const results::StoredResult& r : store->results) {
       Subject& s = subjects[r.document.subject];
       ++s.results;
       if (!r.document.revision.tree.empty()) s.revisions.insert(r.document.revision.tree);
@@ -608,7 +593,7 @@ class DashboardApi::Request {
                      {"runKeys", s.run_keys},
                      {"lastOrder", s.last_order}});
     }
-    return json_response(json{{"store", store.description}, {"subjects", out}});
+    return json_response(json{{"store", store->description}, {"subjects", out}});
   }
 
   // The subject's results in ancestry order (the chart's x axis).
@@ -626,14 +611,14 @@ class DashboardApi::Request {
     const std::string subject = text_param(query_, "subject");
     if (subject.empty()) throw ApiError{400, "bad-parameter", "name the subject: history/series?subject=<subject>"};
     const results::MethodConfig method = method_config(std::string(results::kDispersionScaled));
-    const StoreContents store = read_store();
-    const auto ordered = subject_results(store, subject);
+    const auto store = read_store();
+    const auto ordered = subject_results(*store, subject);
     const std::string quantity = text_param(query_, "quantity");
     std::vector<std::string> targets;
     std::vector<std::string> quantities;
     if (quantity.empty()) {
       // Every series of the subject, each judged at its latest point.
-      auto latest = results::resolve_targets(store.results, "latest", subject);
+      auto latest = results::resolve_targets(store->results, "latest", subject);
       if (!latest) throw ApiError{404, "not-found", latest.error().message()};
       targets = *latest;
     } else {
@@ -643,13 +628,13 @@ class DashboardApi::Request {
       if (targets.empty()) throw ApiError{404, "not-found", "no result of \"" + subject + "\" has " + quantity};
       quantities.push_back(quantity);
     }
-    auto doc = results::compare_history(store.results, store.policy, method, targets, quantities);
+    auto doc = results::compare_history(store->results, store->policy, method, targets, quantities);
     if (!doc) throw ApiError{400, "bad-parameter", doc.error().message()};
     if (const std::string fingerprint = text_param(query_, "fingerprint"); !fingerprint.empty()) {
       std::erase_if(doc->evaluations,
                     [&](const results::Evaluation& e) { return e.series_fingerprint != fingerprint; });
     }
-    return verdict_response(store, *doc, ordered);
+    return verdict_response(*store, *doc, ordered);
   }
 
   RestResponse history_run() {
@@ -659,14 +644,14 @@ class DashboardApi::Request {
     if (request.run_key.empty() || request.profile.empty() || request.baseline.empty()) {
       throw ApiError{400, "bad-parameter", "name the run: history/run?runKey=<key>&profile=<profile>&baseline=<value>"};
     }
-    const StoreContents store = read_store();
-    auto doc = results::evaluate_run(request, store.results, store.policy, method);
+    const auto store = read_store();
+    auto doc = results::evaluate_run(request, store->results, store->policy, method);
     if (!doc) throw ApiError{400, "bad-parameter", doc.error().message()};
     std::vector<const results::StoredResult*> shown;
-    for (const results::StoredResult& r : store.results) {
+    for (const results::StoredResult& r : store->results) {
       if (r.document.procedure.run_key == request.run_key) shown.push_back(&r);
     }
-    return verdict_response(store, *doc, shown);
+    return verdict_response(*store, *doc, shown);
   }
 
   RestResponse history_batch() {
@@ -678,8 +663,8 @@ class DashboardApi::Request {
       throw ApiError{400, "bad-parameter", "name one target: history/batch?revision=<tree> or ?runKey=<key>"};
     }
     request.expected = text_params(query_, "expect");
-    const StoreContents store = read_store();
-    auto doc = results::compare_batch(store.results, store.policy, method, request);
+    const auto store = read_store();
+    auto doc = results::compare_batch(store->results, store->policy, method, request);
     if (!doc) throw ApiError{404, "not-found", doc.error().message()};
     // The target's results and every reference point's, for the links to the compare page.
     std::set<std::string> ids;
@@ -688,10 +673,10 @@ class DashboardApi::Request {
       for (const results::PointRef& p : e.reference) ids.insert(p.result_id);
     }
     std::vector<const results::StoredResult*> shown;
-    for (const results::StoredResult& r : store.results) {
+    for (const results::StoredResult& r : store->results) {
       if (ids.count(r.id) != 0) shown.push_back(&r);
     }
-    return verdict_response(store, *doc, shown);
+    return verdict_response(*store, *doc, shown);
   }
 
   // fleet?limit&trendOffset&trendLimit&quantity...: server/fleet_api.h, over the same store.
@@ -702,8 +687,8 @@ class DashboardApi::Request {
     request.trend_limit = int_param(query_, "trendLimit", 20, 1, 100);
     if (auto quantities = text_params(query_, "quantity"); !quantities.empty()) request.trend_quantities = quantities;
     request.method = method_config(std::string(results::kDispersionScaled));
-    const StoreContents store = read_store();
-    auto answer = fleet_json(store.description, store.results, store.policy, request);
+    const auto store = read_store();
+    auto answer = fleet_json(store->description, store->results, store->policy, request);
     if (!answer) throw ApiError{400, "bad-parameter", answer.error().message()};
     return text_json_response(std::move(*answer));
   }
@@ -729,6 +714,7 @@ DashboardApi::DashboardApi(catalog::LogCatalog& logs, StageTaskCache& task_table
       task_tables_(task_tables),
       options_(std::move(options)),
       uploads_(std::move(uploads)),
+      store_(options_.store_location),
       parses_(logs, options_.parse_threads, options_.max_waiting_parses, [this](const ParseJobs::Source& source) {
         // An upload or download read as an event log joins the application list.
         if (source.own_file && source.log.size() > 1 && source.log[0] == '~') uploads_->mark_read(source.log.substr(1));

@@ -56,6 +56,7 @@
 
 #include "catalog/log_catalog.h"
 #include "fetch/history_server_fetch.h"
+#include "results/store_snapshot.h"
 #include "server/http_server.h"
 #include "server/parse_jobs.h"
 #include "server/rest_path.h"
@@ -100,6 +101,7 @@ class DashboardApi {
   StageTaskCache& task_tables_;
   const DashboardOptions options_;
   std::unique_ptr<UploadStore> uploads_;
+  results::StoreSnapshot store_;  // options_.store_location's results, kept between requests
   ParseJobs parses_;
 };
 

@@ -54,6 +54,26 @@ TYPED_TEST(StoreTest, IngestedDocumentsReadBackExactlyInNativeOrder) {
   EXPECT_LT((*results)[1].order, (*results)[2].order);
 }
 
+TYPED_TEST(StoreTest, ResultsAfterAnOrderAreExactlyTheOnesIngestedSince) {
+  auto store = this->open();
+  ASSERT_TRUE(store->ingest(this->document(1)).has_value());
+  ASSERT_TRUE(store->ingest(this->document(2)).has_value());
+  auto seen = store->results();
+  ASSERT_TRUE(seen.has_value());
+  ASSERT_EQ(seen->size(), 2u);
+  EXPECT_TRUE(store->results_after(seen->back().order)->empty());
+
+  ASSERT_TRUE(store->ingest(this->document(3)).has_value());
+  ASSERT_TRUE(store->ingest(this->document(1)).has_value());  // already present: nothing new
+  auto fresh = store->results_after(seen->back().order);
+  ASSERT_TRUE(fresh.has_value());
+  ASSERT_EQ(fresh->size(), 1u);
+  EXPECT_EQ(fresh->front().id, result_id(this->document(3)));
+  EXPECT_GT(fresh->front().order, seen->back().order);
+  EXPECT_EQ(store->results_after(seen->front().order)->size(), 2u);
+  EXPECT_EQ(store->results_after(0)->size(), 3u);
+}
+
 TYPED_TEST(StoreTest, ResultsAreImmutableAndIngestIsIdempotent) {
   auto store = this->open();
   auto first = store->ingest(this->document(1));
