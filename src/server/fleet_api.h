@@ -15,8 +15,8 @@
 // Results stored before the analysis quantities existed carry none: they are counted
 // (withoutAnalysis), never ranked as recoverable 0. docs/server.md documents the fields.
 //
-// Only the trend's page is evaluated: each evaluation reads the whole store, so a store of
-// thousands of subjects costs `trend_limit` evaluations per request, not thousands.
+// Only the trend's page is evaluated, so a store of thousands of subjects costs `trend_limit`
+// evaluations per request, not thousands.
 #pragma once
 
 #include <cstdint>
