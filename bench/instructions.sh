@@ -6,7 +6,7 @@
 # lost in the noise. They do not weigh a cache miss or a SIMD instruction like a scalar one:
 # read them beside the timed ratios, never instead of them.
 # Then the whole CLI, `analyze -f json` on one thread (pretty, the default, and --compact), with
-# the share of its instructions spent writing the document (report::analysis_json, inclusive).
+# the share of its instructions spent writing the document (report::stream_analysis_json, inclusive).
 #   bench/instructions.sh BUILD_DIR
 set -euo pipefail
 build="${1:-build}"
@@ -33,7 +33,7 @@ cli_share() {
   callgrind_annotate --inclusive=yes "$profile" 2>/dev/null | awk -v flags="$*" -v f="$floor" '
     function count(s) { gsub(",", "", s); return s + 0 }
     /PROGRAM TOTALS/ { total = count($1) }
-    /:sf::report::analysis_json[[(]/ && !writer { writer = count($1) }
+    /:sf::report::(stream_)?analysis_json[[(]/ && !writer { writer = count($1) }
     END {
       if (total == 0 || writer == 0) { print "instructions.sh: no count for the CLI" > "/dev/stderr"; exit 1 }
       printf "%-44s %14d instructions %8.2fx the floor; writing the document %d (%.1f%%)\n",

@@ -79,7 +79,7 @@ using PrettyBackend = RapidBackend<rapidjson::PrettyWriter<StringSink>>;
 
 }  // namespace
 
-JsonWriter::JsonWriter(std::string& out, int indent) {
+JsonWriter::JsonWriter(std::string& out, int indent, Drain drain) : out_(out), drain_(std::move(drain)) {
   if (indent < 0) {
     backend_ = std::make_unique<CompactBackend>(out);
   } else {
@@ -92,9 +92,23 @@ JsonWriter::JsonWriter(std::string& out, int indent) {
 JsonWriter::~JsonWriter() = default;
 
 void JsonWriter::begin_object() { backend_->begin_object(); }
-void JsonWriter::end_object() { backend_->end_object(); }
+void JsonWriter::end_object() {
+  backend_->end_object();
+  drain_if_due();
+}
 void JsonWriter::begin_array() { backend_->begin_array(); }
-void JsonWriter::end_array() { backend_->end_array(); }
+void JsonWriter::end_array() {
+  backend_->end_array();
+  drain_if_due();
+}
+
+// At the end of a container rather than on every byte: the check stays off the writer's hot path.
+void JsonWriter::drain_if_due() {
+  if (drain_ && out_.size() >= kDrainBytes) {
+    drain_(out_);
+    out_.clear();
+  }
+}
 void JsonWriter::key(std::string_view name) { string(name); }
 void JsonWriter::null() { backend_->null(); }
 void JsonWriter::boolean(bool v) { backend_->boolean(v); }

@@ -7,6 +7,7 @@
 // These are the bytes nlohmann::json::dump(indent, ' ', false, replace) gives for the same values.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,8 +20,15 @@ namespace sf {
 
 class JsonWriter {
  public:
-  // Appends to `out`, which must outlive the writer.
-  explicit JsonWriter(std::string& out, int indent = -1);
+  // Where a document too large to hold goes as it is written (a command's standard output).
+  using Drain = std::function<void(std::string_view text)>;
+  // The pieces `drain` is handed are at least this long, but for the last.
+  static constexpr size_t kDrainBytes = 64 * 1024;
+
+  // Appends to `out`, which must outlive the writer. With `drain`, whenever an object or an array
+  // ends with `out` past kDrainBytes, `out` is handed to `drain` and cleared: the caller hands it
+  // what is left when the document is done.
+  explicit JsonWriter(std::string& out, int indent = -1, Drain drain = {});
   ~JsonWriter();
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
@@ -77,7 +85,11 @@ class JsonWriter {
   class Backend;
 
  private:
+  void drain_if_due();
+
   std::unique_ptr<Backend> backend_;
+  std::string& out_;
+  Drain drain_;
 };
 
 namespace json_writer_detail {

@@ -531,32 +531,66 @@ void write_analysis_sections(JsonWriter& w, const analysis::Analysis& analysis) 
 
 }  // namespace
 
-std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
-  std::string out;
-  JsonWriter w(out, options.indent);
+namespace {
+
+void write_document(JsonWriter& w, const AppModel& model, const analysis::Analysis* analysis,
+                    const JsonOptions& options) {
   w.object([&] {
     write_model_sections(w, model, options);
     if (analysis != nullptr) write_analysis_sections(w, *analysis);
   });
-  out += '\n';
-  return out;
 }
 
-std::string analysis_json_while_analyzing(const AppModel& model,
-                                          const std::function<const analysis::Analysis&()>& analyze,
-                                          const JsonOptions& options) {
-  std::string out;
-  JsonWriter w(out, options.indent);
+void write_document_while_analyzing(JsonWriter& w, const AppModel& model,
+                                    const std::function<const analysis::Analysis&()>& analyze,
+                                    const JsonOptions& options) {
   w.begin_object();
   // The writer changes hands once: the other thread writes the first part, and get() makes what
-  // it wrote visible here before this thread goes on.
+  // it wrote (and handed to a drain) visible here before this thread goes on.
   auto first_part = std::async(std::launch::async, [&] { write_model_sections(w, model, options); });
   const analysis::Analysis& analysis = analyze();
   first_part.get();
   write_analysis_sections(w, analysis);
   w.end_object();
+}
+
+// The text `write` makes, with the document's final newline: returned, or with a sink handed to
+// it in pieces as it is written (and "" returned).
+std::string document_text(int indent, const TextSink& sink, const std::function<void(JsonWriter&)>& write) {
+  std::string out;
+  JsonWriter w(out, indent, sink);
+  write(w);
   out += '\n';
+  if (sink) {
+    sink(out);
+    out.clear();
+  }
   return out;
+}
+
+}  // namespace
+
+std::string analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options) {
+  return document_text(options.indent, {}, [&](JsonWriter& w) { write_document(w, model, analysis, options); });
+}
+
+std::string analysis_json_while_analyzing(const AppModel& model,
+                                          const std::function<const analysis::Analysis&()>& analyze,
+                                          const JsonOptions& options) {
+  return document_text(options.indent, {},
+                       [&](JsonWriter& w) { write_document_while_analyzing(w, model, analyze, options); });
+}
+
+void stream_analysis_json(const AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options,
+                          const TextSink& sink) {
+  document_text(options.indent, sink, [&](JsonWriter& w) { write_document(w, model, analysis, options); });
+}
+
+void stream_analysis_json_while_analyzing(const AppModel& model,
+                                          const std::function<const analysis::Analysis&()>& analyze,
+                                          const JsonOptions& options, const TextSink& sink) {
+  document_text(options.indent, sink,
+                [&](JsonWriter& w) { write_document_while_analyzing(w, model, analyze, options); });
 }
 
 }  // namespace sf::report

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "analysis/analyzer.h"
 #include "model/app_model.h"
@@ -32,6 +33,16 @@ std::string analysis_json(const model::AppModel& model, const analysis::Analysis
 std::string analysis_json_while_analyzing(const model::AppModel& model,
                                           const std::function<const analysis::Analysis&()>& analyze,
                                           const JsonOptions& options = {});
+
+// The same two documents handed to `sink` in pieces as they are written, in order, ending with
+// the newline: a command streams them to its output and never holds the whole text (80 MB
+// pretty for a 1 GB log).
+using TextSink = std::function<void(std::string_view text)>;
+void stream_analysis_json(const model::AppModel& model, const analysis::Analysis* analysis, const JsonOptions& options,
+                          const TextSink& sink);
+void stream_analysis_json_while_analyzing(const model::AppModel& model,
+                                          const std::function<const analysis::Analysis&()>& analyze,
+                                          const JsonOptions& options, const TextSink& sink);
 
 // Parts of the document, for answers that send one of them (the dashboard's stage page): the
 // same bytes as in the whole document.

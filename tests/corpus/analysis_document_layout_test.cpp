@@ -8,8 +8,11 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "analysis/analyzer.h"
+#include "common/json_writer.h"
 #include "corpus/corpus_catalog.h"
 #include "corpus/json_structural_diff.h"
 #include "corpus/model_cache.h"
@@ -39,6 +42,38 @@ TEST_P(AnalysisDocumentLayout, IsNlohmannsDumpOfTheSameDocument) {
     const std::string reparsed = parsed.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
     ASSERT_EQ(written.size(), reparsed.size()) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
     ASSERT_TRUE(written == reparsed) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
+  }
+}
+
+// analyze -f json streams the document to its output: the pieces, in order, are the document, and
+// each but the last is at least JsonWriter::kDrainBytes. Both ways of writing it (with the
+// analysis in hand, and while analyzing) give the same bytes.
+TEST_P(AnalysisDocumentLayout, StreamedInPiecesItIsTheSameDocument) {
+  const CorpusLog& log = GetParam();
+  SF_REQUIRE_CORPUS_FILE(path, std::string(log.path));
+  const auto& model = cached_model(path);
+  ASSERT_TRUE(model.has_value()) << log.path << ": " << model.error().message();
+  const analysis::Analysis analysis = analysis::analyze(*model);
+  for (int indent : {2, -1}) {
+    report::JsonOptions options;
+    options.indent = indent;
+    const std::string whole = report::analysis_json(*model, &analysis, options);
+    std::vector<std::string> pieces;
+    const report::TextSink collect = [&](std::string_view text) { pieces.emplace_back(text); };
+    report::stream_analysis_json(*model, &analysis, options, collect);
+    const size_t streamed_pieces = pieces.size();
+    report::stream_analysis_json_while_analyzing(
+        *model, [&]() -> const analysis::Analysis& { return analysis; }, options, collect);
+    std::string first, second;
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      (i < streamed_pieces ? first : second) += pieces[i];
+      const bool last_of_its_document = i + 1 == streamed_pieces || i + 1 == pieces.size();
+      if (!last_of_its_document) {
+        EXPECT_GE(pieces[i].size(), JsonWriter::kDrainBytes) << log.path << " piece " << i;
+      }
+    }
+    EXPECT_TRUE(first == whole) << log.path << " indent " << indent << " " << first_difference(first, whole);
+    EXPECT_TRUE(second == whole) << log.path << " indent " << indent << " " << first_difference(second, whole);
   }
 }
 

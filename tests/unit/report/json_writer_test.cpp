@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 namespace sf {
@@ -137,6 +140,43 @@ TEST(JsonWriter, AppendsToWhatTheStringHolds) {
   JsonWriter w(out);
   w.array([&] { w.integer(1); });
   EXPECT_EQ(out, "prefix:[1]");
+}
+
+// A document too large to hold goes to a drain in pieces: in order they are the document, each
+// ends where an object or an array ends, and only the caller's last one is shorter than
+// kDrainBytes. Without a drain the text only grows.
+TEST(JsonWriter, ADrainTakesTheDocumentInPiecesThatEndWithAContainer) {
+  auto write = [](JsonWriter& w) {
+    w.array([&] {
+      for (int i = 0; i < 20000; ++i) {
+        w.object([&] {
+          w.field("stage", i);
+          w.field("name", "a stage with a name long enough to matter");
+        });
+      }
+    });
+  };
+  std::string whole;
+  {
+    JsonWriter w(whole, 2);
+    write(w);
+  }
+  std::vector<std::string> pieces;
+  std::string tail;
+  {
+    JsonWriter w(tail, 2, [&](std::string_view text) { pieces.emplace_back(text); });
+    write(w);
+  }
+  ASSERT_GT(pieces.size(), 10u);
+  std::string joined;
+  for (const std::string& piece : pieces) {
+    EXPECT_GE(piece.size(), JsonWriter::kDrainBytes);
+    EXPECT_LT(piece.size(), JsonWriter::kDrainBytes + 200) << "drained as soon as it was due";
+    EXPECT_EQ(piece.back(), '}');
+    joined += piece;
+  }
+  EXPECT_LT(tail.size(), JsonWriter::kDrainBytes);
+  EXPECT_TRUE(joined + tail == whole);
 }
 
 }  // namespace
