@@ -150,6 +150,17 @@ def _analyze_record(log: dict[str, Any], data: Any, config: Optional[dict[str, A
     return record
 
 
+def _binary_files(sc: Any, uris: list[str], partitions: int) -> Any:
+    """The files' bytes in `partitions` partitions (fewer only for fewer files), the files dealt
+    out in turn, so that largest first spreads the bytes evenly. binaryFiles alone packs files
+    into splits of up to max(4 MB, the total / the default parallelism) whatever minPartitions
+    says: a directory of small logs became one or two partitions, analyzed by one or two cores of
+    the whole cluster. A union of one binaryFiles per group gives every group its own."""
+    groups = [uris[i::partitions] for i in range(min(partitions, len(uris)))]
+    rdds = [sc.binaryFiles(",".join(_escape_for_hadoop(u) for u in group), minPartitions=1) for group in groups]
+    return rdds[0] if len(rdds) == 1 else sc.union(rdds)
+
+
 def analyze_logs(spark: Any, logs: list[ListedLog], config: Optional[dict[str, Any]] = None,
                  context: Optional[dict[str, Any]] = None, partitions: int = 0) -> Any:
     """An RDD of one record per log, each analyzed on an executor from bytes read there."""
@@ -161,11 +172,12 @@ def analyze_logs(spark: Any, logs: list[ListedLog], config: Optional[dict[str, A
     log_of_part = {part: log.uri for log in logs for part in log.parts}
     rdds = []
     if file_logs:
-        files = sc.binaryFiles(",".join(_escape_for_hadoop(u) for u in file_logs), minPartitions=partitions)
+        by_size = sorted(file_logs, key=lambda uri: -file_logs[uri]["size_bytes"])
+        files = _binary_files(sc, by_size, partitions)
         rdds.append(files.map(lambda item: _analyze_record(file_logs[item[0]], item[1], config, context)))
     if dir_logs:
         # A directory log's parts arrive one by one: gathered per log, then analyzed together.
-        parts = sc.binaryFiles(",".join(_escape_for_hadoop(u) for u in log_of_part), minPartitions=partitions)
+        parts = _binary_files(sc, list(log_of_part), partitions)
         by_log = parts.map(lambda item: (log_of_part[item[0]], (item[0].rsplit("/", 1)[-1], item[1])))
         grouped = by_log.groupByKey(numPartitions=max(1, min(partitions, len(dir_logs))))
         rdds.append(grouped.map(lambda kv: _analyze_record(dir_logs[kv[0]], dict(kv[1]), config, context)))
@@ -246,8 +258,15 @@ def run(spark: Any, logs_root: str, store: str, parquet: Optional[str] = None, s
 
     state_rows = dict(previous)
     if todo:
+        from pyspark import StorageLevel
+
         records = analyze_logs(spark, todo, config, context, partitions)
-        records.persist()
+        # Every partition analyzed at once, on every executor, and kept (spilled to disk rather
+        # than analyzed again if it does not fit): toLocalIterator below runs one job per
+        # partition, one after the other, so without this the logs were analyzed one partition
+        # at a time whatever the cluster's size.
+        records.persist(StorageLevel.MEMORY_AND_DISK)
+        records.count()
         # Results into the store from the driver: it alone is sure to reach an SQLite path, and
         # the documents are small (quantities, not the analysis). Streamed, not collected, and
         # stored in batches through one open store (opening one costs more than an ingest).

@@ -191,6 +191,28 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     assert duration in text.split("Applications that cost the most")[1]
 
 
+def test_the_logs_are_analyzed_by_every_executor_at_once(spark, generated_logs, work_dir):
+    """The analysis is one stage over every partition, not one job per partition in turn (what
+    streaming the results to the driver with toLocalIterator alone did)."""
+    logs_dir = work_dir / "parallel-logs"
+    shutil.rmtree(logs_dir, ignore_errors=True)
+    logs_dir.mkdir(parents=True)
+    for name, path in sorted(generated_logs.items()):
+        if not Path(path).is_dir():
+            shutil.copy(path, logs_dir / Path(path).name)
+    sc = spark.sparkContext
+    sc.setJobGroup("fleet-parallelism", "the fleet job's stages")
+    try:
+        summary = fleet.run(spark, str(logs_dir), store_location(work_dir, "parallel"), partitions=2)
+    finally:
+        sc.setLocalProperty("spark.jobGroup.id", None)
+    assert summary.analyzed >= 2
+    tracker = sc.statusTracker()
+    stages = [tracker.getStageInfo(stage) for job in tracker.getJobIdsForGroup("fleet-parallelism")
+              for stage in tracker.getJobInfo(job).stageIds]
+    assert max(s.numTasks for s in stages if s is not None) >= 2
+
+
 TREND_SEEDS = [11, 12, 13, 14, 15, 16]
 # A rate card of our own: the fleet's result documents and the CLI's (store ingest --config) must
 # price the "cost" quantity with it alike.
