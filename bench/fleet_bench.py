@@ -45,6 +45,19 @@ def _rss_bytes(pid: int) -> int:
     return 0
 
 
+def _pss_bytes(pid: int) -> int:
+    """Proportional set size: a forked Python worker's pages shared with its daemon counted once
+    between them, where summing RSS would count them once per worker."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def _descendants(tree: dict[int, list[int]], pid: int) -> list[int]:
     out, todo = [], list(tree.get(pid, []))
     while todo:
@@ -54,23 +67,52 @@ def _descendants(tree: dict[int, list[int]], pid: int) -> list[int]:
     return out
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""  # the process ended while listed
+
+
 def _executor_pids(tree: dict[int, list[int]]) -> list[int]:
     """This job's executor JVMs: local-cluster's workers (in the driver's JVM, a child of this
-    process) start them; another Spark application's executors on the machine are not ours."""
-    pids = []
+    process) start them; another Spark application's executors on the machine are not ours.
+    spark-class first runs Spark's launcher (org.apache.spark.launcher.Main, given the executor's
+    arguments) to build the executor's command: a short-lived JVM that is not an executor. And
+    an executor forking a process (its Python daemon) shows as a copy of itself with its memory
+    until the child runs its own program: only the outermost of such JVMs is the executor."""
+    jvms = []
     for pid in _descendants(tree, os.getpid()):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"CoarseGrainedExecutorBackend" in f.read():
-                    pids.append(pid)
-        except OSError:
-            continue
-    return pids
+        argv = _cmdline(pid).split(b"\0")
+        if (argv[0].endswith(b"java") and b"org.apache.spark.executor.CoarseGrainedExecutorBackend" in argv
+                and b"org.apache.spark.launcher.Main" not in argv):
+            jvms.append(pid)
+    forked = {child for pid in jvms for child in _descendants(tree, pid)}
+    return [pid for pid in jvms if pid not in forked]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of a live process so far (its own threads, not its children)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _driver_jvm_pid(tree: dict[int, list[int]]) -> int:
+    """The driver's JVM: the child of this process that runs Spark's submit (pyspark's gateway)."""
+    for pid in tree.get(os.getpid(), []):
+        if b"org.apache.spark.deploy.SparkSubmit" in _cmdline(pid):
+            return pid
+    return 0
 
 
 class MemorySampler(threading.Thread):
-    """Peak RSS per executor: its JVM, and the largest sum of its Python workers (pyspark's
-    daemon and the workers it forks) at one time."""
+    """Peak memory per executor: its JVM's RSS, and the largest sum of its Python workers'
+    proportional set sizes (pyspark's daemon and the workers it forks) at one time."""
 
     def __init__(self, period_s: float = 0.1):
         super().__init__(daemon=True)
@@ -84,7 +126,7 @@ class MemorySampler(threading.Thread):
             for pid in _executor_pids(tree):
                 descendants = _descendants(tree, pid)
                 self.jvm_peak[pid] = max(self.jvm_peak.get(pid, 0), _rss_bytes(pid))
-                self.python_peak[pid] = max(self.python_peak.get(pid, 0), sum(_rss_bytes(d) for d in descendants))
+                self.python_peak[pid] = max(self.python_peak.get(pid, 0), sum(_pss_bytes(d) for d in descendants))
             self.stop.wait(self.period_s)
 
 
@@ -117,9 +159,14 @@ def main() -> int:
     spark.sparkContext.parallelize(range(args.executors * 2), args.executors * 2).map(lambda x: x).count()
     sampler = MemorySampler()
     sampler.start()
+    # The driver's CPU during the run (this Python: listing, storing results, writing Parquet
+    # through its JVM), to tell a driver-bound run from an executor-bound one.
+    driver_jvm = _driver_jvm_pid(_children())
+    driver_cpu_before = sum(os.times()[:2]) + _cpu_seconds(driver_jvm)
     started = time.perf_counter()
     summary = fleet.run(spark, args.logs, os.path.join(args.work, "store.db"), parquet=os.path.join(args.work, "out"))
     elapsed = time.perf_counter() - started
+    driver_cpu = sum(os.times()[:2]) + _cpu_seconds(driver_jvm) - driver_cpu_before
     sampler.stop.set()
     sampler.join()
     spark.stop()
@@ -133,8 +180,10 @@ def main() -> int:
         "logsPerSecond": summary.analyzed / elapsed, "storedMBps": stored / 1e6 / elapsed,
         "uncompressedMBps": uncompressed / 1e6 / elapsed,
         "largestLogStoredBytes": int(largest[2]), "largestLogUncompressedBytes": int(largest[1]),
-        "executorJvmPeakRssBytes": sorted(sampler.jvm_peak.values()),
-        "executorPythonPeakRssBytes": sorted(sampler.python_peak.values()),
+        # One entry per executor, in the same order in both lists.
+        "executorJvmPeakRssBytes": [sampler.jvm_peak[pid] for pid in sorted(sampler.jvm_peak)],
+        "executorPythonPeakRssBytes": [sampler.python_peak[pid] for pid in sorted(sampler.jvm_peak)],
+        "driverCpuSeconds": driver_cpu,
     }
     mb = lambda b: f"{b / 1e6:.0f} MB"  # noqa: E731
     print(f"{args.label}, {args.executors} executor(s): {summary.analyzed} logs in {elapsed:.1f} s: "
@@ -142,7 +191,8 @@ def main() -> int:
           f"({figures['uncompressedMBps']:.1f} MB/s uncompressed); peak RSS per executor: JVM "
           f"{', '.join(mb(b) for b in figures['executorJvmPeakRssBytes'])}, its Python workers "
           f"{', '.join(mb(b) for b in figures['executorPythonPeakRssBytes'])}; largest log "
-          f"{mb(int(largest[2]))} stored, {mb(int(largest[1]))} uncompressed")
+          f"{mb(int(largest[2]))} stored, {mb(int(largest[1]))} uncompressed; the driver's CPU "
+          f"{driver_cpu:.1f} s ({100 * driver_cpu / elapsed:.0f}% of one core over the run)")
     print(json.dumps(figures))
     return 0
 
