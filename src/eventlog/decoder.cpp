@@ -694,48 +694,63 @@ error_code read_task_end_reason(od::value& value, TaskEnd& event, MissingField& 
 // exhaust the stack (simdjson bounds JSON depth too; this keeps the two consistent).
 constexpr int kMaxPlanDepth = 1000;
 
+// A plan's nodes and metrics are most of a SQL-heavy log's bytes: like the task events, their keys
+// are found by position in Spark's fixed order (SparkPlanInfo, SQLPlanMetric), not compared as text.
+constexpr json::KeyTable<3> kPlanMetricKeys{{"name", "accumulatorId", "metricType"}};
+constexpr uint32_t kPlanMetricRequiredMask = required_mask(kPlanMetricKeys, kPlanMetricRequired);
+
 error_code read_plan_metrics(od::value& value, std::vector<spark::PlanMetric>& metrics, MissingField& missing) {
   return for_each_element(value, [&](od::value& element) -> error_code {
     spark::PlanMetric metric;
-    RequiredKeys required(kPlanMetricRequired);
-    auto error = for_each_field(element, [&](std::string_view key, od::value& v) -> error_code {
-      required.note(key);
-      if (key == "name") return read_string(v, metric.name, kMaxNameBytes);
-      if (key == "accumulatorId") return read_int(v, metric.accumulator_id);
-      if (key == "metricType") return read_string(v, metric.metric_type, kMaxNameBytes);
-      return SUCCESS;
+    uint32_t seen = 0;
+    auto error = for_each_known_field(element, kPlanMetricKeys, [&](size_t index, od::value& v) -> error_code {
+      seen |= uint32_t{1} << index;
+      switch (index) {
+        case 0: return read_string(v, metric.name, kMaxNameBytes);
+        case 1: return read_int(v, metric.accumulator_id);
+        case 2: return read_string(v, metric.metric_type, kMaxNameBytes);
+        default: return SUCCESS;
+      }
     });
     if (error) return error;
-    if (auto key = required.missing(); !key.empty()) return missing.within("[]", missing.report(key));
+    if ((seen & kPlanMetricRequiredMask) != kPlanMetricRequiredMask) {
+      return missing.within("[]", missing.report(first_unseen(kPlanMetricKeys, kPlanMetricRequired, seen)));
+    }
     metrics.push_back(std::move(metric));
     return SUCCESS;
   });
 }
+
+constexpr json::KeyTable<5> kPlanNodeKeys{{"nodeName", "simpleString", "children", "metadata", "metrics"}};
+constexpr uint32_t kPlanNodeRequiredMask = required_mask(kPlanNodeKeys, kPlanNodeRequired);
 
 error_code read_plan_node(od::value& value, spark::PlanTree& tree, int depth, MissingField& missing) {
   if (depth > kMaxPlanDepth) return simdjson::DEPTH_ERROR;
   const auto node_id = static_cast<int32_t>(tree.nodes.size());
   tree.nodes.emplace_back();
   tree.nodes[node_id].node_id = node_id;
-  RequiredKeys required(kPlanNodeRequired);
-  auto error = for_each_field(value, [&](std::string_view key, od::value& v) -> error_code {
-    required.note(key);
-    if (key == "nodeName") return read_string(v, tree.nodes[node_id].node_name, kMaxNameBytes);
-    if (key == "simpleString") return read_string(v, tree.nodes[node_id].simple_string, kMaxTextBytes);
-    if (key == "metadata") return json::read_key_values(v, tree.nodes[node_id].metadata, kMaxNameBytes, kMaxTextBytes);
-    if (key == "metrics") return missing.within(key, read_plan_metrics(v, tree.nodes[node_id].metrics, missing));
-    if (key == "children") {
-      return for_each_element(v, [&](od::value& child) -> error_code {
-        const auto child_id = static_cast<int32_t>(tree.nodes.size());
-        if (auto e = read_plan_node(child, tree, depth + 1, missing)) return missing.within("children/[]", e);
-        tree.nodes[node_id].children.push_back(child_id);
-        return SUCCESS;
-      });
+  uint32_t seen = 0;
+  auto error = for_each_known_field(value, kPlanNodeKeys, [&](size_t index, od::value& v) -> error_code {
+    seen |= uint32_t{1} << index;
+    switch (index) {
+      case 0: return read_string(v, tree.nodes[node_id].node_name, kMaxNameBytes);
+      case 1: return read_string(v, tree.nodes[node_id].simple_string, kMaxTextBytes);
+      case 2:
+        return for_each_element(v, [&](od::value& child) -> error_code {
+          const auto child_id = static_cast<int32_t>(tree.nodes.size());
+          if (auto e = read_plan_node(child, tree, depth + 1, missing)) return missing.within("children/[]", e);
+          tree.nodes[node_id].children.push_back(child_id);
+          return SUCCESS;
+        });
+      case 3: return json::read_key_values(v, tree.nodes[node_id].metadata, kMaxNameBytes, kMaxTextBytes);
+      case 4: return missing.within("metrics", read_plan_metrics(v, tree.nodes[node_id].metrics, missing));
+      default: return SUCCESS;
     }
-    return SUCCESS;
   });
   if (error) return error;
-  if (auto key = required.missing(); !key.empty()) return missing.report(key);
+  if ((seen & kPlanNodeRequiredMask) != kPlanNodeRequiredMask) {
+    return missing.report(first_unseen(kPlanNodeKeys, kPlanNodeRequired, seen));
+  }
   return SUCCESS;
 }
 
