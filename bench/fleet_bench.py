@@ -34,28 +34,26 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _rss_bytes(pid: int) -> int:
+def _kib_field_bytes(pid: int, file: str, field: str) -> int:
+    """A "Field:  N kB" line of /proc/PID/FILE, in bytes; 0 once the process has ended."""
     try:
-        with open(f"/proc/{pid}/status") as f:
+        with open(f"/proc/{pid}/{file}") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
     return 0
+
+
+def _rss_bytes(pid: int) -> int:
+    return _kib_field_bytes(pid, "status", "VmRSS:")
 
 
 def _pss_bytes(pid: int) -> int:
     """Proportional set size: a forked Python worker's pages shared with its daemon counted once
     between them, where summing RSS would count them once per worker."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return _kib_field_bytes(pid, "smaps_rollup", "Pss:")
 
 
 def _descendants(tree: dict[int, list[int]], pid: int) -> list[int]:

@@ -154,18 +154,18 @@ Tool verdict_tool() {
     if (context.session.options().store_location.empty()) return ToolResult::error(kNoStore);
     auto store = context.session.stored_results().current();
     if (!store) return ToolResult::error(store.error().message());
-    const std::vector<results::StoredResult>* results = &(*store)->results;
-    const results::IdentityPolicy* policy = &(*store)->policy;
+    const std::vector<results::StoredResult>& stored = (*store)->results;
+    const results::IdentityPolicy& policy = (*store)->policy;
 
     Result<results::VerdictDocument> document = [&]() -> Result<results::VerdictDocument> {
       if (mode == "history") {
-        auto targets = results::resolve_targets(*results, arguments.string("target"));
+        auto targets = results::resolve_targets(stored, arguments.string("target"));
         if (!targets) return fail(targets.error());
-        return results::compare_history(*results, *policy, method, *targets, arguments.string_list("quantities"));
+        return results::compare_history(stored, policy, method, *targets, arguments.string_list("quantities"));
       }
       return results::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
                                     arguments.string("coordinate"), arguments.string("baseline")},
-                                   *results, *policy, method);
+                                   stored, policy, method);
     }();
     if (!document) return ToolResult::error(document.error().message());
 

@@ -1,5 +1,7 @@
 #include "results/store_snapshot.h"
 
+#include <iterator>
+
 #include "results/store.h"
 
 namespace sf::results {
@@ -34,9 +36,9 @@ Result<std::shared_ptr<const StoreSnapshot::Contents>> StoreSnapshot::current() 
   auto next = std::make_shared<Contents>();
   next->description = description;
   next->policy = std::move(*policy);
-  next->results.reserve((known ? known->results.size() : 0) + fresh->size());
   if (known) next->results = known->results;
-  for (StoredResult& r : *fresh) next->results.push_back(std::move(r));
+  next->results.insert(next->results.end(), std::make_move_iterator(fresh->begin()),
+                       std::make_move_iterator(fresh->end()));
   contents_ = next;
   return std::shared_ptr<const Contents>(std::move(next));
 }

@@ -477,9 +477,9 @@ class DashboardApi::Request {
     return text_json_response(report::plan_diff_json(*b, *c, in.normalizer));
   }
 
-  // --- History: the result store of serve --store, read with the calls `store` and `verdict`
-  // make (open_store read-only, results, identity_policy, compare_history, evaluate_run,
-  // compare_batch), the answer verdict -f json's document.
+  // --- History: the result store of serve --store, its results kept between requests
+  // (results::StoreSnapshot), evaluated with the calls `verdict` makes (compare_history,
+  // evaluate_run, compare_batch), the answer verdict -f json's document.
   using StoreContents = results::StoreSnapshot::Contents;
   std::shared_ptr<const StoreContents> read_store() const {
     if (api_.options_.store_location.empty()) {
