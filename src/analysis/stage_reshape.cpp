@@ -5,6 +5,7 @@
 namespace sf::analysis {
 
 using model::QuantileMetric;
+using model::Quantiles;
 using model::TaskMetric;
 
 StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occupancy, double cores,
@@ -14,17 +15,27 @@ StageWork stage_work(const model::StageAttempt& stage, const StageOccupancy& occ
   w.tasks = static_cast<double>(std::max<int64_t>(1, stage.quantile(QuantileMetric::kDurationMs).count));
   w.slot_ms = static_cast<double>(stage.metric(TaskMetric::kDurationMs));
   w.longest_ms = static_cast<double>(stage.max_task_duration_ms);
-  const double fixed_ms = static_cast<double>(
-      stage.metric(TaskMetric::kExecutorDeserializeTimeMs) + stage.metric(TaskMetric::kSchedulerDelayMs) +
-      stage.metric(TaskMetric::kResultSerializationTimeMs) + stage.metric(TaskMetric::kGettingResultTimeMs));
+  w.cores = std::max(1.0, cores);
+  const Quantiles& deserialize = stage.quantile(QuantileMetric::kExecutorDeserializeTimeMs);
+  const double deserialize_ms = static_cast<double>(stage.metric(TaskMetric::kExecutorDeserializeTimeMs));
+  // The first task on each core also pays to set the stage up there (the task's binary fetched,
+  // classes loaded), in its deserialization: once per core, not once per task, so fewer tasks
+  // keep paying it. At most the first wave's excess over the median task's.
+  const double first_wave_ms =
+      std::min(std::min(w.tasks, w.cores) * static_cast<double>(std::max<int64_t>(0, deserialize.max - deserialize.p50)),
+               std::max(0.0, deserialize_ms - w.tasks * static_cast<double>(deserialize.p50)));
+  const double fixed_ms = deserialize_ms - first_wave_ms +
+                          static_cast<double>(stage.metric(TaskMetric::kSchedulerDelayMs) +
+                                              stage.metric(TaskMetric::kResultSerializationTimeMs) +
+                                              stage.metric(TaskMetric::kGettingResultTimeMs));
   // Even an empty task runs a little (its codegen'd operators set up); no more than it pays to
   // be launched, or every long task would count as overhead.
   const double launch_ms = fixed_ms / w.tasks;
-  w.overhead_ms = std::min(
-      max_overhead_ms,
-      launch_ms + std::min(launch_ms, static_cast<double>(stage.quantile(QuantileMetric::kExecutorRunTimeMs).min)));
+  w.overhead_ms = launch_ms + std::min(launch_ms, static_cast<double>(stage.quantile(QuantileMetric::kExecutorRunTimeMs).min));
+  // With at most two tasks a core, most tasks (the median one too) were their core's first, so
+  // the first wave cannot be told from the rest: the cap stands in for a later task's cost.
+  if (w.tasks <= 2 * w.cores) w.overhead_ms = std::min(w.overhead_ms, max_overhead_ms);
   w.data_work_ms = std::max(0.0, w.slot_ms - w.tasks * w.overhead_ms);
-  w.cores = std::max(1.0, cores);
   // The wait before the first task launched (executors arriving, broadcasts, the driver
   // planning) is the stage's whatever its tasks; waits between waves are not: they go with them.
   if (stage.submission_time_ms && stage.first_task_launched_time_ms) {

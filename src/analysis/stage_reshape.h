@@ -5,8 +5,10 @@
 //
 // From the stage's own measurements:
 //   slot time    the time its task attempts held a task slot (sum of launch-to-finish durations)
-//   overhead     per task: deserialization, scheduler delay, result serialization and fetch,
-//                and the shortest executor run time up to as much again (what an empty task pays)
+//   overhead     per task: deserialization (less the first wave's excess over the median task:
+//                setting the stage up on a core is paid once per core), scheduler delay, result
+//                serialization and fetch, and the shortest executor run time up to as much again
+//                (what an empty task pays)
 //   data work    slot time - tasks x overhead: the part that moves with the data
 //   cores        the cores held during the stage's window (occupancy.h)
 //   residual     the wait from the stage's submission to its first task: what no reshaping of
@@ -32,8 +34,11 @@ struct StageWork {
   double residual_ms = 0;
 };
 
-// `max_overhead_ms` caps the per-task overhead: a stage of one or two tasks measures the first
-// tasks of fresh executors, whose deserialization loads classes once, not once per task.
+// `max_overhead_ms` caps the per-task overhead of a stage of at most two tasks a core: most of
+// its tasks, the median one too, were their core's first, whose set-up (classes loaded, the
+// task's binary fetched) is paid once per core, not once per task, and cannot be told from the
+// rest. A stage of more waves measures a later task's cost, however high (a driver slow to take
+// results back shows as scheduler delay on every task).
 // `cores` is what the reshaped stage could run on: the cores of its window, or under dynamic
 // allocation (which releases idle executors and asks for more when tasks wait) the most the
 // application got.

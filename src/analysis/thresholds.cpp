@@ -16,7 +16,7 @@ const std::array kRegistry = {
     ThresholdInfo{"impact.broadcastBandwidthBytesPerSec", "bytes/s", "rate a broadcast is collected and sent at", &T::broadcast_bandwidth_bps},
     ThresholdInfo{"impact.reReadThroughputBytesPerSec", "bytes/s", "rate re-reading uncached input is modeled at", &T::re_read_throughput_bps},
     ThresholdInfo{"impact.fileOpenOverheadMs", "ms", "cost of opening one more file in a scan", &T::file_open_overhead_ms},
-    ThresholdInfo{"impact.taskOverheadMs", "ms", "the most a task's scheduling, launch and result handling is taken to cost (measured below it)", &T::task_overhead_ms},
+    ThresholdInfo{"impact.taskOverheadMs", "ms", "the most a task's scheduling, launch and result handling is taken to cost in a stage of at most two tasks a core, whose tasks were mostly their core's first (measured below it, and in stages of more waves)", &T::task_overhead_ms},
     ThresholdInfo{"impact.networkFetchPenaltyMs", "ms", "extra core time of a task run away from its data", &T::network_fetch_penalty_ms},
     ThresholdInfo{"impact.executorStartupOverheadMs", "ms", "core time an executor spends starting up", &T::executor_startup_overhead_ms},
     ThresholdInfo{"impact.serialGate", "fraction", "gate at which a stage counts as having run alone", &T::serial_gate},

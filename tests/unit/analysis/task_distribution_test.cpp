@@ -574,6 +574,37 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
+TEST(TinyTask, ALaunchCostAboveTheCapIsMeasuredInAStageOfManyWaves) {
+  // 1,000 tasks of 60 ms (35 ms run, 15 ms deserialization, 10 ms scheduler delay) on 8 cores:
+  // 125 waves, 7,500 ms. With 125 tasks a core the median task is a later one, so its 25 ms launch
+  // stands, not impact.taskOverheadMs (20 ms): overhead 25 + 25 ms of the shortest run = 50 ms.
+  // Data work 60,000 - 1,000 x 50 = 10,000 ms; in 100 tasks: (10,000 + 100 x 50) / 8 = 1,875 ms.
+  auto result = analyze_stage(
+      stage_of(0, 1000, repeat(1000, 60, {.run_time_ms = 35, .deserialize_time_ms = 15, .shuffle_read_bytes = kMiB})),
+      /*sql=*/true);
+  auto tiny = result.of_type("tinyTask");
+  ASSERT_EQ(tiny.size(), 1u);
+  EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), 50);
+  EXPECT_EQ(evidence_of(*tiny[0], "stageDurationAfterFixMs"), 1875);
+  expect_serial(*tiny[0], 5625, 5625, EstimateMethod::kModeled);
+}
+
+TEST(TinyTask, TheFirstWavesSetUpIsPaidOncePerCoreNotPerTask) {
+  // The first task on each of the 8 cores deserializes for 505 ms (550 ms in all), the 992 after
+  // them for 5 ms (50 ms): 550 + 124 waves x 50 = 6,750 ms. The first wave's excess over the
+  // median, 8 x 500 ms, is not a per-task cost: launch (5,000 + 5,000 scheduler delay) / 1,000 =
+  // 10 ms, plus 10 of the 40 ms shortest run: 20 ms (28 ms if the excess were spread over every
+  // task). Data work 54,000 - 20,000 = 34,000 ms; in 100 tasks: (34,000 + 2,000) / 8 = 4,500 ms.
+  const TaskSpec fresh{.run_time_ms = 40, .deserialize_time_ms = 505, .shuffle_read_bytes = kMiB};
+  const TaskSpec warm{.run_time_ms = 40, .deserialize_time_ms = 5, .shuffle_read_bytes = kMiB};
+  auto result = analyze_stage(stage_of(0, 1000, repeat(8, 550, fresh) + repeat(992, 50, warm)), /*sql=*/true);
+  auto tiny = result.of_type("tinyTask");
+  ASSERT_EQ(tiny.size(), 1u);
+  EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), 20);
+  EXPECT_EQ(evidence_of(*tiny[0], "stageDurationAfterFixMs"), 4500);
+  expect_serial(*tiny[0], 2250, 2250, EstimateMethod::kModeled);
+}
+
 TEST(TinyTask, NearMissesYieldNone) {
   // Median 100 ms: not under it.
   expect_near_miss(
