@@ -372,7 +372,7 @@ class DashboardApi::Request {
     }
     auto page = stage_task_page_json(**tasks, request);
     if (!page) throw ApiError{400, "bad-parameter", page.error().message()};
-    return json_response(*page);
+    return text_json_response(std::move(*page));
   }
 
   RestResponse stage() {

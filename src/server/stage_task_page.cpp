@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 #include <vector>
+
+#include "common/json_writer.h"
 
 namespace sf::server {
 
 namespace {
 
-using nlohmann::ordered_json;
 using model::TaskMetric;
 
 int64_t metric(const TaskRecord& t, TaskMetric m) { return t.metrics[model::index_of(m)]; }
@@ -47,19 +49,25 @@ const Column* column_named(std::string_view name) {
 // A failed task's message is a whole stack trace; the table shows where it starts.
 constexpr size_t kShownErrorChars = 500;
 
-ordered_json task_row(const TaskRecord& t) {
-  ordered_json row = {{"taskId", t.task_id}, {"index", t.index}, {"attempt", t.attempt},
-                      {"status", t.status}, {"executorId", t.executor_id}, {"host", t.host},
-                      {"locality", t.locality}, {"speculative", t.speculative}};
-  for (const Column& c : kColumns) {
-    if (c.name != "taskId" && c.name != "index") row[std::string(c.name)] = c.value(t);
-  }
-  if (t.error_message) row["errorMessage"] = t.error_message->substr(0, kShownErrorChars);
-  return row;
+void write_task_row(JsonWriter& w, const TaskRecord& t) {
+  w.object([&] {
+    w.field("taskId", t.task_id);
+    w.field("index", t.index);
+    w.field("attempt", t.attempt);
+    w.field("status", t.status);
+    w.field("executorId", t.executor_id);
+    w.field("host", t.host);
+    w.field("locality", t.locality);
+    w.field("speculative", t.speculative);
+    for (const Column& c : kColumns) {
+      if (c.name != "taskId" && c.name != "index") w.field(c.name, c.value(t));
+    }
+    if (t.error_message) w.field("errorMessage", std::string_view(*t.error_message).substr(0, kShownErrorChars));
+  });
 }
 
 // Equal bins from the smallest to the largest value; the last bin holds the largest.
-ordered_json histogram(const std::vector<int64_t>& values, int bins) {
+void write_histogram(JsonWriter& w, const std::vector<int64_t>& values, int bins) {
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
   const double min = static_cast<double>(*low), max = static_cast<double>(*high);
   if (min == max) bins = 1;
@@ -69,14 +77,18 @@ ordered_json histogram(const std::vector<int64_t>& values, int bins) {
     const double offset = width > 0 ? (static_cast<double>(v) - min) / width : 0;
     ++counts[static_cast<size_t>(std::min<double>(offset, bins - 1))];
   }
-  ordered_json edges = ordered_json::array();
-  for (int i = 0; i <= bins; ++i) edges.push_back(i == bins ? max : min + width * i);
-  return {{"edges", edges}, {"counts", counts}, {"tasks", values.size()}};
+  w.object([&] {
+    w.array_field("edges", [&] {
+      for (int i = 0; i <= bins; ++i) w.number(i == bins ? max : min + width * i);
+    });
+    w.field("counts", counts);
+    w.field("tasks", values.size());
+  });
 }
 
 }  // namespace
 
-Result<ordered_json> stage_task_page_json(const StageTasks& tasks, const TaskPageRequest& request) {
+Result<std::string> stage_task_page_json(const StageTasks& tasks, const TaskPageRequest& request) {
   const Column* sort = column_named(request.sort_by);
   if (sort == nullptr) return fail(Status::InvalidArgument("cannot sort tasks by \"" + request.sort_by + "\""));
   if (request.length < 1 || request.length > kMaxTaskPageLength) {
@@ -95,23 +107,32 @@ Result<ordered_json> stage_task_page_json(const StageTasks& tasks, const TaskPag
     const auto ka = std::pair(sort->value(*a), a->task_id), kb = std::pair(sort->value(*b), b->task_id);
     return request.descending ? kb < ka : ka < kb;
   });
-  ordered_json rows = ordered_json::array();
   const auto total = static_cast<int64_t>(order.size());
-  for (int64_t i = request.offset; i < total && i < request.offset + request.length; ++i) {
-    rows.push_back(task_row(*order[static_cast<size_t>(i)]));
-  }
 
-  ordered_json histograms = ordered_json::object();
-  for (std::string_view name : {"durationMs", "inputBytes", "shuffleReadBytes"}) {
-    const Column* c = column_named(name);
-    std::vector<int64_t> values;
-    for (const TaskRecord& t : tasks.tasks) {
-      if (t.status == "SUCCESS" && t.has_metrics) values.push_back(c->value(t));
-    }
-    if (!values.empty()) histograms[std::string(name)] = histogram(values, request.bins);
-  }
-  return ordered_json{{"total", total}, {"offset", request.offset}, {"tasks", std::move(rows)},
-                      {"histograms", std::move(histograms)}};
+  std::string body;
+  JsonWriter w(body);
+  w.object([&] {
+    w.field("total", total);
+    w.field("offset", request.offset);
+    w.array_field("tasks", [&] {
+      for (int64_t i = request.offset; i < total && i < request.offset + request.length; ++i) {
+        write_task_row(w, *order[static_cast<size_t>(i)]);
+      }
+    });
+    w.object_field("histograms", [&] {
+      for (std::string_view name : {"durationMs", "inputBytes", "shuffleReadBytes"}) {
+        const Column* c = column_named(name);
+        std::vector<int64_t> values;
+        for (const TaskRecord& t : tasks.tasks) {
+          if (t.status == "SUCCESS" && t.has_metrics) values.push_back(c->value(t));
+        }
+        if (values.empty()) continue;
+        w.key(name);
+        write_histogram(w, values, request.bins);
+      }
+    });
+  });
+  return body;
 }
 
 }  // namespace sf::server

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "common/status.h"
@@ -27,11 +26,11 @@ struct TaskPageRequest {
 inline constexpr int64_t kMaxTaskPageLength = 1000;
 inline constexpr int kMaxHistogramBins = 200;
 
-// {"total", "offset", "tasks": [row...], "histograms": {"durationMs" | "inputBytes" |
+// The page as JSON text: {"total", "offset", "tasks": [row...], "histograms": {"durationMs" | "inputBytes" |
 // "shuffleReadBytes": {"edges": [bins + 1 numbers], "counts": [bins], "tasks": n}}}. A histogram
 // spans its smallest to its largest value in equal bins (one bin when they are equal); one with
 // no successful task is left out. InvalidArgument for an unknown column, a length outside
 // 1..kMaxTaskPageLength, a negative offset or bins outside 1..kMaxHistogramBins.
-Result<nlohmann::ordered_json> stage_task_page_json(const StageTasks& tasks, const TaskPageRequest& request);
+Result<std::string> stage_task_page_json(const StageTasks& tasks, const TaskPageRequest& request);
 
 }  // namespace sf::server

@@ -3,6 +3,7 @@
 #include "server/stage_task_page.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,7 +47,7 @@ class StageTaskPageTest : public ::testing::Test {
   static ordered_json page(TaskPageRequest request) {
     auto out = stage_task_page_json(*tasks_, request);
     EXPECT_TRUE(out) << out.error().message();
-    return out ? *out : ordered_json();
+    return out ? ordered_json::parse(*out) : ordered_json();
   }
 
   static fs::path* dir_;
