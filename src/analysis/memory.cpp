@@ -527,8 +527,7 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
     const double memory = static_cast<double>(stage->metric(TaskMetric::kMemoryBytesSpilled));
     if (disk <= 0 && memory <= 0) continue;
     const double duration = context.occupancy(*stage).duration_ms;
-    // Writing the spill and reading it back, at the modeled disk rate (Spark does not time it).
-    const double spill_task_ms = 2 * disk / t.spill_io_throughput_bps * 1000.0;
+    const double spill_task_ms = t.spill_io_ms(disk);
     const StageWork work = context.work(*stage);
     if (!context.significant_ms(spill_task_ms / std::max(1.0, std::min(work.cores, work.tasks)), t.stage_min_duration_ms) &&
         disk < t.spill_min_disk_bytes) {
@@ -544,8 +543,8 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
                           format_bytes(as_int(disk)), format_bytes(as_int(memory)));
     f.explanation = fmt::format(
         "The stage's tasks ran out of execution memory and spilled {} of data as it was in memory ({} on disk), {} "
-        "per task over its {} partitions (the median task spilled {} to disk). Writing that and reading it back at "
-        "an assumed {} of local disk takes about {} of task time; the stage ran {}.",
+        "per task over its {} partitions (the median task spilled {} to disk). Writing that and reading it back, at "
+        "an assumed {} of spilled bytes, takes about {} of task time; the stage ran {}.",
         format_bytes(as_int(memory)), format_bytes(as_int(disk)), format_bytes(as_int(per_task)),
         format_count(partitions), format_bytes(as_int(median_task_spill)), rate_words(t.spill_io_throughput_bps),
         format_duration_ms(as_int(spill_task_ms)), format_duration_ms(as_int(duration)));

@@ -615,7 +615,7 @@ JoinWork join_work(const DetectorContext& context, const SqlExecution& sql, cons
       spill_disk = static_cast<double>(stage->metric(model::TaskMetric::kDiskBytesSpilled)) *
                    std::min(1.0, stage_part(spill_size, stage) / stage_memory);
     }
-    const double spill = spill_disk / t.spill_io_throughput_bps * 1000.0;
+    const double spill = t.spill_io_ms(spill_disk);
     work.fetch_wait_ms += fetch;
     work.sort_ms += sort;
     work.spill_bytes += spill_disk;

@@ -12,7 +12,7 @@ using T = Thresholds;
 // clang-format off
 const std::array kRegistry = {
     ThresholdInfo{"impact.shuffleThroughputBytesPerSec", "bytes/s", "network rate a shuffle read is modeled at (1 Gbit/s)", &T::shuffle_throughput_bps},
-    ThresholdInfo{"impact.spillIoThroughputBytesPerSec", "bytes/s", "local disk rate spilled bytes are modeled at", &T::spill_io_throughput_bps},
+    ThresholdInfo{"impact.spillIoThroughputBytesPerSec", "bytes/s", "rate a byte spilled to disk is written and read back at", &T::spill_io_throughput_bps},
     ThresholdInfo{"impact.broadcastBandwidthBytesPerSec", "bytes/s", "rate a broadcast is collected and sent at", &T::broadcast_bandwidth_bps},
     ThresholdInfo{"impact.reReadThroughputBytesPerSec", "bytes/s", "rate re-reading uncached input is modeled at", &T::re_read_throughput_bps},
     ThresholdInfo{"impact.fileOpenOverheadMs", "ms", "cost of opening one more file in a scan", &T::file_open_overhead_ms},

@@ -23,7 +23,7 @@ namespace sf::analysis {
 struct Thresholds {
   // --- Impact model constants -----------------------------------------------------------------
   double shuffle_throughput_bps = 125e6;     // network rate a shuffle read is modeled at (1 Gbit/s)
-  double spill_io_throughput_bps = 200e6;    // local disk rate spilled bytes are modeled at
+  double spill_io_throughput_bps = 200e6;    // rate a byte spilled to disk is written and read back at
   double broadcast_bandwidth_bps = 125e6;    // rate a broadcast is collected and sent at
   double re_read_throughput_bps = 200e6;     // rate re-reading uncached input is modeled at
   double file_open_overhead_ms = 10;         // cost of opening one more file in a scan
@@ -32,6 +32,11 @@ struct Thresholds {
   double executor_startup_overhead_ms = 30000;  // core time an executor spends starting up
   double serial_gate = 0.999;                // gate at which a stage counts as having run alone
   double regression_guard_gate = 0.95;       // gate past which a real waste must show wall-clock
+
+  // The task time a disk spill of `disk_bytes` is modeled to cost, written and read back: each
+  // byte on disk once at spill_io_throughput_bps. Spark does not time a spill: a spill that stays
+  // in the page cache costs less, one to a busy disk more.
+  double spill_io_ms(double disk_bytes) const { return disk_bytes / spill_io_throughput_bps * 1000.0; }
 
   // --- Impact bands: recoverable share of the application's wall-clock -------------------------
   double band_critical_share = 0.25;
