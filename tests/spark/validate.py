@@ -2,7 +2,7 @@
 and what the what-if simulation of a run predicts for larger cluster sizes, against those sizes' runs.
 
     .venv/bin/python tests/spark/validate.py --sf build/src/cli/sparkforensics --out build/validate \
-        [--rounds 3] [--only NAME ...] [--write docs/validation.md]
+        [--rounds 3] [--only NAME ...] [--write docs/validation.md] [--reanalyze]
 
 Every problem scenario runs --rounds times as the problem and as its fixed twin, alternating (a
 warm-up run first in the same driver JVM, discarded: the first SparkContext of a JVM pays for
@@ -14,6 +14,9 @@ minus the twin's. The table gives the medians over the rounds and their ratio.
 Every sizing scenario runs --rounds times at each of its sizes (smallest first). For each round,
 the prediction for a larger size is the what-if curve of the smallest run at that size (its
 executors of the smallest run's cores); the measured figure is that size's application wall-clock.
+
+--reanalyze runs no Spark: it reads the logs the last validation into --out wrote, with the binary
+given, so a change to a model is measured against the same runs (the date line keeps the runs' day).
 
 A benchmark, not a test: the figures move with the machine's load, and no test asserts on them.
 """
@@ -83,6 +86,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--write")
+    parser.add_argument("--reanalyze", action="store_true",
+                        help="no new runs: analyze the logs the last validation into --out wrote")
     args = parser.parse_args()
     # A cost the log cannot show as wall-clock (Expectation.tier other than "time") predicts no
     # recovery to measure against.
@@ -96,13 +101,19 @@ def main():
     # first in the JVM that runs the measured ones, and leaves it out. Each run writes into
     # directories of its own, so what an earlier (or stopped) validation left goes first.
     logs = os.path.join(args.out, "runs")
-    shutil.rmtree(logs, ignore_errors=True)
-    done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--warmup", "control_aggregate",
-                                    "--only", *names, *sizings])
-    if done.returncode != 0:
-        print("validate: some runs failed; the table has the rest", file=sys.stderr)
-    with open(os.path.join(logs, "manifest.json")) as f:
+    manifest = os.path.join(logs, "manifest.json")
+    if args.reanalyze:
+        if not os.path.exists(manifest):
+            sys.exit(f"validate: --reanalyze found no earlier runs: {manifest} does not exist")
+    else:
+        shutil.rmtree(logs, ignore_errors=True)
+        done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--warmup", "control_aggregate",
+                                        "--only", *names, *sizings])
+        if done.returncode != 0:
+            print("validate: some runs failed; the table has the rest", file=sys.stderr)
+    with open(manifest) as f:
         runs = json.load(f)["runs"]
+    run_day = datetime.date.fromtimestamp(os.path.getmtime(manifest)).isoformat()
 
     rows = []
     for name in names:
@@ -140,7 +151,7 @@ def main():
         "change also reshapes set-up work the finding does not claim. Medians over",
         f"{args.rounds} alternating rounds after a discarded warm-up run.",
         "",
-        f"Run on {datetime.date.today().isoformat()}, {platform.machine()} with {os.cpu_count()} cores, "
+        f"Run on {run_day}, {platform.machine()} with {os.cpu_count()} cores, "
         f"pyspark {pyspark_version()}. The machine is shared: single runs move by tens of percent.",
         "",
         "| scenario | finding | predicted (low to high) | measured recovery | predicted high / measured | rounds |",
