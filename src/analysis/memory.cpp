@@ -360,21 +360,60 @@ std::string aggregate_without_lists_words(const ObjectHoldingAggregates& holders
       holders.labels.front());
 }
 
+// Whether a stage's GC is a finding of its own: a share of its run time past gc.warnRatio, over
+// enough run time. Over little run time a GC share is noise (class loading, a first compile);
+// what counts as little scales with the application, as every detector's floor does: a 30 s
+// stage of a one-minute run is most of it.
+bool gc_heavy(const DetectorContext& context, const StageAttempt& stage) {
+  const Thresholds& t = context.thresholds();
+  if (!context.ran_long_enough(stage)) return false;
+  const double run_time = static_cast<double>(stage.metric(TaskMetric::kExecutorRunTimeMs));
+  if (run_time <= 0 || !context.significant_ms(run_time, t.gc_min_run_time_ms)) return false;
+  return static_cast<double>(stage.metric(TaskMetric::kJvmGcTimeMs)) / run_time >= t.gc_warn_ratio;
+}
+
+// The GC past the warning level of a GC-heavy stage, in task time.
+double excess_gc_ms(const DetectorContext& context, const StageAttempt& stage) {
+  return static_cast<double>(stage.metric(TaskMetric::kJvmGcTimeMs)) -
+         context.thresholds().gc_warn_ratio * static_cast<double>(stage.metric(TaskMetric::kExecutorRunTimeMs));
+}
+
+// Whether a stage's GC finding is claimed as the building of the aggregates that hold objects
+// there: it is GC-heavy and they took longer than its GC past the warning level.
+bool claims_object_aggregates(const DetectorContext& context, const StageAttempt& stage) {
+  return gc_heavy(context, stage) &&
+         object_holding_aggregates(context.model(), stage).build_ms > excess_gc_ms(context, stage);
+}
+
+// Keeping no list takes the building away in every stage of the SQL execution that runs such
+// an aggregate (a partial aggregation and its final merge), so one finding claims them all: the
+// execution's first stage that claims_object_aggregates. Its other stages that run one, with
+// their build time; nullopt for a stage whose execution's earlier stage claims them.
+std::optional<std::vector<RemovedWork>> other_object_aggregate_stages(const DetectorContext& context,
+                                                                      const StageAttempt& stage) {
+  std::vector<RemovedWork> others;
+  if (!stage.sql_execution_id) return others;
+  for (const StageAttempt* other : context.ran_stages()) {
+    if (other == &stage || other->sql_execution_id != stage.sql_execution_id) continue;
+    const double build_ms = object_holding_aggregates(context.model(), *other).build_ms;
+    if (build_ms <= 0) continue;
+    if (other->stage_id < stage.stage_id && claims_object_aggregates(context, *other)) return std::nullopt;
+    const double run_time = static_cast<double>(other->metric(TaskMetric::kExecutorRunTimeMs));
+    others.push_back({other, std::min(build_ms, run_time)});
+  }
+  return others;
+}
+
 void gc(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const auto executors = task_executors(context.model());
   const auto heap = app_heap(context, executors);
   for (const StageAttempt* stage : context.ran_stages()) {
-    if (!context.ran_long_enough(*stage)) continue;
+    if (!gc_heavy(context, *stage)) continue;
     const double duration = context.occupancy(*stage).duration_ms;
     const double run_time = static_cast<double>(stage->metric(TaskMetric::kExecutorRunTimeMs));
     const double gc_time = static_cast<double>(stage->metric(TaskMetric::kJvmGcTimeMs));
-    // Over little run time a GC share is noise (class loading, a first compile); what counts as
-    // little scales with the application, as every detector's floor does: a 30 s stage of a
-    // one-minute run is most of it.
-    if (run_time <= 0 || !context.significant_ms(run_time, t.gc_min_run_time_ms)) continue;
     const double ratio = gc_time / run_time;
-    if (ratio < t.gc_warn_ratio) continue;
     // GC core time, turned into wall-clock at the stage's average concurrency (run / duration).
     const double waste = gc_time / (run_time / duration);
     const double peak_heap = static_cast<double>(peak_heap_of(stage->peak_executor_metrics));
@@ -473,20 +512,29 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
         "tasks per executor lowers it depends on how much of the heap the tasks keep alive.";
     // The fix shortens every task by its GC past the warning level, the longest ones too
     // (removed_work.h), not only the stage above its longest task as it ran.
-    const double excess_gc = gc_time - t.gc_warn_ratio * run_time;
+    const double excess_gc = excess_gc_ms(context, *stage);
     f.evidence.push_back({"gcPastWarnLevelMs", excess_gc, "ms"});
     // An aggregate that holds its groups as objects is the cause: an aggregate that keeps no list
     // takes its building away, collections and all, not only the GC past the warning level.
-    double removed_ms = excess_gc;
+    std::vector<RemovedWork> removed = {{stage, excess_gc}};
     if (holders.build_ms > excess_gc) {
-      removed_ms = std::min(holders.build_ms, run_time);
+      const auto others = other_object_aggregate_stages(context, *stage);
+      if (!others) continue;  // an earlier stage's finding claims this one's building
+      removed.front().task_ms = std::min(holders.build_ms, run_time);
       f.evidence.push_back({"objectAggregateBuildMs", holders.build_ms, "ms"});
+      if (!others->empty()) {
+        double others_ms = 0;
+        for (const RemovedWork& w : *others) others_ms += w.task_ms;
+        f.evidence.push_back({"otherStagesObjectAggregateBuildMs", others_ms, "ms"});
+        removed.insert(removed.end(), others->begin(), others->end());
+      }
       f.validation_caveat =
-          "The recoverable time is the collecting aggregates' own build time (their collections included): an "
+          "The recoverable time is the collecting aggregates' own build time (their collections included), in this "
+          "stage and in the execution's other stages that run them: an "
           "aggregate that keeps no list still reads every row, so it is the high side of what the change saves "
-          "in this stage; what later stages do with the lists (sorting, exploding) is not counted.";
+          "there; what later stages do with the lists (sorting, exploding, shuffling them) is not counted.";
     }
-    f.claim = removed_work_claim(context, {{stage, removed_ms}}, EstimateMethod::kModeled);
+    f.claim = removed_work_claim(context, removed, EstimateMethod::kModeled);
     // A few hundred ms of GC in a short stage (class loading, a first compile) is not a problem.
     double claimed_ms = 0;
     for (const WasteClaim::StageWaste& part : f.claim.stages) claimed_ms += part.waste_ms;

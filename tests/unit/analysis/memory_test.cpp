@@ -207,6 +207,55 @@ TEST(Memory, GcWithoutFullCollectionsIsNotAHeapSizeProblem) {
   EXPECT_DOUBLE_EQ(raw_of(full), 360000);
 }
 
+// The final merge of a partial collect_list runs in a later stage of the same SQL execution: the
+// change that keeps no list takes its building away too. One finding, on the first stage, claims
+// both stages' building, and the later stage, GC-heavy as well, adds no finding of its own
+// (which would claim the same building twice).
+TEST(Memory, GcOfAPartialAndFinalCollectListIsOneFindingClaimingBothStages) {
+  StageSpec partial = eighty_second_stage(0);
+  for (TaskSpec& t : partial.tasks) {
+    t.gc_time_ms = 2500;  // 25%
+    t.accumulables = {{41, 1}, {42, 9000}};
+  }
+  StageSpec final_merge;
+  final_merge.stage_id = 1;
+  final_merge.name = "work 1";
+  final_merge.submit_ms = 82000;
+  final_merge.parent_ids = {0};
+  final_merge.tasks = ScenarioLog::uniform_tasks(40, 82000, 10000, {"1", "2"}, 4);
+  final_merge.complete_ms = 162000;
+  for (TaskSpec& t : final_merge.tasks) {
+    t.gc_time_ms = 1200;  // 12%: GC-heavy too
+    t.accumulables = {{43, 1}, {44, 3000}};
+  }
+  ScenarioLog log;
+  log.start(0).finished(170000);
+  log.property("spark.executor.memory", "8g").property("spark.executor.cores", "4");
+  log.executor("1", "host-a", 4, 100).executor("2", "host-b", 4, 100);
+  const sf::testing::PlanNodeSpec partial_node{
+      .name = "ObjectHashAggregate",
+      .simple_string = "ObjectHashAggregate(keys=[user#3L], functions=[partial_collect_list(event#6, 0, 0)])",
+      .metrics = {{"number of output rows", 41}, {"time in aggregation build", 42, "timing"}}};
+  log.sql({.execution_id = 0,
+           .start_ms = 500,
+           .end_ms = 165000,
+           .plan = {.name = "ObjectHashAggregate",
+                    .simple_string = "ObjectHashAggregate(keys=[user#3L], functions=[collect_list(event#6, 0, 0)])",
+                    .metrics = {{"number of output rows", 43}, {"time in aggregation build", 44, "timing"}},
+                    .children = {partial_node}}});
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 163000, .sql_execution_id = 0, .stages = {partial, final_merge}});
+  auto result = analyze_scenario(log);
+  auto gc = result.of_type("gc");
+  ASSERT_EQ(gc.size(), 1u);
+  const Finding& f = *gc[0];
+  EXPECT_EQ(f.id, "gc//stage-0.0");
+  EXPECT_DOUBLE_EQ(evidence_of(f, "objectAggregateBuildMs"), 360000);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "otherStagesObjectAggregateBuildMs"), 120000);
+  EXPECT_DOUBLE_EQ(raw_of(f), 480000);
+  ASSERT_EQ(f.claim.stages.size(), 2u);
+  EXPECT_EQ(f.claim.stages[1].stage.stage_id, 1);
+}
+
 TEST(Memory, GcReplacesAnotherCollectorWithG1) {
   // The JVM refuses two collectors: CMS goes, the application's other options stay. On Java 8,
   // whose default collector is Parallel, G1 comes with an earlier concurrent cycle.
