@@ -72,26 +72,37 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
   }
   // The sum of t^shape over a segment's free values (t = i / (free + 1)); a long segment is
   // summed on kSamples evenly spread values, each standing for its share of them: the search
-  // needs the sum's trend, not every term, and a stage may have 100,000 tasks.
+  // needs the sum's trend, not every term, and a stage may have 100,000 tasks. The positions do
+  // not move with the shape, so their logarithms are taken once and each step of the search
+  // costs an exp per term (t^shape = e^(shape x ln t)), not a pow.
   constexpr size_t kSamples = 256;
-  auto power_sum = [](size_t free, double shape) {
-    const double slots = static_cast<double>(free + 1);
-    if (free <= kSamples) {
-      double total = 0;
-      for (size_t i = 1; i <= free; ++i) total += std::pow(static_cast<double>(i) / slots, shape);
-      return total;
-    }
-    double total = 0;
-    for (size_t j = 0; j < kSamples; ++j) {
-      const double i = 1 + (static_cast<double>(j) + 0.5) * static_cast<double>(free) / kSamples;
-      total += std::pow(std::min(i, static_cast<double>(free)) / slots, shape);
-    }
-    return total * static_cast<double>(free) / kSamples;
+  struct Terms {
+    std::vector<double> log_positions;
+    double weight = 1;  // how many of the segment's values each term stands for
   };
+  std::vector<Terms> terms;
+  terms.reserve(segments.size());
+  for (const Segment& g : segments) {
+    const double slots = static_cast<double>(g.free + 1);
+    Terms t;
+    if (g.free <= kSamples) {
+      for (size_t i = 1; i <= g.free; ++i) t.log_positions.push_back(std::log(static_cast<double>(i) / slots));
+    } else {
+      for (size_t j = 0; j < kSamples; ++j) {
+        const double i = 1 + (static_cast<double>(j) + 0.5) * static_cast<double>(g.free) / kSamples;
+        t.log_positions.push_back(std::log(std::min(i, static_cast<double>(g.free)) / slots));
+      }
+      t.weight = static_cast<double>(g.free) / kSamples;
+    }
+    terms.push_back(std::move(t));
+  }
   auto sum_with = [&](double shape) {
     double total = anchored;
-    for (const Segment& g : segments) {
-      total += static_cast<double>(g.free) * g.lower + (g.upper - g.lower) * power_sum(g.free, shape);
+    for (size_t k = 0; k < segments.size(); ++k) {
+      const Segment& g = segments[k];
+      double power_sum = 0;
+      for (double log_position : terms[k].log_positions) power_sum += std::exp(shape * log_position);
+      total += static_cast<double>(g.free) * g.lower + (g.upper - g.lower) * power_sum * terms[k].weight;
     }
     return total;
   };
