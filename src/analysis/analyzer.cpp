@@ -181,7 +181,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   flag_overlaps(analysis.findings);
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
-  analysis.economics = compute_economics(model, occupancy, analysis.findings, options.rate_card);
+  analysis.economics = compute_economics(model, occupancy, analysis.findings, options.rate_card, options.threads);
   return analysis;
 }
 

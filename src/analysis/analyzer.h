@@ -22,6 +22,9 @@ struct AnalysisOptions {
   Thresholds thresholds;
   std::vector<std::string> overridden_thresholds;  // names set by a config file
   RateCard rate_card = default_rate_card();         // what costs are priced with
+  // Threads the what-if simulation may use, the calling one among them: the same analysis
+  // whatever the count. A front end answering several requests at once keeps 1.
+  unsigned threads = 1;
 };
 
 struct Analysis {

@@ -3,14 +3,14 @@
 namespace sf::analysis {
 
 Economics compute_economics(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
-                            const std::vector<Finding>& findings, const RateCard& rates) {
+                            const std::vector<Finding>& findings, const RateCard& rates, unsigned threads) {
   Economics e;
   e.cluster = cluster_shape(model);
   e.time_split = app_time_split(model);
   e.jobs = job_time_splits(model);
   e.sql = sql_time_splits(model);
   e.critical_path = critical_path(model);
-  e.what_if = what_if(model, e.cluster);
+  e.what_if = what_if(model, e.cluster, threads);
   e.cost = compute_cost(model, e.cluster, occupancy, findings, rates);
   if (e.what_if) {
     // Each size at its simulation's holding: its executors' lifetimes and the driver for the run.

@@ -32,7 +32,8 @@ struct Economics {
   Cost cost;
 };
 
+// `threads`: what the what-if simulation may use (what_if.h).
 Economics compute_economics(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
-                            const std::vector<Finding>& findings, const RateCard& rates);
+                            const std::vector<Finding>& findings, const RateCard& rates, unsigned threads = 1);
 
 }  // namespace sf::analysis

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/parallel_for.h"
+
 namespace sf::analysis {
 
 namespace {
@@ -49,7 +51,7 @@ SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors,
   return cluster;
 }
 
-std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape) {
+std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape, unsigned threads) {
   const std::optional<int64_t> duration = model.app.duration_ms();
   if (!duration || *duration <= 0) return std::nullopt;
   const ScheduleSimulation simulation(model);
@@ -70,9 +72,14 @@ std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& 
   const int64_t one_wave = (most_tasks + slots - 1) / slots;
   const int64_t top = std::clamp<int64_t>(one_wave, 2 * int64_t{shape.executors}, kMostPerToday * int64_t{shape.executors});
 
+  const std::vector<int32_t> counts = executor_counts(shape.executors, static_cast<int32_t>(std::max<int64_t>(top, kLeastTop)));
+  std::vector<SimulationResult> runs(counts.size());
+  parallel_for(counts.size(), threads,
+               [&](size_t i) { runs[i] = simulation.run(simulated_cluster(shape, counts[i], most_tasks)); });
   double least = 0;
-  for (int32_t n : executor_counts(shape.executors, static_cast<int32_t>(std::max<int64_t>(top, kLeastTop)))) {
-    const SimulationResult run = simulation.run(simulated_cluster(shape, n, most_tasks));
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const int32_t n = counts[i];
+    const SimulationResult& run = runs[i];
     WhatIfPoint point;
     point.executors = n;
     point.simulated_ms = run.wall_clock_ms;

@@ -6,7 +6,6 @@
 // log. Each worker holds one model at a time, so memory stays bounded by the largest log (and
 // the documents finished ahead of a slower earlier one).
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -23,6 +22,7 @@
 #include "cli/log_reading.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "common/parallel_for.h"
 #include "common/units.h"
 #include "model/load.h"
 #include "report/dashboard_page.h"
@@ -76,6 +76,9 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
   auto loaded = load_log(options.log_paths.front(), settings.load, !options.no_progress && !options.quiet);
   if (!loaded) return report_error(loaded.error().message(), kExitFailed);
   if (!options.quiet) warn_about_partial_load("", *loaded);
+  // The cores that read the log simulate the what-if's cluster sizes too.
+  analysis::AnalysisOptions analysis_options = settings.analysis;
+  analysis_options.threads = model::load_threads(settings.load);
   if (options.format == "json") {
     // Written out as it is made: the document of a 1 GB log is 80 MB, more than its model.
     OutputSink out(options.output_path);
@@ -87,15 +90,15 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
       analysis::Analysis analysis;
       report::stream_analysis_json_while_analyzing(
           *loaded,
-          [&]() -> const analysis::Analysis& { return analysis = analysis::analyze(*loaded, settings.analysis); },
+          [&]() -> const analysis::Analysis& { return analysis = analysis::analyze(*loaded, analysis_options); },
           json_layout(options), write);
     } else {
-      const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
+      const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
       report::stream_analysis_json(*loaded, &analysis, json_layout(options), write);
     }
     return out.close() ? kExitOk : kExitFailed;
   }
-  const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
+  const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
   auto rendered = render(options, *loaded, analysis);
   if (!rendered) return report_error(rendered.error().message(), kExitFailed);
   return write_output(options.output_path, *rendered) ? kExitOk : kExitFailed;
@@ -168,49 +171,42 @@ int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings)
   ProgressLine progress("", !options.no_progress && !options.quiet);
   std::mutex stderr_mutex;  // the progress line and the workers' messages, one at a time
   size_t done = 0, failed = 0;
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    // Logs already load side by side: one decoding thread each unless asked.
-    model::LoadOptions load_options = settings.load;
-    if (load_options.threads == 0) load_options.threads = 1;
-    for (size_t i = next++; i < logs.size(); i = next++) {
-      auto loaded = model::load_event_log(logs[i].path, load_options);
-      std::optional<std::string> document;
-      if (loaded) {
-        const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
-        if (options.format == "text") {
-          document = report::analysis_summary_line(logs[i].path, *loaded, analysis) + "\n";
-        } else if (auto rendered = render(options, *loaded, analysis)) {
-          document = std::move(*rendered);
-        }
+  // Logs already load side by side: one decoding thread each unless asked.
+  model::LoadOptions load_options = settings.load;
+  if (load_options.threads == 0) load_options.threads = 1;
+  const unsigned jobs =
+      options.jobs != 0 ? options.jobs : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+  parallel_for(logs.size(), jobs, [&](size_t i) {
+    auto loaded = model::load_event_log(logs[i].path, load_options);
+    std::optional<std::string> document;
+    if (loaded) {
+      const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
+      if (options.format == "text") {
+        document = report::analysis_summary_line(logs[i].path, *loaded, analysis) + "\n";
+      } else if (auto rendered = render(options, *loaded, analysis)) {
+        document = std::move(*rendered);
       }
-      {
-        std::lock_guard lock(stderr_mutex);
-        progress.clear();
-        if (!loaded) {
-          // A file in a directory of logs that is no event log at all (notes, a stray archive)
-          // is left out and named, as the History Server leaves it out; a log that cannot be
-          // read is an error.
-          const bool not_a_log = logs[i].listed && loaded.error().code() == StatusCode::kUnsupported;
-          print_error((not_a_log ? "skipped " : "") + loaded.error().message());
-          failed += not_a_log ? 0 : 1;
-        } else if (!options.quiet) {
-          warn_about_partial_load(logs[i].path, *loaded);
-        }
-        ++done;
-        progress.show(fmt::format("{} of {} analyzed{}", done, units::format_counted(static_cast<int64_t>(logs.size()), "log"),
-                                  failed == 0 ? "" : fmt::format(" ({} could not be)", failed)),
-                      /*now=*/done == logs.size());
-      }
-      documents.put(i, std::move(document));
     }
-  };
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(logs.size()));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& thread : threads) thread.join();
+    {
+      std::lock_guard lock(stderr_mutex);
+      progress.clear();
+      if (!loaded) {
+        // A file in a directory of logs that is no event log at all (notes, a stray archive)
+        // is left out and named, as the History Server leaves it out; a log that cannot be
+        // read is an error.
+        const bool not_a_log = logs[i].listed && loaded.error().code() == StatusCode::kUnsupported;
+        print_error((not_a_log ? "skipped " : "") + loaded.error().message());
+        failed += not_a_log ? 0 : 1;
+      } else if (!options.quiet) {
+        warn_about_partial_load(logs[i].path, *loaded);
+      }
+      ++done;
+      progress.show(fmt::format("{} of {} analyzed{}", done, units::format_counted(static_cast<int64_t>(logs.size()), "log"),
+                                failed == 0 ? "" : fmt::format(" ({} could not be)", failed)),
+                    /*now=*/done == logs.size());
+    }
+    documents.put(i, std::move(document));
+  });
   progress.clear();
   documents.finish();
   if (!sink.close()) return kExitFailed;

@@ -11,14 +11,9 @@
 
 namespace sf::model {
 
-namespace {
-
-unsigned default_threads() {
-  const unsigned hardware = std::thread::hardware_concurrency();
-  return std::clamp(hardware, 1u, 2u);
+unsigned load_threads(const LoadOptions& options) {
+  return options.threads != 0 ? options.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
 }
-
-}  // namespace
 
 Result<AppModel> load_event_log(const std::string& path, const LoadOptions& options) {
   auto input = io::resolve_log_input(path, options.confinement);
@@ -36,7 +31,7 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
   LoadProgress progress;
   progress.source_bytes_total = input->total_stored_bytes();
   PartReadOptions part_options;
-  part_options.threads = options.threads == 0 ? default_threads() : options.threads;
+  part_options.threads = load_threads(options);
   part_options.max_line_bytes = options.max_line_bytes;
   part_options.omit_repeated_accumulator_ids = options.omit_repeated_accumulator_ids;
   part_options.progress_interval_bytes = options.progress_interval_bytes;

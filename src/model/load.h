@@ -62,4 +62,7 @@ struct LoadOptions {
 
 Result<AppModel> load_event_log(const std::string& path, const LoadOptions& options = {});
 
+// The threads a load with `options` decodes on (`threads`, its 0 resolved).
+unsigned load_threads(const LoadOptions& options);
+
 }  // namespace sf::model
