@@ -576,45 +576,48 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
+// The one tinyTask finding of `stage` (which reads nothing, so it is cut to a tenth): its
+// per-task overhead, the stage after the fix and its claim, serial.
+void expect_tiny_task(const StageSpec& stage, double overhead_ms, double after_fix_ms, double claim_ms) {
+  auto result = analyze_stage(stage);
+  auto tiny = result.of_type("tinyTask");
+  ASSERT_EQ(tiny.size(), 1u);
+  EXPECT_EQ(evidence_of(*tiny[0], "suggestedPartitions"), static_cast<double>(stage.tasks.size() / 10));
+  EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), overhead_ms);
+  EXPECT_EQ(evidence_of(*tiny[0], "stageDurationAfterFixMs"), after_fix_ms);
+  expect_serial(*tiny[0], claim_ms, claim_ms, EstimateMethod::kModeled);
+}
+
 TEST(TinyTask, AStageThatReadsNothingIsCutToATenth) {
   // 1,000 tasks of 50 ms that read no input and no shuffle (a range, a parallelize): 100 tasks.
   // In 100 tasks on 8 cores: (30,000 + 100 x 20) / 8 = 4,000 ms, against 6,250 ms.
-  auto result = analyze_stage(stage_of(0, 1000, repeat(1000, 50)));
-  auto tiny = result.of_type("tinyTask");
+  const StageSpec stage = stage_of(0, 1000, repeat(1000, 50));
+  expect_tiny_task(stage, 20, 4000, 2250);
+  const auto result = analyze_stage(stage);
+  const auto tiny = result.of_type("tinyTask");
   ASSERT_EQ(tiny.size(), 1u);
-  EXPECT_EQ(evidence_of(*tiny[0], "suggestedPartitions"), 100);
   EXPECT_NE(tiny[0]->explanation.find("a tenth of them"), std::string::npos) << tiny[0]->explanation;
-  expect_serial(*tiny[0], 2250, 2250, EstimateMethod::kModeled);
 }
 
 TEST(TinyTask, ALaunchCostAboveTheCapIsMeasuredInAStageOfManyWaves) {
   // 1,000 tasks of 60 ms (35 ms run, 15 ms deserialization, 10 ms scheduler delay) on 8 cores:
-  // 125 waves, 7,500 ms, reading nothing (so cut to 100 tasks). With 125 tasks a core the median task is a later one, so its 25 ms launch
-  // stands, not impact.taskOverheadMs (20 ms): overhead 25 + 25 ms of the shortest run = 50 ms.
-  // Data work 60,000 - 1,000 x 50 = 10,000 ms; in 100 tasks: (10,000 + 100 x 50) / 8 = 1,875 ms.
-  auto result = analyze_stage(
-      stage_of(0, 1000, repeat(1000, 60, {.run_time_ms = 35, .deserialize_time_ms = 15})));
-  auto tiny = result.of_type("tinyTask");
-  ASSERT_EQ(tiny.size(), 1u);
-  EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), 50);
-  EXPECT_EQ(evidence_of(*tiny[0], "stageDurationAfterFixMs"), 1875);
-  expect_serial(*tiny[0], 5625, 5625, EstimateMethod::kModeled);
+  // 125 waves, 7,500 ms. With 125 tasks a core the median task is a later one, so its 25 ms
+  // launch stands, not impact.taskOverheadMs (20 ms): overhead 25 + 25 ms of the shortest run =
+  // 50 ms. Data work 60,000 - 1,000 x 50 = 10,000 ms; in 100 tasks: (10,000 + 100 x 50) / 8 =
+  // 1,875 ms.
+  expect_tiny_task(stage_of(0, 1000, repeat(1000, 60, {.run_time_ms = 35, .deserialize_time_ms = 15})), 50, 1875,
+                   5625);
 }
 
 TEST(TinyTask, TheFirstWavesSetUpIsPaidOncePerCoreNotPerTask) {
   // The first task on each of the 8 cores deserializes for 505 ms (550 ms in all), the 992 after
-  // them for 5 ms (50 ms): 550 + 124 waves x 50 = 6,750 ms, cut to 100 tasks. The first wave's excess over the
+  // them for 5 ms (50 ms): 550 + 124 waves x 50 = 6,750 ms. The first wave's excess over the
   // median, 8 x 500 ms, is not a per-task cost: launch (5,000 + 5,000 scheduler delay) / 1,000 =
   // 10 ms, plus 10 of the 40 ms shortest run: 20 ms (28 ms if the excess were spread over every
   // task). Data work 54,000 - 20,000 = 34,000 ms; in 100 tasks: (34,000 + 2,000) / 8 = 4,500 ms.
   const TaskSpec fresh{.run_time_ms = 40, .deserialize_time_ms = 505};
   const TaskSpec warm{.run_time_ms = 40, .deserialize_time_ms = 5};
-  auto result = analyze_stage(stage_of(0, 1000, repeat(8, 550, fresh) + repeat(992, 50, warm)));
-  auto tiny = result.of_type("tinyTask");
-  ASSERT_EQ(tiny.size(), 1u);
-  EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), 20);
-  EXPECT_EQ(evidence_of(*tiny[0], "stageDurationAfterFixMs"), 4500);
-  expect_serial(*tiny[0], 2250, 2250, EstimateMethod::kModeled);
+  expect_tiny_task(stage_of(0, 1000, repeat(8, 550, fresh) + repeat(992, 50, warm)), 20, 4500, 2250);
 }
 
 TEST(TinyTask, NearMissesYieldNone) {
