@@ -56,6 +56,13 @@ std::optional<int64_t> partition_count(std::string_view text) {
 
 }  // namespace
 
+PartitionedData partitioned_data(const model::StageAttempt& stage) {
+  if (const int64_t shuffle = stage.shuffle_read_bytes(); shuffle > 0) {
+    return {shuffle, "shuffle read", model::QuantileMetric::kShuffleReadBytes};
+  }
+  return {stage.metric(model::TaskMetric::kInputBytes), "input", model::QuantileMetric::kInputBytes};
+}
+
 PartitionOrigin partition_origin(const model::AppModel& model, const model::StageAttempt& stage) {
   PartitionOrigin origin;
   if (!stage.sql_execution_id) {

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "analysis/detector_context.h"
 #include "model/app_model.h"
@@ -35,6 +36,17 @@ struct PartitionOrigin {
 };
 
 PartitionOrigin partition_origin(const model::AppModel& model, const model::StageAttempt& stage);
+
+// What a stage's partitions cut: the shuffle it reads, else its input (0 bytes when it reads
+// neither), with the quantile of it per task.
+struct PartitionedData {
+  int64_t bytes = 0;
+  std::string_view what;                  // "shuffle read" or "input"
+  model::QuantileMetric per_task = model::QuantileMetric::kInputBytes;
+  bool from_shuffle() const { return per_task == model::QuantileMetric::kShuffleReadBytes; }
+};
+
+PartitionedData partitioned_data(const model::StageAttempt& stage);
 
 // How to give a stage `partitions` tasks, through the knob that set its count: the code (named,
 // with no setting), a setting of the log's Spark, or the input's files.

@@ -11,6 +11,7 @@
 #include "analysis/detectors.h"
 #include "analysis/skew_join_settings.h"
 #include "analysis/figure_words.h"
+#include "analysis/partition_origin.h"
 #include "common/units.h"
 
 namespace sf::analysis {
@@ -178,7 +179,7 @@ bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt&
 // shufflePartitionSkew judge. Shuffle read bytes for a stage that reads shuffle, else input.
 struct PartitionSpread {
   bool from_shuffle = false;
-  const char* source = "";  // "shuffle read" or "input"
+  std::string_view source;  // "shuffle read" or "input"
   int64_t tasks = 0;
   double max = 0;
   double median = 0;
@@ -191,11 +192,12 @@ struct PartitionSpread {
 std::optional<PartitionSpread> partition_spread(const DetectorContext& context, const StageAttempt& stage) {
   const Thresholds& t = context.thresholds();
   PartitionSpread p;
-  p.from_shuffle = stage.shuffle_read_bytes() > 0;
-  if (!p.from_shuffle && stage.metric(TaskMetric::kInputBytes) <= 0) return std::nullopt;
-  const Quantiles& q = stage.quantile(p.from_shuffle ? QuantileMetric::kShuffleReadBytes : QuantileMetric::kInputBytes);
+  const PartitionedData data = partitioned_data(stage);
+  if (data.bytes <= 0) return std::nullopt;
+  p.from_shuffle = data.from_shuffle();
+  const Quantiles& q = stage.quantile(data.per_task);
   if (q.count == 0 || q.max <= 0) return std::nullopt;
-  p.source = p.from_shuffle ? "shuffle read" : "input";
+  p.source = data.what;
   p.tasks = q.count;
   p.max = static_cast<double>(q.max);
   p.median = static_cast<double>(q.p50);

@@ -544,37 +544,26 @@ void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findi
 
 // --- tinyTask --------------------------------------------------------------------------------
 
-// What a stage's partitions cut: the shuffle it reads, else its input; none when it reads neither.
-struct PartitionedData {
-  int64_t bytes = 0;
-  std::string_view what;
-};
-
-PartitionedData partitioned_data(const StageAttempt& stage) {
-  if (const int64_t shuffle = stage.shuffle_read_bytes(); shuffle > 0) return {shuffle, "shuffle read"};
-  return {stage.metric(TaskMetric::kInputBytes), "input"};
-}
-
-// How many partitions a stage of tiny tasks needs: enough for its data at
+// How many partitions a stage of tiny tasks needs, and what that went by: enough for its data at
 // partitionSizing.targetBytes each, and at least one per core, since fewer would leave cores idle.
 // A stage that reads nothing is cut to a tenth, the spec's model. Never more than it had.
-int64_t tiny_task_partitions(const StageAttempt& stage, const Thresholds& t, int32_t cores) {
+struct TinyTaskCut {
+  int64_t partitions = 0;
+  std::string reason;
+};
+
+TinyTaskCut tiny_task_cut(const StageAttempt& stage, const Thresholds& t, int32_t cores) {
   const int64_t tasks = stage.quantile(QuantileMetric::kDurationMs).count;
   const int64_t at_least = std::min<int64_t>(cores, tasks);
   const PartitionedData data = partitioned_data(stage);
   if (data.bytes <= 0 || t.partition_target_bytes <= 0) {
-    return std::max<int64_t>(at_least, static_cast<int64_t>(std::ceil(static_cast<double>(tasks) / 10)));
+    return {std::max<int64_t>(at_least, static_cast<int64_t>(std::ceil(static_cast<double>(tasks) / 10))),
+            "a tenth of them, one per core at least"};
   }
   const auto by_data = static_cast<int64_t>(std::ceil(static_cast<double>(data.bytes) / t.partition_target_bytes));
-  return std::clamp<int64_t>(by_data, at_least, tasks);
-}
-
-// What tiny_task_partitions went by, in words.
-std::string tiny_task_partitions_reason(const StageAttempt& stage, const Thresholds& t) {
-  const PartitionedData data = partitioned_data(stage);
-  if (data.bytes <= 0 || t.partition_target_bytes <= 0) return "a tenth of them, one per core at least";
-  return fmt::format("its {} of {} at {} a partition, one per core at least", format_bytes(data.bytes), data.what,
-                     format_bytes(static_cast<int64_t>(t.partition_target_bytes)));
+  return {std::clamp<int64_t>(by_data, at_least, tasks),
+          fmt::format("its {} of {} at {} a partition, one per core at least", format_bytes(data.bytes), data.what,
+                      format_bytes(static_cast<int64_t>(t.partition_target_bytes)))};
 }
 
 void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
@@ -585,7 +574,8 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
     const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
     const double tasks = static_cast<double>(d.count);
     if (tasks < t.tiny_task_min_tasks || static_cast<double>(d.p50) >= t.tiny_task_max_median_ms) continue;
-    const int64_t suggested = tiny_task_partitions(*stage, t, cores);
+    const TinyTaskCut cut = tiny_task_cut(*stage, t, cores);
+    const int64_t suggested = cut.partitions;
     const double excess_tasks = tasks - static_cast<double>(suggested);
     const double overhead_ms = context.work(*stage).overhead_ms;
     const double waste_ms = excess_tasks * overhead_ms;
@@ -598,7 +588,7 @@ void tiny_task(const DetectorContext& context, std::vector<Finding>& findings) {
         "collecting a task (about {} each, as measured here). {} tasks would do the same work ({}); the {} extra "
         "ones cost about {} of task time in overhead.",
         format_duration_ms(d.p50), duration_text(overhead_ms), format_count(suggested),
-        tiny_task_partitions_reason(*stage, t), format_count(static_cast<int64_t>(excess_tasks)),
+        cut.reason, format_count(static_cast<int64_t>(excess_tasks)),
         duration_text(waste_ms));
     if (is_sql(*stage) && stage->shuffle_read_bytes() > 0) {
       const bool adaptive = context.effective_value("spark.sql.adaptive.enabled").value_or("false") == "true";
