@@ -378,17 +378,11 @@ double excess_gc_ms(const DetectorContext& context, const StageAttempt& stage) {
          context.thresholds().gc_warn_ratio * static_cast<double>(stage.metric(TaskMetric::kExecutorRunTimeMs));
 }
 
-// Whether a stage's GC finding is claimed as the building of the aggregates that hold objects
-// there: it is GC-heavy and they took longer than its GC past the warning level.
-bool claims_object_aggregates(const DetectorContext& context, const StageAttempt& stage) {
-  return gc_heavy(context, stage) &&
-         object_holding_aggregates(context.model(), stage).build_ms > excess_gc_ms(context, stage);
-}
-
 // Keeping no list takes the building away in every stage of the SQL execution that runs such
 // an aggregate (a partial aggregation and its final merge), so one finding claims them all: the
-// execution's first stage that claims_object_aggregates. Its other stages that run one, with
-// their build time; nullopt for a stage whose execution's earlier stage claims them.
+// execution's first GC-heavy stage whose aggregates' building took longer than its GC past the
+// warning level (gc() claims the building there). Its other stages that run one, with their build
+// time; nullopt for a stage whose execution's earlier stage claims them.
 std::optional<std::vector<RemovedWork>> other_object_aggregate_stages(const DetectorContext& context,
                                                                       const StageAttempt& stage) {
   std::vector<RemovedWork> others;
@@ -397,7 +391,9 @@ std::optional<std::vector<RemovedWork>> other_object_aggregate_stages(const Dete
     if (other == &stage || other->sql_execution_id != stage.sql_execution_id) continue;
     const double build_ms = object_holding_aggregates(context.model(), *other).build_ms;
     if (build_ms <= 0) continue;
-    if (other->stage_id < stage.stage_id && claims_object_aggregates(context, *other)) return std::nullopt;
+    if (other->stage_id < stage.stage_id && gc_heavy(context, *other) && build_ms > excess_gc_ms(context, *other)) {
+      return std::nullopt;
+    }
     const double run_time = static_cast<double>(other->metric(TaskMetric::kExecutorRunTimeMs));
     others.push_back({other, std::min(build_ms, run_time)});
   }
