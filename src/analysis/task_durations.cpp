@@ -56,53 +56,47 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
   // anchor with a few rising to the upper (the tail of a stage whose first wave or a few
   // partitions ran long), a smaller one the reverse. One shape for every segment, chosen so the
   // values sum to `sum_ms`: the sum falls as the shape grows, so a bisection finds it.
-  struct Segment {
-    size_t rank = 0;   // of its lower anchor
-    size_t free = 0;   // values strictly between its anchors
-    double lower = 0, upper = 0;
-  };
-  std::vector<Segment> segments;
-  double anchored = 0;
-  for (size_t a = 0; a < anchors.size(); ++a) {
-    anchored += anchors[a].second;
-    if (a + 1 < anchors.size() && anchors[a + 1].first > anchors[a].first + 1) {
-      segments.push_back({anchors[a].first, anchors[a + 1].first - anchors[a].first - 1, anchors[a].second,
-                          anchors[a + 1].second});
-    }
-  }
   // The sum of t^shape over a segment's free values (t = i / (free + 1)); a long segment is
   // summed on kSamples evenly spread values, each standing for its share of them: the search
   // needs the sum's trend, not every term, and a stage may have 100,000 tasks. The positions do
   // not move with the shape, so their logarithms are taken once and each step of the search
   // costs an exp per term (t^shape = e^(shape x ln t)), not a pow.
   constexpr size_t kSamples = 256;
-  struct Terms {
-    std::vector<double> log_positions;
-    double weight = 1;  // how many of the segment's values each term stands for
+  struct Segment {
+    size_t rank = 0;   // of its lower anchor
+    size_t free = 0;   // values strictly between its anchors
+    double lower = 0, upper = 0;
+    std::vector<double> log_positions;  // of the terms its sum is taken on
+    double weight = 1;                  // how many of its values each term stands for
   };
-  std::vector<Terms> terms;
-  terms.reserve(segments.size());
-  for (const Segment& g : segments) {
+  std::vector<Segment> segments;
+  double anchored = 0;
+  for (size_t a = 0; a < anchors.size(); ++a) {
+    anchored += anchors[a].second;
+    if (a + 1 >= anchors.size() || anchors[a + 1].first <= anchors[a].first + 1) continue;
+    Segment g;
+    g.rank = anchors[a].first;
+    g.free = anchors[a + 1].first - anchors[a].first - 1;
+    g.lower = anchors[a].second;
+    g.upper = anchors[a + 1].second;
     const double slots = static_cast<double>(g.free + 1);
-    Terms t;
     if (g.free <= kSamples) {
-      for (size_t i = 1; i <= g.free; ++i) t.log_positions.push_back(std::log(static_cast<double>(i) / slots));
+      for (size_t i = 1; i <= g.free; ++i) g.log_positions.push_back(std::log(static_cast<double>(i) / slots));
     } else {
       for (size_t j = 0; j < kSamples; ++j) {
         const double i = 1 + (static_cast<double>(j) + 0.5) * static_cast<double>(g.free) / kSamples;
-        t.log_positions.push_back(std::log(std::min(i, static_cast<double>(g.free)) / slots));
+        g.log_positions.push_back(std::log(std::min(i, static_cast<double>(g.free)) / slots));
       }
-      t.weight = static_cast<double>(g.free) / kSamples;
+      g.weight = static_cast<double>(g.free) / kSamples;
     }
-    terms.push_back(std::move(t));
+    segments.push_back(std::move(g));
   }
   auto sum_with = [&](double shape) {
     double total = anchored;
-    for (size_t k = 0; k < segments.size(); ++k) {
-      const Segment& g = segments[k];
+    for (const Segment& g : segments) {
       double power_sum = 0;
-      for (double log_position : terms[k].log_positions) power_sum += std::exp(shape * log_position);
-      total += static_cast<double>(g.free) * g.lower + (g.upper - g.lower) * power_sum * terms[k].weight;
+      for (double log_position : g.log_positions) power_sum += std::exp(shape * log_position);
+      total += static_cast<double>(g.free) * g.lower + (g.upper - g.lower) * power_sum * g.weight;
     }
     return total;
   };
