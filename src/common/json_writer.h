@@ -25,9 +25,10 @@ class JsonWriter {
   // The pieces `drain` is handed are at least this long, but for the last.
   static constexpr size_t kDrainBytes = 64 * 1024;
 
-  // Appends to `out`, which must outlive the writer. With `drain`, whenever an object or an array
-  // ends with `out` past kDrainBytes, `out` is handed to `drain` and cleared: the caller hands it
-  // what is left when the document is done.
+  // Appends to `out`, which must outlive the writer. `out` holds the text once the top-level value
+  // is complete (or the writer is gone); until then it may be longer, grown ahead of the text.
+  // With `drain`, whenever an object or an array ends with the text past kDrainBytes, the text is
+  // handed to `drain` and written over: the caller hands it what is left when the document is done.
   explicit JsonWriter(std::string& out, int indent = -1, Drain drain = {});
   ~JsonWriter();
   JsonWriter(const JsonWriter&) = delete;

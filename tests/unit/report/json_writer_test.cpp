@@ -142,6 +142,31 @@ TEST(JsonWriter, AppendsToWhatTheStringHolds) {
   EXPECT_EQ(out, "prefix:[1]");
 }
 
+// The string is grown ahead of the text while a value is written: once the top-level value is
+// complete it holds the text alone, and what the caller appends then stays when the writer goes.
+TEST(JsonWriter, TheCallerMayAppendOnceTheValueIsComplete) {
+  std::string out;
+  {
+    JsonWriter w(out, 2);
+    w.object([&] { w.field("name", std::string(10000, 'x')); });
+    EXPECT_EQ(out.size(), 10000u + 16u);
+    out += '\n';
+  }
+  EXPECT_EQ(out, "{\n  \"name\": \"" + std::string(10000, 'x') + "\"\n}\n");
+}
+
+// A document left unfinished leaves only what was written in the string, with no bytes grown
+// ahead of it.
+TEST(JsonWriter, AnUnfinishedDocumentLeavesOnlyItsText) {
+  std::string out;
+  {
+    JsonWriter w(out);
+    w.begin_array();
+    w.string(std::string(5000, 'y'));
+  }
+  EXPECT_EQ(out, "[\"" + std::string(5000, 'y') + "\"");
+}
+
 // A document too large to hold goes to a drain in pieces: in order they are the document, each
 // ends where an object or an array ends, and only the caller's last one is shorter than
 // kDrainBytes. Without a drain the text only grows.
