@@ -78,7 +78,9 @@ struct SimulationResult {
 
 class ScheduleSimulation {
  public:
-  explicit ScheduleSimulation(const model::AppModel& model);
+  // The replayed stages' task durations are worked out on up to `threads` threads (the calling
+  // one among them): the same simulation whatever the count.
+  explicit ScheduleSimulation(const model::AppModel& model, unsigned threads = 1);
 
   // The log has an application start (nothing to simulate without one).
   bool usable() const { return graph_.has_value(); }

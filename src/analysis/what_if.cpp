@@ -54,7 +54,7 @@ SimulatedCluster simulated_cluster(const ClusterShape& shape, int32_t executors,
 std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape, unsigned threads) {
   const std::optional<int64_t> duration = model.app.duration_ms();
   if (!duration || *duration <= 0) return std::nullopt;
-  const ScheduleSimulation simulation(model);
+  const ScheduleSimulation simulation(model, threads);
   if (!simulation.usable()) return std::nullopt;
 
   WhatIf result;

@@ -47,8 +47,9 @@ struct WhatIf {
   double best_ms = 0;
 };
 
-// nullopt when the log has no application start or no duration. The sizes are simulated on up
-// to `threads` threads (the calling one among them): the same curve whatever the count.
+// nullopt when the log has no application start or no duration. The tasks' durations are worked
+// out and the sizes simulated on up to `threads` threads (the calling one among them): the same
+// curve whatever the count.
 std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& shape, unsigned threads = 1);
 
 // A cluster of `executors` executors shaped as today's, for the simulation; each runs at most

@@ -72,6 +72,42 @@ TEST(WhatIf, AnExecutorClaimingBillionsOfCoresRunsAsManyTasksAsAStageHas) {
   EXPECT_DOUBLE_EQ(w->best_ms, 44000);
 }
 
+// The stages' task durations are worked out and the sizes simulated on the threads given: the
+// same curve, to the bit, on one thread and on three. Stages of skewed tasks, so each stage's
+// duration search ends at a shape of its own.
+TEST(WhatIf, TheCurveIsTheSameOnOneThreadAndOnSeveral) {
+  ScenarioLog log;
+  log.start(0).finished(400000).executor("1", "host-a", 2, 0).executor("2", "host-b", 2, 0);
+  std::vector<StageSpec> stages;
+  int64_t at = 1000;
+  for (int64_t stage = 0; stage < 12; ++stage) {
+    std::vector<sf::testing::TaskSpec> tasks;
+    int64_t end = at;
+    for (int task = 0; task < 40; ++task) {
+      sf::testing::TaskSpec t;
+      t.launch_ms = at + (task / 4) * 500;
+      t.duration_ms = 100 + (task * task * (stage + 1)) % 3000;
+      t.executor_id = task % 2 == 0 ? "1" : "2";
+      end = std::max(end, t.launch_ms + t.duration_ms);
+      tasks.push_back(t);
+    }
+    stages.push_back({.stage_id = stage, .submit_ms = at, .complete_ms = end, .tasks = tasks});
+    at = end + 100;
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = at, .stages = stages});
+  const auto result = analyze_scenario(log);
+  const ClusterShape shape = cluster_shape(result.model);
+  const auto one = what_if(result.model, shape, 1);
+  const auto three = what_if(result.model, shape, 3);
+  ASSERT_TRUE(one && three);
+  ASSERT_EQ(one->curve.size(), three->curve.size());
+  for (size_t i = 0; i < one->curve.size(); ++i) {
+    EXPECT_EQ(one->curve[i].simulated_ms, three->curve[i].simulated_ms) << one->curve[i].executors << " executors";
+    EXPECT_EQ(one->curve[i].executor_hours, three->curve[i].executor_hours);
+  }
+  EXPECT_EQ(one->today_simulated_ms, three->today_simulated_ms);
+}
+
 TEST(WhatIf, NothingWithoutAnApplicationStart) {
   model::AppModel empty;
   EXPECT_FALSE(what_if(empty, cluster_shape(empty)));
