@@ -55,7 +55,7 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
   // between them: shape 1 is a straight line, a larger one keeps most values near the lower
   // anchor with a few rising to the upper (the tail of a stage whose first wave or a few
   // partitions ran long), a smaller one the reverse. One shape for every segment, chosen so the
-  // values sum to `sum_ms`: the sum falls as the shape grows, so a bisection finds it.
+  // values sum to `sum_ms`: the sum falls as the shape grows, so one shape does it, found by the search below.
   // The sum of t^shape over a segment's free values (t = i / (free + 1)); a long segment is
   // summed on kSamples evenly spread values, each standing for its share of them: the search
   // needs the sum's trend, not every term, and a stage may have 100,000 tasks. The positions do
@@ -91,25 +91,46 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
     }
     segments.push_back(std::move(g));
   }
-  auto sum_with = [&](double shape) {
-    double total = anchored;
+  // The sum's distance from `sum_ms` at shape e^m, and its slope in m: d/dm t^(e^m) is
+  // e^m x ln t x t^(e^m), so the slope costs no exp beyond the sum's own.
+  auto miss_and_slope = [&](double m) {
+    const double shape_at = std::exp(m);
+    double total = anchored, slope = 0;
     for (const Segment& g : segments) {
-      double power_sum = 0;
-      for (double log_position : g.log_positions) power_sum += std::exp(shape * log_position);
-      total += static_cast<double>(g.free) * g.lower + (g.upper - g.lower) * power_sum * g.weight;
+      double power_sum = 0, weighted_log_sum = 0;
+      for (double log_position : g.log_positions) {
+        const double power = std::exp(shape_at * log_position);
+        power_sum += power;
+        weighted_log_sum += log_position * power;
+      }
+      const double scale = (g.upper - g.lower) * g.weight;
+      total += static_cast<double>(g.free) * g.lower + scale * power_sum;
+      slope += scale * weighted_log_sum * shape_at;
     }
-    return total;
+    return std::pair{total - sum_ms, slope};
   };
   double shape = 1;
   if (!segments.empty()) {
-    // The shape is searched on a log scale between 1/kMostShape and kMostShape.
+    // The shape is searched on a log scale between 1/kMostShape and kMostShape: Newton's method
+    // from a straight line (shape 1), kept inside the bracket the signs of the misses narrow,
+    // halving it whenever a step would leave it. The sum falls as the shape grows, so the root
+    // is in the bracket; a sum no shape reaches ends the search at the nearer end. Six or so
+    // steps instead of a bisection's fifty: this runs for every stage the what-if replays.
     constexpr double kMostShape = 1e4;
+    constexpr double kTolerance = 1e-12;  // on ln(shape)
     double low = -std::log(kMostShape), high = std::log(kMostShape);
-    for (int step = 0; step < 50; ++step) {
-      const double mid = (low + high) / 2;
-      (sum_with(std::exp(mid)) > sum_ms ? low : high) = mid;
+    double m = 0;
+    for (int step = 0; step < 200 && high - low > kTolerance; ++step) {
+      const auto [miss, slope] = miss_and_slope(m);
+      if (miss == 0) break;
+      (miss > 0 ? low : high) = m;
+      double next = slope < 0 ? m - miss / slope : low;  // a sum that does not fall: bisect
+      if (!(next > low && next < high)) next = (low + high) / 2;
+      const bool settled = std::abs(next - m) < kTolerance;
+      m = next;
+      if (settled) break;
     }
-    shape = std::exp((low + high) / 2);
+    shape = std::exp(m);
   }
   std::vector<double> sorted(n);
   for (const auto& [rank, value] : anchors) sorted[rank] = value;
