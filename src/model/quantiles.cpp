@@ -24,12 +24,21 @@ Quantiles compute_quantiles(std::vector<int64_t>& values) {
   const size_t n = values.size();
   result.count = static_cast<int64_t>(n);
   if (n == 0) return result;
-  // Select the ranks in ascending order, each nth_element narrowing the range for the next:
+  // The least and the greatest in one pass (vectorized); a column of one value throughout (most
+  // are: a stage that spilled nothing has zeros for spill) needs nothing more.
+  int64_t least = values[0], greatest = values[0];
+  for (int64_t v : values) {
+    least = std::min(least, v);
+    greatest = std::max(greatest, v);
+  }
+  // The inner ranks in ascending order, each nth_element narrowing the range for the next:
   // linear time overall instead of a full sort.
   constexpr std::array<double, 7> kQs = {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0};
   std::array<int64_t, 7> picked{};
+  picked.fill(least);
+  picked.back() = greatest;
   auto begin = values.begin();
-  for (size_t i = 0; i < kQs.size(); ++i) {
+  for (size_t i = 1; least != greatest && i + 1 < kQs.size(); ++i) {
     auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank_index(n, kQs[i]));
     if (nth >= begin) {
       std::nth_element(begin, nth, values.end());
