@@ -953,6 +953,9 @@ void ModelBuilder::State::finish_executors() {
 }
 
 void ModelBuilder::State::finish_stages_and_jobs() {
+  // Room for the stages that never ran and every attempt that did, once: a stage attempt is a few
+  // KiB (its quantile columns), and growing the vector moved each one about twice.
+  model.stages.reserve(announced.size() + stages.size());
   add_never_submitted_stages();
   for (auto& [key, stage] : stages) {
     StageAttempt& out = stage->out;
