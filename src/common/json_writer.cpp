@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 #include <rapidjson/prettywriter.h>
@@ -65,32 +66,10 @@ class StringSink {
   bool ahead_ = false;  // the string is longer than the text
 };
 
-// Printable ASCII and the five escapes RapidJSON and nlohmann write alike: eight bytes at a
-// time, since every key and string of a document passes here.
-bool plain_ascii(std::string_view s) {
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  constexpr uint64_t kSpace = 0x2020202020202020ULL;
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    // A byte at or past 0x80, or under 0x20 (borrowing when 0x20 is taken from it).
-    if (((word | (word - kSpace)) & kHigh) != 0) break;
-  }
-  for (; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80 || (c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r')) return false;
-  }
-  return true;
-}
-
-std::string escaped_by_nlohmann(std::string_view s) {
-  return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// Where in [begin, end) the first byte a JSON string escapes is: a quote, a backslash or a
-// control character; end when there is none. Eight bytes at a time.
-const char* first_to_escape(const char* begin, const char* end) {
+// Where in [begin, end) the first byte a string cannot be copied with is: a quote, a backslash, a
+// control character, or a byte at or past 0x80 (RapidJSON and nlohmann write those differently);
+// end when there is none. Eight bytes at a time: every key and string of a document passes here.
+const char* first_not_verbatim(const char* begin, const char* end) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto any_zero_byte = [](uint64_t word) { return ((word - kOnes) & ~word & kHigh) != 0; };
@@ -98,14 +77,32 @@ const char* first_to_escape(const char* begin, const char* end) {
   for (; p + 8 <= end; p += 8) {
     uint64_t word;
     std::memcpy(&word, p, 8);
-    const bool control = ((word - 0x20 * kOnes) & ~word & kHigh) != 0;
-    if (control || any_zero_byte(word ^ ('"' * kOnes)) || any_zero_byte(word ^ ('\\' * kOnes))) break;
+    // A byte under 0x20 borrows when 0x20 is taken from it; one at or past 0x80 has its top bit.
+    const bool control_or_high = ((word | (word - 0x20 * kOnes)) & kHigh) != 0;
+    if (control_or_high || any_zero_byte(word ^ ('"' * kOnes)) || any_zero_byte(word ^ ('\\' * kOnes))) break;
   }
   for (; p < end; ++p) {
     const auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c == '"' || c == '\\') return p;
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return p;
   }
   return end;
+}
+
+// RapidJSON writes a control character other than \b \t \n \f \r as \u00XX with upper-case hex
+// and copies bytes it is not asked to validate. nlohmann writes lower-case hex and replaces
+// invalid UTF-8. A string that needs either goes through nlohmann, so the bytes stay those of
+// the documents' first writer. True when, from the first byte not copied as it is, there are
+// only the escapes both write alike (a quote, a backslash, \b \t \n \f \r) and printable ASCII.
+bool escaped_alike(const char* begin, const char* end) {
+  for (const char* p = begin; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80 || (c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r')) return false;
+  }
+  return true;
+}
+
+std::string escaped_by_nlohmann(std::string_view s) {
+  return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -133,7 +130,7 @@ inline void PutN(sf::StringSink& stream, char c, size_t n) {
 template <>
 inline bool Writer<sf::StringSink>::ScanWriteUnescapedString(StringStream& is, size_t length) {
   const char* end = is.head_ + length;
-  const char* stop = sf::first_to_escape(is.src_, end);
+  const char* stop = sf::first_not_verbatim(is.src_, end);
   os_->write_unsafe(is.src_, static_cast<size_t>(stop - is.src_));
   is.src_ = stop;
   return stop != end;
@@ -150,6 +147,8 @@ class JsonWriter::Backend {
   virtual void begin_array() = 0;
   virtual void end_array() = 0;
   virtual void string(std::string_view v) = 0;
+  // A string with no byte to escape: its quotes and bytes.
+  virtual void verbatim_string(std::string_view v) = 0;
   virtual void null() = 0;
   virtual void boolean(bool v) = 0;
   virtual void integer(int64_t v) = 0;
@@ -162,6 +161,28 @@ class JsonWriter::Backend {
 };
 
 namespace {
+
+// RapidJSON's writer (compact or pretty) with one more call: a string known to need no escape,
+// put between its quotes in one copy.
+template <typename Base>
+class SinkWriter final : public Base {
+ public:
+  explicit SinkWriter(StringSink& sink) : Base(sink) {}
+
+  void VerbatimString(std::string_view v) {
+    if constexpr (std::is_same_v<Base, rapidjson::Writer<StringSink>>) {
+      this->Prefix(rapidjson::kStringType);
+    } else {
+      this->PrettyPrefix(rapidjson::kStringType);
+    }
+    StringSink& sink = *this->os_;
+    sink.reserve(v.size() + 2);
+    sink.put_unsafe('"');
+    sink.write_unsafe(v.data(), v.size());
+    sink.put_unsafe('"');
+    this->EndValue(true);
+  }
+};
 
 template <typename Writer>
 class RapidBackend final : public JsonWriter::Backend {
@@ -176,6 +197,7 @@ class RapidBackend final : public JsonWriter::Backend {
   void string(std::string_view v) override {
     writer_.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
   }
+  void verbatim_string(std::string_view v) override { writer_.VerbatimString(v); }
   void null() override { writer_.Null(); }
   void boolean(bool v) override { writer_.Bool(v); }
   void integer(int64_t v) override { writer_.Int64(v); }
@@ -190,8 +212,8 @@ class RapidBackend final : public JsonWriter::Backend {
   Writer writer_;
 };
 
-using CompactBackend = RapidBackend<rapidjson::Writer<StringSink>>;
-using PrettyBackend = RapidBackend<rapidjson::PrettyWriter<StringSink>>;
+using CompactBackend = RapidBackend<SinkWriter<rapidjson::Writer<StringSink>>>;
+using PrettyBackend = RapidBackend<SinkWriter<rapidjson::PrettyWriter<StringSink>>>;
 
 }  // namespace
 
@@ -233,8 +255,15 @@ void JsonWriter::boolean(bool v) { backend_->boolean(v); }
 void JsonWriter::integer(int64_t v) { backend_->integer(v); }
 void JsonWriter::unsigned_integer(uint64_t v) { backend_->unsigned_integer(v); }
 
+// Most strings are copied between their quotes; one with escapes both writers write alike goes
+// through RapidJSON; the rest (control characters, bytes past ASCII) through nlohmann, so the
+// bytes stay those of the documents' first writer.
 void JsonWriter::string(std::string_view v) {
-  if (plain_ascii(v)) {
+  const char* end = v.data() + v.size();
+  const char* first = first_not_verbatim(v.data(), end);
+  if (first == end) {
+    backend_->verbatim_string(v);
+  } else if (escaped_alike(first, end)) {
     backend_->string(v);
   } else {
     backend_->raw(escaped_by_nlohmann(v), rapidjson::kStringType);
