@@ -55,7 +55,8 @@ struct Executor {
 
 }  // namespace
 
-ScheduleSimulation::ScheduleSimulation(const model::AppModel& model, unsigned threads) : graph_(build_stage_graph(model)) {
+ScheduleSimulation::ScheduleSimulation(const model::AppModel& model, unsigned threads)
+    : graph_(build_stage_graph(model)) {
   if (!graph_) return;
   const StageGraph& g = *graph_;
   const double origin = g.app.start_ms;
@@ -107,7 +108,9 @@ ScheduleSimulation::ScheduleSimulation(const model::AppModel& model, unsigned th
   // shares the threads out.
   parallel_for(stages, threads, [&](size_t s) {
     const GraphStage& stage = g.stages[s];
-    if (stage.launched_tasks && stage.completed) plans_[s].tasks_ms = replay_task_durations(model.stages[stage.stage_index]);
+    if (stage.launched_tasks && stage.completed) {
+      plans_[s].tasks_ms = replay_task_durations(model.stages[stage.stage_index]);
+    }
   });
   for (size_t s = 0; s < stages; ++s) {
     const GraphStage& stage = g.stages[s];

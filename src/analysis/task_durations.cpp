@@ -55,7 +55,7 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
   // between them: shape 1 is a straight line, a larger one keeps most values near the lower
   // anchor with a few rising to the upper (the tail of a stage whose first wave or a few
   // partitions ran long), a smaller one the reverse. One shape for every segment, chosen so the
-  // values sum to `sum_ms`: the sum falls as the shape grows, so one shape does it, found by the search below.
+  // values sum to `sum_ms`: the sum falls as the shape grows, so one shape does it.
   // The sum of t^shape over a segment's free values (t = i / (free + 1)); a long segment is
   // summed on kSamples evenly spread values, each standing for its share of them: the search
   // needs the sum's trend, not every term, and a stage may have 100,000 tasks. The positions do
@@ -124,7 +124,8 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
       const auto [miss, slope] = miss_and_slope(m);
       if (miss == 0) break;
       (miss > 0 ? low : high) = m;
-      double next = slope < 0 ? m - miss / slope : low;  // a sum that does not fall: bisect
+      // Newton's step where the slope is usable and the step stays inside; else halve the bracket.
+      double next = slope < 0 ? m - miss / slope : low;
       if (!(next > low && next < high)) next = (low + high) / 2;
       const bool settled = std::abs(next - m) < kTolerance;
       m = next;
