@@ -31,6 +31,7 @@ class StringSink {
   }
   void put_unsafe(char c) { out_->data()[used_++] = c; }
   void write_unsafe(const char* bytes, size_t count) {
+    if (count == 0) return;  // `bytes` may be null then, which memcpy must not be given
     std::memcpy(out_->data() + used_, bytes, count);
     used_ += count;
   }
@@ -69,21 +70,24 @@ class StringSink {
 // Where in [begin, end) the first byte a string cannot be copied with is: a quote, a backslash, a
 // control character, or a byte at or past 0x80 (RapidJSON and nlohmann write those differently);
 // end when there is none. Eight bytes at a time: every key and string of a document passes here.
+// Indices, not pointers, walk the bytes: an empty string_view may hold a null pointer, which no
+// offset may be added to.
 const char* first_not_verbatim(const char* begin, const char* end) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto any_zero_byte = [](uint64_t word) { return ((word - kOnes) & ~word & kHigh) != 0; };
-  const char* p = begin;
-  for (; p + 8 <= end; p += 8) {
+  const auto size = static_cast<size_t>(end - begin);
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
     uint64_t word;
-    std::memcpy(&word, p, 8);
+    std::memcpy(&word, begin + i, 8);
     // A byte under 0x20 borrows when 0x20 is taken from it; one at or past 0x80 has its top bit.
     const bool control_or_high = ((word | (word - 0x20 * kOnes)) & kHigh) != 0;
     if (control_or_high || any_zero_byte(word ^ ('"' * kOnes)) || any_zero_byte(word ^ ('\\' * kOnes))) break;
   }
-  for (; p < end; ++p) {
-    const auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return p;
+  for (; i < size; ++i) {
+    const auto c = static_cast<unsigned char>(begin[i]);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return begin + i;
   }
   return end;
 }
@@ -259,7 +263,7 @@ void JsonWriter::unsigned_integer(uint64_t v) { backend_->unsigned_integer(v); }
 // through RapidJSON; the rest (control characters, bytes past ASCII) through nlohmann, so the
 // bytes stay those of the documents' first writer.
 void JsonWriter::string(std::string_view v) {
-  const char* end = v.data() + v.size();
+  const char* end = v.data() + v.size();  // null + 0 for an empty view of nothing: allowed
   const char* first = first_not_verbatim(v.data(), end);
   if (first == end) {
     backend_->verbatim_string(v);

@@ -100,6 +100,21 @@ TEST(JsonWriter, StringsWithEscapesControlCharactersAndUnicode) {
   expect_same_bytes(doc);
 }
 
+// An empty string_view may point nowhere (a default one, a field never set): written as "" like
+// any empty string, with no arithmetic on its null pointer (the sanitized build checks that).
+TEST(JsonWriter, AnEmptyViewOfNothingIsAnEmptyString) {
+  for (int indent : {-1, 2}) {
+    std::string out;
+    JsonWriter w(out, indent);
+    w.object([&] {
+      w.field("nothing", std::string_view());
+      w.key(std::string_view());
+      w.string(std::string_view());
+    });
+    EXPECT_EQ(out, dumped(Json{{"nothing", ""}, {"", ""}}, indent)) << "indent " << indent;
+  }
+}
+
 TEST(JsonWriter, InvalidUtf8IsReplacedAsNlohmannReplacesIt) {
   for (std::string bad : {std::string("\xff"), std::string("ab\xc3"), std::string("\xc3\x28 tail"),
                           std::string("\xe2\x82 x"), std::string("\xed\xa0\x80"), std::string("\xf8\x88\x80\x80\x80")}) {
