@@ -178,8 +178,7 @@ bool low_shuffle_parallelism(const DetectorContext& context, const StageAttempt&
 // The largest partition of a stage against the median: what maxPartitionTooBig and
 // shufflePartitionSkew judge. Shuffle read bytes for a stage that reads shuffle, else input.
 struct PartitionSpread {
-  bool from_shuffle = false;
-  std::string_view source;  // "shuffle read" or "input"
+  PartitionedData data;     // what the partitions cut: shuffle read or input
   int64_t tasks = 0;
   double max = 0;
   double median = 0;
@@ -192,12 +191,10 @@ struct PartitionSpread {
 std::optional<PartitionSpread> partition_spread(const DetectorContext& context, const StageAttempt& stage) {
   const Thresholds& t = context.thresholds();
   PartitionSpread p;
-  const PartitionedData data = partitioned_data(stage);
-  if (data.bytes <= 0) return std::nullopt;
-  p.from_shuffle = data.from_shuffle();
-  const Quantiles& q = stage.quantile(data.per_task);
+  p.data = partitioned_data(stage);
+  if (p.data.bytes <= 0) return std::nullopt;
+  const Quantiles& q = stage.quantile(p.data.per_task);
   if (q.count == 0 || q.max <= 0) return std::nullopt;
-  p.source = data.what;
   p.tasks = q.count;
   p.max = static_cast<double>(q.max);
   p.median = static_cast<double>(q.p50);
@@ -241,12 +238,12 @@ bool max_partition_too_big(const DetectorContext& context, const StageAttempt& s
   const Thresholds& t = context.thresholds();
   if (p.max < t.partition_max_bytes || (!p.material && low_parallelism_fired)) return false;
   Finding f = partition_finding(stage, "maxPartitionTooBig");
-  f.title = fmt::format("{}: one task's {} was {}", DetectorContext::stage_label(stage), p.source,
+  f.title = fmt::format("{}: one task's {} was {}", DetectorContext::stage_label(stage), p.data.what,
                         format_bytes(as_int(p.max)));
   const double target = std::max(1.0, t.partition_target_bytes);
   double saved = 0;
   std::string fix;  // what the fix cuts the data into, for the explanation
-  if (!p.from_shuffle) {
+  if (!p.data.from_shuffle()) {
     const double splits = std::max(std::ceil(static_cast<double>(stage.metric(TaskMetric::kInputBytes)) / target),
                                    static_cast<double>(partitions_of(stage)));
     f.recommendation = fmt::format(
@@ -288,7 +285,7 @@ bool max_partition_too_big(const DetectorContext& context, const StageAttempt& s
   f.explanation = fmt::format(
       "The largest task of the stage read {} of {}, past the {} a partition can hold comfortably; the median task "
       "read {} ({} the median). {} The stage ran {}.",
-      format_bytes(as_int(p.max)), p.source, format_bytes(as_int(t.partition_max_bytes)),
+      format_bytes(as_int(p.max)), p.data.what, format_bytes(as_int(t.partition_max_bytes)),
       format_bytes(as_int(p.median)), p.ratio_words, consequence,
       format_duration_ms(as_int(context.occupancy(stage).duration_ms)));
   f.thresholds = {"partitionSizing.maxBytes", "partitionSizing.targetBytes", "stage.minDurationMs"};
@@ -301,7 +298,7 @@ bool max_partition_too_big(const DetectorContext& context, const StageAttempt& s
 void shuffle_partition_skew(const DetectorContext& context, const StageAttempt& stage, const PartitionSpread& p,
                             std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
-  if (!p.from_shuffle || static_cast<double>(p.tasks) < t.skew_min_tasks || p.ratio < t.partition_skew_ratio ||
+  if (!p.data.from_shuffle() || static_cast<double>(p.tasks) < t.skew_min_tasks || p.ratio < t.partition_skew_ratio ||
       !p.material) {
     return;
   }
