@@ -125,8 +125,11 @@ std::vector<double> durations_from_quantiles(const model::Quantiles& q, double s
       if (miss == 0) break;
       (miss > 0 ? low : high) = m;
       // Newton's step where the slope is usable and the step stays inside; else halve the bracket.
-      double next = slope < 0 ? m - miss / slope : low;
-      if (!(next > low && next < high)) next = (low + high) / 2;
+      double next = (low + high) / 2;
+      if (slope < 0) {
+        const double newton = m - miss / slope;
+        if (newton > low && newton < high) next = newton;
+      }
       const bool settled = std::abs(next - m) < kTolerance;
       m = next;
       if (settled) break;

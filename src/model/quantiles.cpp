@@ -33,26 +33,25 @@ Quantiles compute_quantiles(std::vector<int64_t>& values) {
   }
   // The inner ranks in ascending order, each nth_element narrowing the range for the next:
   // linear time overall instead of a full sort.
-  constexpr std::array<double, 7> kQs = {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0};
-  std::array<int64_t, 7> picked{};
-  picked.fill(least);
-  picked.back() = greatest;
+  constexpr std::array<double, 5> kInner = {0.05, 0.25, 0.5, 0.75, 0.95};
+  std::array<int64_t, 5> inner{};
+  inner.fill(least);
   auto begin = values.begin();
-  for (size_t i = 1; least != greatest && i + 1 < kQs.size(); ++i) {
-    auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank_index(n, kQs[i]));
+  for (size_t i = 0; least != greatest && i < kInner.size(); ++i) {
+    auto nth = values.begin() + static_cast<std::ptrdiff_t>(rank_index(n, kInner[i]));
     if (nth >= begin) {
       std::nth_element(begin, nth, values.end());
       begin = nth;
     }
-    picked[i] = *nth;
+    inner[i] = *nth;
   }
-  result.min = picked[0];
-  result.p5 = picked[1];
-  result.p25 = picked[2];
-  result.p50 = picked[3];
-  result.p75 = picked[4];
-  result.p95 = picked[5];
-  result.max = picked[6];
+  result.min = least;
+  result.p5 = inner[0];
+  result.p25 = inner[1];
+  result.p50 = inner[2];
+  result.p75 = inner[3];
+  result.p95 = inner[4];
+  result.max = greatest;
   return result;
 }
 
