@@ -18,6 +18,7 @@
 
 #include "analysis/analyzer.h"
 #include "cli/commands.h"
+#include "cli/leave_to_exit.h"
 #include "cli/log_arguments.h"
 #include "cli/log_reading.h"
 #include "cli/output.h"
@@ -79,6 +80,8 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
   // The cores that read the log simulate the what-if's cluster sizes too.
   analysis::AnalysisOptions analysis_options = settings.analysis;
   analysis_options.threads = model::load_threads(settings.load);
+  analysis::Analysis analysis;
+  int exit_code = kExitOk;
   if (options.format == "json") {
     // Written out as it is made: the document of a 1 GB log is 80 MB, more than its model.
     OutputSink out(options.output_path);
@@ -87,21 +90,24 @@ int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) 
     if (settings.load.threads != 1) {
       // The second core, idle once the log is read, writes the model's part of the document while
       // this thread analyzes.
-      analysis::Analysis analysis;
       report::stream_analysis_json_while_analyzing(
           *loaded,
           [&]() -> const analysis::Analysis& { return analysis = analysis::analyze(*loaded, analysis_options); },
           json_layout(options), write);
     } else {
-      const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
+      analysis = analysis::analyze(*loaded, analysis_options);
       report::stream_analysis_json(*loaded, &analysis, json_layout(options), write);
     }
-    return out.close() ? kExitOk : kExitFailed;
+    exit_code = out.close() ? kExitOk : kExitFailed;
+  } else {
+    analysis = analysis::analyze(*loaded, analysis_options);
+    auto rendered = render(options, *loaded, analysis);
+    if (!rendered) return report_error(rendered.error().message(), kExitFailed);
+    exit_code = write_output(options.output_path, *rendered) ? kExitOk : kExitFailed;
   }
-  const analysis::Analysis analysis = analysis::analyze(*loaded, analysis_options);
-  auto rendered = render(options, *loaded, analysis);
-  if (!rendered) return report_error(rendered.error().message(), kExitFailed);
-  return write_output(options.output_path, *rendered) ? kExitOk : kExitFailed;
+  leave_to_exit(std::move(*loaded));
+  leave_to_exit(std::move(analysis));
+  return exit_code;
 }
 
 // The documents of a batch, written in input order as soon as every earlier one is written or

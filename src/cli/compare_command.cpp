@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/leave_to_exit.h"
 #include "cli/log_reading.h"
 #include "cli/output.h"
 #include "compare/budget.h"
@@ -76,9 +77,9 @@ int run_compare(const CompareCliOptions& options) {
   auto settings = log_read_settings(options.read);
   if (!settings) return report_error(settings.error().message(), kExitFailed);
 
-  const auto base = load(options.base_path, options, settings->load);
+  auto base = load(options.base_path, options, settings->load);
   if (!base) return kExitFailed;
-  const auto cand = load(options.cand_path, options, settings->load);
+  auto cand = load(options.cand_path, options, settings->load);
   if (!cand) return kExitFailed;
 
   if (Status s = compare::check_pins(*base, *cand, pins); !s.ok()) return report_error(s.message(), kExitFailed);
@@ -106,7 +107,11 @@ int run_compare(const CompareCliOptions& options) {
     rendered = report::comparison_text(comparison, {.top_stages = options.top_stages});
   }
   if (!write_output(options.output_path, rendered)) return kExitFailed;
-  return compare::any_exceeded(comparison.budgets) ? kExitCheckFailed : kExitOk;
+  const int exit_code = compare::any_exceeded(comparison.budgets) ? kExitCheckFailed : kExitOk;
+  leave_to_exit(std::move(*base));
+  leave_to_exit(std::move(*cand));
+  leave_to_exit(std::move(comparison));
+  return exit_code;
 }
 
 }  // namespace
