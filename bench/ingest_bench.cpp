@@ -196,7 +196,7 @@ Measurement after_the_read(const std::string& path, const std::string& part, uns
 
 void print(const std::string& name, const Measurement& m) {
   const double mb = static_cast<double>(m.bytes) / 1e6;
-  std::printf("%-34s %8.3f s wall %8.3f s cpu %9.1f MB/s  (%.1f MB)\n", name.c_str(), m.seconds, m.cpu_seconds,
+  std::printf("%-34s %8.4f s wall %8.4f s cpu %9.1f MB/s  (%.1f MB)\n", name.c_str(), m.seconds, m.cpu_seconds,
               mb / m.seconds, mb);
 }
 

@@ -5,7 +5,6 @@
 #include <deque>
 #include <limits>
 #include <map>
-#include <queue>
 #include <set>
 #include <tuple>
 
@@ -33,10 +32,58 @@ struct Event {
   size_t second = 0;      // executor of a task; idle stamp of a check
 };
 
-struct Later {
-  bool operator()(const Event& a, const Event& b) const {
-    return a.time_ms != b.time_ms ? a.time_ms > b.time_ms : a.sequence > b.sequence;
+// The replay's events, earliest first; at one instant, in the order they were made. A binary
+// heap whose sift-down takes the earlier child without a branch: which child is earlier is a coin
+// toss a branch predictor loses, and popping the next event was most of a replay's time.
+class EventQueue {
+ public:
+  bool empty() const { return heap_.empty(); }
+  const Event& top() const { return heap_.front(); }
+
+  void push(const Event& event) {
+    heap_.push_back(event);
+    rise(heap_.size() - 1, event);
   }
+
+  // Floyd's pop: the hole at the root goes down along the earlier children to a leaf, and the
+  // last event fills it from there, rising as far as it must (rarely far: it was a leaf).
+  void pop() {
+    const Event last = heap_.back();
+    heap_.pop_back();
+    const size_t size = heap_.size();
+    if (size == 0) return;
+    size_t hole = 0;
+    size_t child = 1;
+    for (; child + 1 < size; child = 2 * hole + 1) {
+      child += static_cast<size_t>(earlier(heap_[child + 1], heap_[child]));
+      heap_[hole] = heap_[child];
+      hole = child;
+    }
+    if (child < size) {
+      heap_[hole] = heap_[child];
+      hole = child;
+    }
+    rise(hole, last);
+  }
+
+ private:
+  // A strict order (sequences are unique), so the events come out in one order whatever the
+  // heap's layout.
+  static bool earlier(const Event& a, const Event& b) {
+    return (a.time_ms < b.time_ms) | ((a.time_ms == b.time_ms) & (a.sequence < b.sequence));
+  }
+
+  void rise(size_t hole, const Event& event) {
+    while (hole > 0) {
+      const size_t parent = (hole - 1) / 2;
+      if (!earlier(event, heap_[parent])) break;
+      heap_[hole] = heap_[parent];
+      hole = parent;
+    }
+    heap_[hole] = event;
+  }
+
+  std::vector<Event> heap_;
 };
 
 struct Executor {
@@ -505,7 +552,7 @@ class ScheduleSimulation::Replay {
   const int32_t slots_;
   const int32_t most_executors_;
 
-  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  EventQueue queue_;
   uint64_t sequence_ = 0;
   double now_ = 0;
 
