@@ -32,7 +32,10 @@ bool matches(const re2::RE2& pattern, std::string_view text) {
 
 }  // namespace
 
-Redaction::Redaction() { property_patterns_.push_back(compile(kDefaultRedactionPattern, "default", nullptr)); }
+Redaction::Redaction() {
+  static const std::shared_ptr<const re2::RE2> kDefault = compile(kDefaultRedactionPattern, "default", nullptr);
+  property_patterns_.push_back(kDefault);
+}
 
 Redaction Redaction::for_application(const KeyValues& spark_properties, std::vector<std::string>& notes) {
   Redaction redaction;

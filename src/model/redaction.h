@@ -51,7 +51,9 @@ class Redaction {
   void redact_text(std::string& text) const;
 
  private:
-  std::vector<std::unique_ptr<re2::RE2>> property_patterns_;
+  // Spark's default pattern is compiled once for the process and shared (a load builds a
+  // Redaction before its first event); RE2 matches from any thread.
+  std::vector<std::shared_ptr<const re2::RE2>> property_patterns_;
   std::unique_ptr<re2::RE2> text_pattern_;
 };
 
