@@ -186,16 +186,24 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
     int64_t running_total;
   };
   std::vector<Logged> logged;
-  for (const model::StageAttempt& stage : model.stages) {
+  auto log_value = [&](const model::StageAttempt& stage) {
     auto it = std::lower_bound(stage.accumulables.begin(), stage.accumulables.end(), metric->accumulator_id,
                                [](const model::Accumulable& a, int64_t id) { return a.id < id; });
-    if (it == stage.accumulables.end() || it->id != metric->accumulator_id) continue;
+    if (it == stage.accumulables.end() || it->id != metric->accumulator_id) return;
     int64_t value = 0;
     const std::string& text = it->value;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) continue;
+    if (ec != std::errc() || end != text.data() + text.size()) return;
     // An attempt that never completed logged its value last.
     logged.push_back({stage.completion_time_ms.value_or(std::numeric_limits<int64_t>::max()), &stage, value});
+  };
+  // Only the stages the node's metrics were attributed to carry their accumulables (a stage's own
+  // accumulables are among the ids it is attributed by, plan_attribution.h): looked up in the
+  // stages' order, not searched for among every stage of a long application, once per node.
+  for (int64_t stage_id : node.stage_ids) {
+    auto attempt = std::lower_bound(model.stages.begin(), model.stages.end(), stage_id,
+                                    [](const model::StageAttempt& s, int64_t id) { return s.stage_id < id; });
+    for (; attempt != model.stages.end() && attempt->stage_id == stage_id; ++attempt) log_value(*attempt);
   }
   std::stable_sort(logged.begin(), logged.end(),
                    [](const Logged& a, const Logged& b) { return a.completed_ms < b.completed_ms; });

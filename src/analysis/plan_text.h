@@ -118,6 +118,8 @@ struct StageMetricPart {
 // updated shows cumulative values: each attempt's part is its value less the largest value
 // logged by the attempts that completed before it. "nsTiming" metrics are converted to ms.
 // Attempts with no part are left out; driver-side updates are not stage work and are not here.
+// Only the stages of node.stage_ids are looked at: the model's plan attribution lists there every
+// stage whose accumulables carry one of the node's metrics.
 std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model, const model::PlanNode& node,
                                                    MetricNames names);
 

@@ -832,6 +832,7 @@ TEST(PlanText, MetricPartsByStageUndoSparksRunningTotals) {
   model::PlanNode node;
   node.metrics = {{.name = "fetch wait time", .accumulator_id = 7, .metric_type = "timing"},
                   {.name = "shuffle write time", .accumulator_id = 8, .metric_type = "nsTiming"}};
+  node.stage_ids = {0, 1};  // as the model's plan attribution sets them: the stages carrying its metrics
   const auto fetch = metric_parts_by_stage(app, node, {"fetch wait time"});
   ASSERT_EQ(fetch.size(), 2u);
   EXPECT_EQ(fetch[0].stage, &app.stages[0]);
