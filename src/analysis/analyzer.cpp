@@ -1,6 +1,7 @@
 #include "analysis/analyzer.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <string_view>
 
@@ -163,6 +164,11 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   analysis.thresholds = options.thresholds;
   analysis.overridden_thresholds = options.overridden_thresholds;
 
+  // The economics but their cost read only the model, and the what-if's simulation in them is
+  // the longest part of an analysis: with a thread to spare they are worked out beside the
+  // detectors (without one, when they are asked for, as before).
+  auto economics = std::async(options.threads > 1 ? std::launch::async : std::launch::deferred,
+                              [&] { return model_economics(model, options.threads); });
   const std::vector<StageOccupancy> occupancy = compute_occupancy(model);
   const DetectorContext context(model, analysis.thresholds, occupancy);
   for (const DetectorFamily& family : detector_families()) family.run(context, analysis.findings);
@@ -181,7 +187,8 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   flag_overlaps(analysis.findings);
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
-  analysis.economics = compute_economics(model, occupancy, analysis.findings, options.rate_card, options.threads);
+  analysis.economics = economics.get();
+  price_economics(analysis.economics, model, occupancy, analysis.findings, options.rate_card);
   return analysis;
 }
 

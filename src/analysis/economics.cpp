@@ -2,8 +2,7 @@
 
 namespace sf::analysis {
 
-Economics compute_economics(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
-                            const std::vector<Finding>& findings, const RateCard& rates, unsigned threads) {
+Economics model_economics(const model::AppModel& model, unsigned threads) {
   Economics e;
   e.cluster = cluster_shape(model);
   e.time_split = app_time_split(model);
@@ -11,6 +10,11 @@ Economics compute_economics(const model::AppModel& model, const std::vector<Stag
   e.sql = sql_time_splits(model);
   e.critical_path = critical_path(model);
   e.what_if = what_if(model, e.cluster, threads);
+  return e;
+}
+
+void price_economics(Economics& e, const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
+                     const std::vector<Finding>& findings, const RateCard& rates) {
   e.cost = compute_cost(model, e.cluster, occupancy, findings, rates);
   if (e.what_if) {
     // Each size at its simulation's holding: its executors' lifetimes and the driver for the run.
@@ -20,7 +24,6 @@ Economics compute_economics(const model::AppModel& model, const std::vector<Stag
       p.cost = p.executor_hours * executor_price + p.simulated_ms / 3.6e6 * driver_price;
     }
   }
-  return e;
 }
 
 }  // namespace sf::analysis

@@ -32,8 +32,12 @@ struct Economics {
   Cost cost;
 };
 
-// `threads`: what the what-if simulation may use (what_if.h).
-Economics compute_economics(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
-                            const std::vector<Finding>& findings, const RateCard& rates, unsigned threads = 1);
+// Everything but the cost, which needs the findings: the model is all these read, so analyze()
+// works them out beside its detectors. `threads`: what the what-if simulation may use (what_if.h).
+Economics model_economics(const model::AppModel& model, unsigned threads = 1);
+
+// The cost at `rates` (the application's, and each what-if size's) into `economics`.
+void price_economics(Economics& economics, const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
+                     const std::vector<Finding>& findings, const RateCard& rates);
 
 }  // namespace sf::analysis
