@@ -362,7 +362,7 @@ struct ModelBuilder::State {
   AppModel finish(SourceInfo source);
   void finish_executors();
   void finish_stages_and_jobs();
-  void add_never_submitted_stages();
+  std::vector<StageAttempt> never_submitted_stages() const;
   void finish_sql();
   void compute_peak_cores();
 };
@@ -953,11 +953,16 @@ void ModelBuilder::State::finish_executors() {
 }
 
 void ModelBuilder::State::finish_stages_and_jobs() {
-  // Room for the stages that never ran and every attempt that did, once: a stage attempt is a few
-  // KiB (its quantile columns), and growing the vector moved each one about twice.
-  model.stages.reserve(announced.size() + stages.size());
-  add_never_submitted_stages();
+  // The stages that never ran and every attempt that did, each moved into the model once and in
+  // (stage id, attempt id) order, the two ordered sequences merged: a stage attempt is a few KiB
+  // (its quantile columns), and growing the vector, then sorting it, moved each several times.
+  std::vector<StageAttempt> never_ran = never_submitted_stages();
+  model.stages.reserve(never_ran.size() + stages.size());
+  auto next_never_ran = never_ran.begin();
   for (auto& [key, stage] : stages) {
+    for (; next_never_ran != never_ran.end() && next_never_ran->stage_id < key.first; ++next_never_ran) {
+      model.stages.push_back(std::move(*next_never_ran));
+    }
     StageAttempt& out = stage->out;
     finalize_distribution(*stage);
     out.completed_indices = stage->completed_indices.count();
@@ -1008,6 +1013,7 @@ void ModelBuilder::State::finish_stages_and_jobs() {
     for (auto& [host, summary] : hosts) out.hosts.push_back(std::move(summary));
     model.stages.push_back(std::move(out));
   }
+  std::move(next_never_ran, never_ran.end(), std::back_inserter(model.stages));
 
   // Jobs move into the model last: the stage summaries above read them.
   // Which attempts ran for each job, to count the job's distinct completed partitions.
@@ -1028,15 +1034,12 @@ void ModelBuilder::State::finish_stages_and_jobs() {
     if (live_jobs.contains(job_id)) job.status = JobStatus::kRunning;
     model.jobs.push_back(std::move(job));
   }
-
-  std::sort(model.stages.begin(), model.stages.end(), [](const StageAttempt& a, const StageAttempt& b) {
-    return std::pair{a.stage_id, a.attempt_id} < std::pair{b.stage_id, b.attempt_id};
-  });
 }
 
 // Stages that jobs listed but that never ran in this log. Once a job that lists one has ended,
 // Spark calls it skipped (its output already existed); while all its jobs still run, pending.
-void ModelBuilder::State::add_never_submitted_stages() {
+// In stage id order.
+std::vector<StageAttempt> ModelBuilder::State::never_submitted_stages() const {
   // The announced stages that never ran, then the jobs listing each, in one pass over the jobs
   // (a log can have thousands of both).
   std::unordered_map<int64_t, std::vector<const JobBuild*>> never_ran_jobs;
@@ -1046,7 +1049,9 @@ void ModelBuilder::State::add_never_submitted_stages() {
     if (attempts != stages.end() && attempts->first.first == stage_id) continue;  // ran in some attempt
     never_ran_jobs[stage_id];
   }
-  if (never_ran_jobs.empty()) return;
+  std::vector<StageAttempt> never_ran_stages;
+  if (never_ran_jobs.empty()) return never_ran_stages;
+  never_ran_stages.reserve(never_ran_jobs.size());
   for (const auto& [job_id, job] : jobs) {  // in job id order
     for (int64_t stage_id : job->out.stage_ids) {
       if (auto it = never_ran_jobs.find(stage_id); it != never_ran_jobs.end()) it->second.push_back(job.get());
@@ -1072,8 +1077,9 @@ void ModelBuilder::State::add_never_submitted_stages() {
       if (!never_ran.sql_execution_id) never_ran.sql_execution_id = job->out.sql_execution_id;
     }
     sort_unique(never_ran.job_ids);
-    model.stages.push_back(std::move(never_ran));
+    never_ran_stages.push_back(std::move(never_ran));
   }
+  return never_ran_stages;
 }
 
 void ModelBuilder::State::finish_sql() {
