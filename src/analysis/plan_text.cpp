@@ -201,9 +201,7 @@ std::vector<StageMetricPart> metric_parts_by_stage(const model::AppModel& model,
   // accumulables are among the ids it is attributed by, plan_attribution.h): looked up in the
   // stages' order, not searched for among every stage of a long application, once per node.
   for (int64_t stage_id : node.stage_ids) {
-    auto attempt = std::lower_bound(model.stages.begin(), model.stages.end(), stage_id,
-                                    [](const model::StageAttempt& s, int64_t id) { return s.stage_id < id; });
-    for (; attempt != model.stages.end() && attempt->stage_id == stage_id; ++attempt) log_value(*attempt);
+    for (const model::StageAttempt& attempt : model.attempts_of(stage_id)) log_value(attempt);
   }
   std::stable_sort(logged.begin(), logged.end(),
                    [](const Logged& a, const Logged& b) { return a.completed_ms < b.completed_ms; });

@@ -87,11 +87,15 @@ std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
     if (!j.submission_time_ms || (!j.completion_time_ms && !end)) continue;
     const Interval window = job_window(j, end.value_or(0));  // end unused when the job ended
     std::vector<Interval> stages;
-    for (const model::StageAttempt& s : model.stages) {
-      if (!s.submission_time_ms || !std::binary_search(j.stage_ids.begin(), j.stage_ids.end(), s.stage_id)) continue;
-      // A stage attempt of another job (a shared stage run again) is not this job's.
-      if (!s.job_ids.empty() && !std::binary_search(s.job_ids.begin(), s.job_ids.end(), j.job_id)) continue;
-      stages.push_back({as_ms(*s.submission_time_ms), s.completion_time_ms ? as_ms(*s.completion_time_ms) : window.end_ms});
+    // The job's stages looked up by id (its ids are sorted), not each job against every stage.
+    for (size_t k = 0; k < j.stage_ids.size(); ++k) {
+      if (k > 0 && j.stage_ids[k] == j.stage_ids[k - 1]) continue;
+      for (const model::StageAttempt& s : model.attempts_of(j.stage_ids[k])) {
+        if (!s.submission_time_ms) continue;
+        // A stage attempt of another job (a shared stage run again) is not this job's.
+        if (!s.job_ids.empty() && !std::binary_search(s.job_ids.begin(), s.job_ids.end(), j.job_id)) continue;
+        stages.push_back({as_ms(*s.submission_time_ms), s.completion_time_ms ? as_ms(*s.completion_time_ms) : window.end_ms});
+      }
     }
     out.push_back({j.job_id, split_window(window, std::move(stages), j.completion_time_ms.has_value())});
   }

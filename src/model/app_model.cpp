@@ -65,6 +65,16 @@ double core_hours_held(const AppModel& model) {
   return core_ms / 3.6e6;
 }
 
+namespace {
+
+// Stage attempts by stage id against a bare id, either way round (for equal_range).
+struct StageIdLess {
+  bool operator()(const StageAttempt& s, int64_t id) const { return s.stage_id < id; }
+  bool operator()(int64_t id, const StageAttempt& s) const { return id < s.stage_id; }
+};
+
+}  // namespace
+
 const StageAttempt* AppModel::stage(int64_t stage_id, int32_t attempt_id) const {
   auto it = std::lower_bound(stages.begin(), stages.end(), std::pair{stage_id, attempt_id},
                              [](const StageAttempt& s, const std::pair<int64_t, int32_t>& key) {
@@ -80,6 +90,11 @@ const StageAttempt* AppModel::latest_attempt(int64_t stage_id) const {
   if (it == stages.begin()) return nullptr;
   --it;
   return it->stage_id == stage_id ? &*it : nullptr;
+}
+
+std::span<const StageAttempt> AppModel::attempts_of(int64_t stage_id) const {
+  const auto [first, last] = std::equal_range(stages.begin(), stages.end(), stage_id, StageIdLess{});
+  return {first, last};
 }
 
 const Job* AppModel::job(int64_t job_id) const {

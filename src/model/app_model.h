@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -466,6 +467,8 @@ struct AppModel {
   // Lookups; nullptr when absent.
   const StageAttempt* stage(int64_t stage_id, int32_t attempt_id) const;
   const StageAttempt* latest_attempt(int64_t stage_id) const;
+  // Every attempt of the stage, in attempt order (empty when it has none).
+  std::span<const StageAttempt> attempts_of(int64_t stage_id) const;
   const Job* job(int64_t job_id) const;
   const Executor* executor(std::string_view executor_id) const;
   const SqlExecution* sql_execution(int64_t execution_id) const;
