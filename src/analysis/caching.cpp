@@ -167,8 +167,7 @@ bool rewritten_between_reads(const DetectorContext& context, const InputReads& i
 std::vector<const StageAttempt*> stages_running_only(const DetectorContext& context, const SqlExecution& sql,
                                                      const std::vector<int32_t>& nodes) {
   std::vector<const StageAttempt*> stages;
-  for (const StageAttempt* stage : context.ran_stages()) {
-    if (stage->sql_execution_id != sql.execution_id) continue;
+  for (const StageAttempt* stage : context.ran_stages_of_execution(sql.execution_id)) {
     auto it = context.model().stage_plan_nodes.find(stage->stage_id);
     if (it == context.model().stage_plan_nodes.end()) continue;
     bool any = false;

@@ -8,7 +8,21 @@ namespace sf::analysis {
 
 DetectorContext::DetectorContext(const model::AppModel& model, const Thresholds& thresholds,
                                  const std::vector<StageOccupancy>& occupancy)
-    : model_(model), thresholds_(thresholds), occupancy_(occupancy) {}
+    : model_(model), thresholds_(thresholds), occupancy_(occupancy) {
+  for (const auto& stage : model_.stages) {
+    if (stage.status != model::StageStatus::kSkipped && stage.status != model::StageStatus::kPending &&
+        this->occupancy(stage).in_sweep) {
+      ran_stages_.push_back(&stage);
+      if (stage.sql_execution_id) ran_stages_by_execution_[*stage.sql_execution_id].push_back(&stage);
+    }
+  }
+}
+
+const std::vector<const model::StageAttempt*>& DetectorContext::ran_stages_of_execution(int64_t execution_id) const {
+  static const std::vector<const model::StageAttempt*> kNone;
+  auto it = ran_stages_by_execution_.find(execution_id);
+  return it != ran_stages_by_execution_.end() ? it->second : kNone;
+}
 
 const StageOccupancy& DetectorContext::occupancy(const model::StageAttempt& stage) const {
   return occupancy_[static_cast<size_t>(&stage - model_.stages.data())];
@@ -129,17 +143,6 @@ bool DetectorContext::interactive_session() const {
     if (property(key)) return true;
   }
   return false;
-}
-
-std::vector<const model::StageAttempt*> DetectorContext::ran_stages() const {
-  std::vector<const model::StageAttempt*> ran;
-  for (const auto& stage : model_.stages) {
-    if (stage.status != model::StageStatus::kSkipped && stage.status != model::StageStatus::kPending &&
-        occupancy(stage).in_sweep) {
-      ran.push_back(&stage);
-    }
-  }
-  return ran;
 }
 
 Confidence DetectorContext::confidence_above(double value, double threshold) const {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/finding.h"
@@ -72,8 +73,11 @@ class DetectorContext {
   // stage.minDurationMs.
   bool ran_long_enough(const model::StageAttempt& stage) const;
 
-  // Stage attempts that ran: a window of positive length, not skipped.
-  std::vector<const model::StageAttempt*> ran_stages() const;
+  // Stage attempts that ran: a window of positive length, not skipped. In the model's order;
+  // found once, when the context is made (every detector family walks them).
+  const std::vector<const model::StageAttempt*>& ran_stages() const { return ran_stages_; }
+  // Those of one SQL execution (by the attempt's own execution id), in the same order.
+  const std::vector<const model::StageAttempt*>& ran_stages_of_execution(int64_t execution_id) const;
 
   // How far past its threshold a value sits: value / threshold (or threshold / value for a
   // lower-is-worse trigger) against the configured margins.
@@ -129,6 +133,8 @@ class DetectorContext {
   const model::AppModel& model_;
   const Thresholds& thresholds_;
   const std::vector<StageOccupancy>& occupancy_;
+  std::vector<const model::StageAttempt*> ran_stages_;
+  std::unordered_map<int64_t, std::vector<const model::StageAttempt*>> ran_stages_by_execution_;
 };
 
 
