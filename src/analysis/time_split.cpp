@@ -87,10 +87,9 @@ std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
     if (!j.submission_time_ms || (!j.completion_time_ms && !end)) continue;
     const Interval window = job_window(j, end.value_or(0));  // end unused when the job ended
     std::vector<Interval> stages;
-    // The job's stages looked up by id (its ids are sorted), not each job against every stage.
-    for (size_t k = 0; k < j.stage_ids.size(); ++k) {
-      if (k > 0 && j.stage_ids[k] == j.stage_ids[k - 1]) continue;
-      for (const model::StageAttempt& s : model.attempts_of(j.stage_ids[k])) {
+    // The job's stages looked up by id, not each job against every stage.
+    for (int64_t stage_id : j.stage_ids) {
+      for (const model::StageAttempt& s : model.attempts_of(stage_id)) {
         if (!s.submission_time_ms) continue;
         // A stage attempt of another job (a shared stage run again) is not this job's.
         if (!s.job_ids.empty() && !std::binary_search(s.job_ids.begin(), s.job_ids.end(), j.job_id)) continue;

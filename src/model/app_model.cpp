@@ -85,11 +85,8 @@ const StageAttempt* AppModel::stage(int64_t stage_id, int32_t attempt_id) const 
 }
 
 const StageAttempt* AppModel::latest_attempt(int64_t stage_id) const {
-  auto it = std::upper_bound(stages.begin(), stages.end(), stage_id,
-                             [](int64_t id, const StageAttempt& s) { return id < s.stage_id; });
-  if (it == stages.begin()) return nullptr;
-  --it;
-  return it->stage_id == stage_id ? &*it : nullptr;
+  const std::span<const StageAttempt> attempts = attempts_of(stage_id);
+  return attempts.empty() ? nullptr : &attempts.back();
 }
 
 std::span<const StageAttempt> AppModel::attempts_of(int64_t stage_id) const {

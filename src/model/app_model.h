@@ -156,7 +156,7 @@ struct Job {
   std::vector<std::string> tags;         // spark.job.tags: distinct, sorted, none empty (as Spark lists them)
   std::optional<int64_t> submission_time_ms;
   std::optional<int64_t> completion_time_ms;
-  std::vector<int64_t> stage_ids;        // sorted
+  std::vector<int64_t> stage_ids;        // sorted, unique
   std::vector<int64_t> stage_ids_in_log_order;  // as the job start lists them (the History Server's order)
   JobStatus status = JobStatus::kRunning;
   std::string failure_reason;            // the JobFailed exception's message

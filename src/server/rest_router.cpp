@@ -404,21 +404,18 @@ class Request {
       return;
     }
     const int64_t stage_id = parse_id(r[1], "stage");
-    std::vector<const model::StageAttempt*> attempts;
-    for (const model::StageAttempt& s : m.stages) {
-      if (s.stage_id == stage_id) attempts.push_back(&s);
-    }
+    const std::span<const model::StageAttempt> attempts = m.attempts_of(stage_id);
     if (attempts.empty()) throw RequestError{404, "unknown stage: " + r[1]};
     if (r.size() == 2) {
       w.array([&] {
-        for (const model::StageAttempt* s : attempts) stage_document(w, m, *s, true);
+        for (const model::StageAttempt& s : attempts) stage_document(w, m, s, true);
       });
       return;
     }
     const model::StageAttempt* s = m.stage(stage_id, static_cast<int32_t>(parse_id(r[2], "stage attempt")));
     if (s == nullptr) {
       std::vector<std::string> found;
-      for (const model::StageAttempt* a : attempts) found.push_back(std::to_string(a->attempt_id));
+      for (const model::StageAttempt& a : attempts) found.push_back(std::to_string(a.attempt_id));
       throw RequestError{404, "unknown attempt for stage " + r[1] + ".  Found attempts: [" + joined(found, ",") + "]"};
     }
     if (r.size() == 3) return stage_document(w, m, *s, true);
