@@ -147,17 +147,8 @@ class PostgresStore final : public Store {
     } else if (Status s = command("INSERT INTO schema_version (version) VALUES (0)"); !s.ok()) {
       return rollback(s);
     }
-    const std::vector<Migration> migrations = store_migrations("BIGSERIAL PRIMARY KEY");
-    if (version > static_cast<int64_t>(migrations.size())) {
-      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}",
-                                                      redacted(), version, migrations.size())));
-    }
-    for (auto i = static_cast<size_t>(version); i < migrations.size(); ++i) {
-      for (const std::string& sql : migrations[i].statements) {
-        if (Status s = command(sql); !s.ok()) return rollback(s.with_context(fmt::format("migration {}", i + 1)));
-      }
-      if (Status s = command(fmt::format("UPDATE schema_version SET version = {}", i + 1)); !s.ok()) return rollback(s);
-    }
+    auto run = [this](const std::string& sql) { return command(sql); };
+    if (Status s = apply_store_migrations(version, "BIGSERIAL PRIMARY KEY", redacted(), run); !s.ok()) return rollback(s);
     return command("COMMIT");
   }
 

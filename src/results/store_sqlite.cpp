@@ -211,17 +211,8 @@ class SqliteStore final : public Store {
         return rollback(s);
       }
     }
-    const std::vector<Migration> migrations = store_migrations("INTEGER PRIMARY KEY AUTOINCREMENT");
-    if (version > static_cast<int64_t>(migrations.size())) {
-      return rollback(Status::Unsupported(fmt::format("{}: store schema version {} is newer than this program's {}",
-                                                      path_, version, migrations.size())));
-    }
-    for (auto i = static_cast<size_t>(version); i < migrations.size(); ++i) {
-      for (const std::string& sql : migrations[i].statements) {
-        if (Status s = exec(sql); !s.ok()) return rollback(s.with_context(fmt::format("migration {}", i + 1)));
-      }
-      if (Status s = exec(fmt::format("UPDATE schema_version SET version = {}", i + 1)); !s.ok()) return rollback(s);
-    }
+    auto run = [this](const std::string& sql) { return exec(sql); };
+    if (Status s = apply_store_migrations(version, "INTEGER PRIMARY KEY AUTOINCREMENT", path_, run); !s.ok()) return rollback(s);
     return exec("COMMIT");
   }
 
