@@ -408,10 +408,20 @@ std::vector<SettingChange> partition_count_settings(const DetectorContext& conte
   return partition_count_advice(context, stage, partitions).settings;
 }
 
+// From the stage's first task to its end: before the first task the stage waited (for executors
+// to arrive, for cores another stage held), and its few tasks kept no core from anything.
+double tasks_running_ms(const StageAttempt& stage, const StageOccupancy& occupancy) {
+  if (!stage.first_task_launched_time_ms) return occupancy.duration_ms;
+  return std::clamp(occupancy.window.end_ms - static_cast<double>(*stage.first_task_launched_time_ms), 0.0,
+                    occupancy.duration_ms);
+}
+
 void low_parallelism(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
-    const double duration = context.occupancy(*stage).duration_ms;
+    // A stage whose tasks never started (cancelled while it waited) ran nothing: more tasks change nothing.
+    if (stage->tasks_started == 0) continue;
+    const double duration = tasks_running_ms(*stage, context.occupancy(*stage));
     const double tasks = static_cast<double>(stage->num_tasks);
     const double cores = std::max(1.0, std::round(context.reshape_cores(*stage)));
     const double task_floor = t.low_parallelism_task_ratio * cores;
@@ -426,7 +436,7 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
                           units::format_counted(static_cast<int64_t>(cores), "core"), duration_text(duration));
     f.explanation = fmt::format(
         "The stage had {} tasks while the application held {} cores, so at least {} cores had nothing of this stage "
-        "to run for its {}.",
+        "to run for the {} its tasks ran.",
         format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
         format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
     const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
@@ -436,7 +446,8 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
     f.evidence = {{"tasks", tasks, "count"},
                   {"totalCores", cores, "count"},
                   {"idleCores", idle_cores, "count"},
-                  {"stageDurationMs", duration, "ms"}};
+                  {"tasksRunningMs", duration, "ms"},
+                  {"stageDurationMs", context.occupancy(*stage).duration_ms, "ms"}};
     f.thresholds = {"stageShape.lowParallelismTaskRatio", "stageShape.minDurationMs", "significance.appShare"};
     f.confidence = context.confidence_below(tasks, task_floor);
     f.validation_caveat =

@@ -23,7 +23,9 @@ if (!existsSync(CHROMIUM)) { console.log(`SKIP: ${CHROMIUM} is absent (scripts/i
 mkdirSync(shots, { recursive: true });
 for (const old of readdirSync(shots)) rmSync(join(shots, old), { force: true });  // this run's only
 
-const LOG = 'rp_sql_eventlog.zstd';            // 4 findings, 1 SQL execution, 5 stages
+const LOG = 'rp_sql_eventlog.zstd';            // 1 SQL execution, 5 stages
+// Findings of several types and bands, stage findings among the low ones: a GPU run that ran out of memory.
+const FINDINGS_LOG = 'gpu_oom_eventlog.zstd';
 const FETCHED_APP = 'local-1624371906627';     // eventlog_dsv2.zstd, fetched back from serve itself
 const work = mkdtempSync(join(tmpdir(), 'sf-dashboard-e2e-'));
 
@@ -136,13 +138,13 @@ async function test(name, body, { offline = false, fullPage = true } = {}) {
   }
 }
 
-const findingsUrl = `${base}/logs/${LOG}/findings`;
+const findingsUrl = `${base}/logs/${FINDINGS_LOG}/findings`;
 const pressedBands = (page) => page.$$eval('.filters button[aria-pressed="true"] .band', (els) => els.map((e) => e.textContent));
 
 try {
   await test('corpus-log-findings', async (page) => {
     await page.goto(base + '/');
-    await page.click(`a[href="/logs/${LOG}/overview"]`);
+    await page.click(`a[href="/logs/${FINDINGS_LOG}/overview"]`);
     await page.waitForSelector('.kpi');
     const economics = await page.textContent('section[aria-label="Where the time and the money go"]');
     expect(/Critical path/.test(economics) && /USD/.test(economics), `the overview says where the time and the money go: ${economics}`);
@@ -165,8 +167,8 @@ try {
     await page.reload();
     await page.waitForSelector('.filters');
     expect((await pressedBands(page)).join() === 'low', 'the filter stays after a reload');
-    await page.click('.filters button[aria-pressed="false"]:text-is("stageShape")');
-    await page.waitForURL(/type=stageShape/);
+    await page.click('.filters button[aria-pressed="false"]:text-is("stageFailed")');
+    await page.waitForURL(/type=stageFailed/);
     expect(await page.evaluate(() => history.length) === historyLength, 'filtering adds no history entry');
     // Away to a stage (a new entry, the filter carried), back to the board, clear it: Back restores it.
     await page.click('.group-head');
@@ -200,7 +202,7 @@ try {
     await page.goBack();
     await page.goBack();
     await page.waitForSelector('.filters');
-    expect(/rp_sql/.test(page.url()) && (await pressedBands(page)).join() === 'low', `Back to the first log restores its filter: ${page.url()}`);
+    expect(page.url().includes(FINDINGS_LOG) && (await pressedBands(page)).join() === 'low', `Back to the first log restores its filter: ${page.url()}`);
   });
 
   await test('stage-drilldown', async (page) => {
@@ -420,7 +422,7 @@ try {
   });
 
   const report = join(shots, 'report.html');
-  execFileSync(sf, ['analyze', '--format', 'html', '--output', report, join(corpus, LOG)]);
+  execFileSync(sf, ['analyze', '--format', 'html', '--output', report, join(corpus, FINDINGS_LOG)]);
   await test('html-report-offline', async (page) => {
     await page.goto(`file://${report}#/findings`);
     await page.waitForSelector('.group-head');

@@ -472,6 +472,35 @@ TEST(StageShape, LowParallelismNearMissesYieldNone) {
                    "stageShape", "lowParallelism");
 }
 
+TEST(StageShape, LowParallelismCountsTheTimeItsTasksRanNotTheWaitBefore) {
+  // 3 tasks of 40 s on 8 cores, the first 30 s after submission (executors arriving): a 70 s
+  // stage whose tasks ran 40 s. The significance floor is 50 s (5% of the 1,000 s application):
+  // the wait is not its few tasks keeping cores idle, so it does not make the stage significant.
+  const StageSpec waited = stage_of(0, 1000, repeat(3, 40000), /*launch_delay_ms=*/30000);
+  expect_near_miss({"40 s of tasks after a 30 s wait", waited, [](Thresholds& t) { t.shape_min_duration_ms = 40000; }},
+                   "stageShape", "lowParallelism");
+  Thresholds relaxed;
+  relaxed.shape_min_duration_ms = 40000;
+  auto result = analyze_stage(waited, false, relaxed);
+  auto shapes = result.of_type("stageShape", "lowParallelism");
+  ASSERT_EQ(shapes.size(), 1u);
+  EXPECT_EQ(evidence_of(*shapes[0], "tasksRunningMs"), 40000);
+  EXPECT_EQ(evidence_of(*shapes[0], "stageDurationMs"), 70000);
+  EXPECT_NE(shapes[0]->title.find("for 40.0s"), std::string::npos) << shapes[0]->title;
+}
+
+TEST(StageShape, NoLowParallelismForAStageWhoseTasksNeverStarted) {
+  // One task announced, none launched, cancelled 70 s later when the application shut down (a
+  // real log: the corpus's gpu_oom_eventlog, stage 37.0): it ran nothing, so more tasks help nothing.
+  StageSpec cancelled;
+  cancelled.stage_id = 0;
+  cancelled.submit_ms = 1000;
+  cancelled.complete_ms = 71000;
+  cancelled.num_tasks = 1;
+  cancelled.failure_reason = "Stage cancelled because SparkContext was shut down";
+  EXPECT_TRUE(analyze_stage(cancelled).of_type("stageShape", "lowParallelism").empty());
+}
+
 // --- stageShape: dataExplosion ---------------------------------------------------------------
 
 TEST(StageShape, DataExplosion) {
