@@ -416,11 +416,23 @@ double tasks_running_ms(const StageAttempt& stage, const StageOccupancy& occupan
                     occupancy.duration_ms);
 }
 
+// Spark working out a DataFrame's schema before any query runs: `spark.read.parquet(path)` without
+// a schema reads a footer in a job of its own (one task unless mergeSchema), JSON and CSV with an
+// inferred schema read the data once more. Outside any SQL execution, its call site is the
+// reader (org.apache.spark.sql.DataFrameReader, org.apache.spark.sql.classic.DataFrameReader
+// since Spark 4). Its task count follows the files read for the schema, not a partitioning.
+bool schema_discovery(const StageAttempt& stage) {
+  if (stage.sql_execution_id) return false;
+  const std::string_view call_site = std::string_view(stage.details).substr(0, stage.details.find('\n'));
+  return call_site.starts_with("org.apache.spark.sql.DataFrameReader.") ||
+         call_site.starts_with("org.apache.spark.sql.classic.DataFrameReader.");
+}
+
 void low_parallelism(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
     // A stage whose tasks never started (cancelled while it waited) ran nothing: more tasks change nothing.
-    if (stage->tasks_started == 0) continue;
+    if (stage->tasks_started == 0 || schema_discovery(*stage)) continue;
     const double duration = tasks_running_ms(*stage, context.occupancy(*stage));
     const double tasks = static_cast<double>(stage->num_tasks);
     const double cores = std::max(1.0, std::round(context.reshape_cores(*stage)));

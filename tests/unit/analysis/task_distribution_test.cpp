@@ -501,6 +501,21 @@ TEST(StageShape, NoLowParallelismForAStageWhoseTasksNeverStarted) {
   EXPECT_TRUE(analyze_stage(cancelled).of_type("stageShape", "lowParallelism").empty());
 }
 
+TEST(StageShape, NoLowParallelismForSparkReadingASchema) {
+  // spark.read.parquet(path) without a schema: one task reads a footer, outside any SQL execution,
+  // its call site the reader (Spark 4.3 wrote "org.apache.spark.sql.classic.DataFrameReader.parquet(
+  // DataFrameReader.scala:59)" in tests/spark; the corpus's multiple_attempts logs, Spark 3, the
+  // same without "classic"). More tasks would read the same footer.
+  for (const char* reader : {"org.apache.spark.sql.DataFrameReader.parquet(DataFrameReader.scala:562)",
+                             "org.apache.spark.sql.classic.DataFrameReader.parquet(DataFrameReader.scala:59)"}) {
+    StageSpec schema = stage_of(0, 1000, repeat(1, 70000));
+    schema.details = std::string(reader) + "\nsun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)";
+    EXPECT_TRUE(analyze_stage(schema).of_type("stageShape", "lowParallelism").empty()) << reader;
+    // The same stage inside a query is the query's own work.
+    EXPECT_EQ(analyze_stage(schema, /*sql=*/true).of_type("stageShape", "lowParallelism").size(), 1u) << reader;
+  }
+}
+
 // --- stageShape: dataExplosion ---------------------------------------------------------------
 
 TEST(StageShape, DataExplosion) {
