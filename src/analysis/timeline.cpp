@@ -78,7 +78,11 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
   };
   const double executor_wait = after_start(first_executor);
   const double driver_wait = after_start(first_job);
-  const bool waited_for_executors = executor_wait >= 0.5 * gap;
+  // Executors held the first task up only for as long as they came after the driver had a job for
+  // them: a spark-shell whose first query was typed at 1m 42s and whose executors, asked for by
+  // dynamic allocation then, came 4 s later waited for a person, not for the cluster.
+  const double executor_delay = driver_wait >= 0 ? executor_wait - driver_wait : executor_wait;
+  const bool waited_for_executors = executor_wait >= 0 && executor_delay >= 0.5 * gap;
   // In a shell or notebook the driver waits for someone to type the first query: not a cost.
   if (context.interactive_session() && !waited_for_executors) return;
 

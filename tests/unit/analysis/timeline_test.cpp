@@ -169,6 +169,23 @@ TEST(Timeline, ColdStartInAShellIsSomeoneTyping) {
   EXPECT_EQ(analyze_scenario(waiting).of_type("coldStart").size(), 1u);
 }
 
+TEST(Timeline, ColdStartWhoseExecutorsCameAfterTheFirstJobIsTheDriverS) {
+  // The corpus's spark-events application_1578436911597_0052, a spark-shell: the first query at
+  // 1m 42s, executors (asked for by dynamic allocation then) 4.5 s later. The executors came late
+  // in the run, but only 4.5 s after there was anything for them to do: the gap is the driver's
+  // (here a person typing), not the cluster's.
+  auto batch = cluster(200000, 106000);
+  StageSpec s = stage_of(0, 102000, 8, 10000, 120000);
+  for (auto& t : s.tasks) t.launch_ms = 107000;
+  batch.job({.job_id = 0, .submit_ms = 102000, .end_ms = 121000, .stages = {s}});
+  auto cold = analyze_scenario(batch).of_type("coldStart");
+  ASSERT_EQ(cold.size(), 1u);
+  EXPECT_NE(cold[0]->explanation.find("driver-side work"), std::string::npos) << cold[0]->explanation;
+  auto shell = batch;
+  shell.app_name("Spark shell");
+  EXPECT_TRUE(analyze_scenario(shell).of_type("coldStart").empty());
+}
+
 TEST(Timeline, ADatabricksNotebookIsASessionAndAJobsRunIsNot) {
   // Every Databricks cluster's application is "Databricks Shell"; the job group says which kind.
   // A notebook command's group (as in both Databricks logs of the corpus): someone typing.
