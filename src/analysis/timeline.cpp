@@ -54,6 +54,9 @@ bool dynamic_allocation(const DetectorContext& context) {
 // ---------------------------------------------------------------------------------------------
 // coldStart
 
+// Less than this from the first executor to the first task is launching it, not waiting for more.
+constexpr double kRegisteredResourcesWaitMs = 1000;
+
 void cold_start(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const model::AppModel& model = context.model();
@@ -112,16 +115,29 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
       : waited_for_executors ? " Most of the gap was spent waiting for executors."
                              : " Most of the gap was driver-side work before the first task, not executor start-up.");
   if (waited_for_executors) {
-    f.recommendation =
-        "Ask for executors up front and start work with the ones that arrive: more initial executors under dynamic "
-        "allocation, and a lower share of registered resources before scheduling starts. If the cluster's queue was "
-        "full, this is scheduling capacity rather than the application.";
+    // YARN and Kubernetes wait for 80% of the executors (up to 30 s) before scheduling the first
+    // task: that wait is the time from the first executor (and job) to the first task. A first task
+    // that started as soon as both were there waited for the first executor alone.
+    const double wait_for_more = gap - std::max(executor_wait, driver_wait);
+    const bool waited_for_others = wait_for_more >= kRegisteredResourcesWaitMs;
+    f.recommendation = dynamic_allocation(context)
+                           ? "Ask for the executors up front: more initial executors under dynamic allocation."
+                           : "Executors were slow to arrive.";
+    f.recommendation +=
+        waited_for_others
+            ? fmt::format(" Start work with the ones that arrive: the first task waited {} after the first executor "
+                          "registered, for a share of the others to register too.",
+                          format_duration_ms(as_int(wait_for_more)))
+            : " The first task started as soon as the first executor registered: the time went to the cluster manager "
+              "delivering one. Look at why its container or pod was pending (an image pull, nodes scaling up, a full "
+              "queue).";
+    f.recommendation += " If the cluster's queue was full, this is scheduling capacity rather than the application.";
     const auto initial = std::max(1, model.peak_concurrent_executors);
     if (dynamic_allocation(context)) {
       f.settings.push_back(context.setting("spark.dynamicAllocation.initialExecutors", std::to_string(initial)));
     }
-    // YARN and Kubernetes wait for 80% of the executors (up to 30 s) before scheduling the first task.
-    if (context.number_property("spark.scheduler.minRegisteredResourcesRatio").value_or(0.8) > 0.5) {
+    if (waited_for_others &&
+        context.number_property("spark.scheduler.minRegisteredResourcesRatio").value_or(0.8) > 0.5) {
       f.settings.push_back(context.setting("spark.scheduler.minRegisteredResourcesRatio", "0.5"));
     }
   } else {

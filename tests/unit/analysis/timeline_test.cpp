@@ -137,8 +137,26 @@ TEST(Timeline, ColdStartWaitingForExecutors) {
   EXPECT_DOUBLE_EQ(evidence_of(f, "firstExecutorAfterMs"), 40000);
   EXPECT_DOUBLE_EQ(evidence_of(f, "firstJobAfterMs"), 2000);
   EXPECT_NE(f.explanation.find("waiting for executors"), std::string::npos) << f.explanation;
+  // The first task waited 5 s after the first executor: for a share of the others.
   ASSERT_NE(find_setting(f, "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
+  EXPECT_NE(f.recommendation.find("waited 5.0s after the first executor"), std::string::npos) << f.recommendation;
   EXPECT_EQ(find_setting(f, "spark.dynamicAllocation.initialExecutors"), nullptr) << "dynamic allocation is off";
+}
+
+TEST(Timeline, ColdStartWhoseFirstExecutorCameLateAsksNothingOfTheRegisteredShare) {
+  // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3 on Kubernetes): the first job at 34 s,
+  // the first executor at 69.3 s and the first task 0.1 s later. Scheduling waited for no share of
+  // the executors, so spark.scheduler.minRegisteredResourcesRatio would change nothing.
+  auto log = cluster(300000, 69300);
+  StageSpec s = stage_of(0, 34000, 8, 10000, 90000);
+  for (auto& t : s.tasks) t.launch_ms = 69400;
+  log.job({.job_id = 0, .submit_ms = 34000, .end_ms = 91000, .stages = {s}});
+  auto cold = analyze_scenario(log).of_type("coldStart");
+  ASSERT_EQ(cold.size(), 1u);
+  EXPECT_NE(cold[0]->explanation.find("waiting for executors"), std::string::npos) << cold[0]->explanation;
+  EXPECT_EQ(find_setting(*cold[0], "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
+  EXPECT_NE(cold[0]->recommendation.find("as soon as the first executor registered"), std::string::npos)
+      << cold[0]->recommendation;
 }
 
 TEST(Timeline, ColdStartOnTheDriver) {
