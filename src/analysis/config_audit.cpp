@@ -267,13 +267,7 @@ void executor_cores_high(const DetectorContext& context, std::vector<Finding>& f
   }
   // Databricks sizes executors by node type, and GPU executors by cores per GPU: the guidance
   // does not apply there.
-  const auto& properties = context.model().environment.spark_properties;
-  if (context.model().app.databricks ||
-      std::any_of(properties.begin(), properties.end(),
-                  [](const auto& kv) { return kv.first.starts_with("spark.databricks."); }) ||
-      context.property("spark.executor.resource.gpu.amount")) {
-    return;
-  }
+  if (context.databricks() || context.property("spark.executor.resource.gpu.amount")) return;
   const std::optional<double> set = context.number_property("spark.executor.cores");
   const double cores = reported > 0 ? reported : set.value_or(0);
   if (cores <= t.config_max_executor_cores) return;

@@ -120,6 +120,13 @@ bool DetectorContext::local_master() const {
   return master.starts_with("local") && !master.starts_with("local-cluster");
 }
 
+bool DetectorContext::databricks() const {
+  const auto& properties = model_.environment.spark_properties;
+  return model_.app.databricks || std::any_of(properties.begin(), properties.end(), [](const auto& kv) {
+           return kv.first.starts_with("spark.databricks.");
+         });
+}
+
 // Every Databricks cluster's application is "Databricks Shell", a Jobs run's too. A Jobs run says
 // so in its cluster's source tag (JOB, JOB_SERVERLESS) or in its jobs' group
 // ("job-<job id>-run-<run id>-action-<n>"); a notebook's groups are "<session>_<command>_<uuid>".

@@ -56,6 +56,9 @@ class DetectorContext {
   // A spark-shell, pyspark, sparkR or notebook session: gaps between jobs there are a person
   // reading and typing, not work the application could have done sooner.
   bool interactive_session() const;
+  // A Databricks cluster (its log's own header, or Databricks' properties): executors there are
+  // sized by the workers' node type, one executor a worker, not by spark.executor.* settings.
+  bool databricks() const;
   // A Databricks Jobs run (a scheduled or submitted job), not a notebook on an interactive cluster.
   bool databricks_jobs_run() const;
   // Local mode (spark.master local, local[N], local[N,F]): the tasks run inside the driver's JVM,

@@ -717,7 +717,14 @@ bool memory_band(const DetectorContext& context, const MemoryPicture& picture, s
         "{} Each executor held at least {} it never used for the application's {}: {:.0f} MB-seconds per executor.",
         peak_words, format_bytes(as_int(heap - peak)), format_duration_ms(as_int(picture.app_duration_ms)),
         waste_mb_seconds);
-    if (parse_size_bytes(suggested).value_or(0) < heap) {
+    if (context.databricks()) {
+      // The worker's memory is paid for whatever the heap is set to: a smaller node type frees it.
+      f.recommendation = fmt::format(
+          "On Databricks the heap follows the workers' node type: choose a type with less memory per core (about "
+          "{} of heap would do, with 30% headroom), or give the unused memory work (more cores per worker, data "
+          "the application reads more than once cached).",
+          format_bytes(as_int(peak * kHeapHeadroom)));
+    } else if (parse_size_bytes(suggested).value_or(0) < heap) {
       f.recommendation = fmt::format(
           "Size the heap to the observed peak with 30% headroom: spark.executor.memory={} (from {}), and run more "
           "executors or cores in the memory freed.",
@@ -753,12 +760,19 @@ bool memory_band(const DetectorContext& context, const MemoryPicture& picture, s
     f.explanation =
         fmt::format("{} A heap this full leaves the collector little room and risks OutOfMemoryError{}.", peak_words,
                     oom ? "; tasks of this application did fail with out-of-memory errors" : "");
-    f.recommendation = fmt::format(
-        "Give the executors more heap: spark.executor.memory={} (the peak with 30% headroom), or keep the heap and "
-        "run fewer tasks per executor (spark.executor.cores) or smaller partitions.",
-        suggested);
-    f.settings = {context.setting("spark.executor.memory", suggested)};
-    if (const auto cores = cores_per_executor(context); cores && *cores >= 2) {
+    if (context.databricks()) {
+      f.recommendation = fmt::format(
+          "On Databricks the heap follows the workers' node type: choose a type with more memory per core (about {} "
+          "of heap, the peak with 30% headroom), or keep it and use smaller partitions.",
+          format_bytes(as_int(peak * kHeapHeadroom)));
+    } else {
+      f.recommendation = fmt::format(
+          "Give the executors more heap: spark.executor.memory={} (the peak with 30% headroom), or keep the heap and "
+          "run fewer tasks per executor (spark.executor.cores) or smaller partitions.",
+          suggested);
+      f.settings = {context.setting("spark.executor.memory", suggested)};
+    }
+    if (const auto cores = cores_per_executor(context); cores && *cores >= 2 && !context.databricks()) {
       f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores - 1)));
     }
     f.evidence = {{"peakJvmHeapBytes", peak, "bytes"},

@@ -575,6 +575,25 @@ TEST(Memory, HeapNearCapacity) {
   EXPECT_EQ(f.band, ImpactBand::kLow) << "no task failed out of memory";
 }
 
+// On Databricks a worker's memory comes with its node type, one executor a worker: a heap setting
+// frees nothing that is not paid for anyway (the corpus's xgboost and db_subExecution_id logs were
+// told spark.executor.memory=10g and 19g), so the advice is the node type, with no setting.
+TEST(Memory, OnDatabricksTheHeapIsTheNodeType) {
+  ScenarioLog databricks = long_app();
+  databricks.property("spark.databricks.clusterUsageTags.clusterNodeType", "r5d.2xlarge");
+  auto over_provisioned = analyze_scenario(busy_app(databricks, 2 * kGiB, 3 * kGiB));
+  auto over = over_provisioned.of_type("memoryUtilization", "heapOverProvisioned");
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_TRUE(over[0]->settings.empty());
+  EXPECT_NE(over[0]->recommendation.find("less memory per core (about 3.90 GiB"), std::string::npos)
+      << over[0]->recommendation;
+  auto near_capacity = analyze_scenario(busy_app(databricks, 7 * kGiB + 512 * kMiB, 7 * kGiB + 512 * kMiB));
+  auto near = near_capacity.of_type("memoryUtilization", "heapNearCapacity");
+  ASSERT_EQ(near.size(), 1u);
+  EXPECT_TRUE(near[0]->settings.empty());
+  EXPECT_NE(near[0]->recommendation.find("more memory per core"), std::string::npos) << near[0]->recommendation;
+}
+
 TEST(Memory, HeapBandNearMisses) {
   // Just over half: 4 GiB + 1 MiB of 8 GiB (the lifetime-weighted share is the same: no wasteModel).
   EXPECT_TRUE(memory_findings(analyze_scenario(busy_app(long_app(), 4 * kGiB + kMiB, 4 * kGiB + kMiB))).empty());
