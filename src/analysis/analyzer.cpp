@@ -33,6 +33,11 @@ constexpr Overlap kOverlaps[] = {
      "both react to the same largest partition"},
     {"skew", nullptr, "partitionSizing", "maxPartitionTooBig", "skew", "partition sizing",
      "both react to the same largest partition"},
+    // Too few tasks for the cores, and too few partitions for the bytes: one fix, more partitions.
+    {"stageShape", "lowParallelism", "partitionSizing", "lowShuffleParallelism", "stage shape", "partition sizing",
+     "both ask for more partitions of this stage"},
+    {"stageShape", "lowParallelism", "partitionSizing", "maxPartitionTooBig", "stage shape", "partition sizing",
+     "both ask for more partitions of this stage"},
 };
 
 bool is(const Finding& f, const char* type, const char* rule) {

@@ -310,6 +310,20 @@ TEST(Shuffle, LowShuffleParallelismInAnRddStage) {
   EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
 }
 
+TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
+  // 3 partitions of 1 GiB on 8 cores: too few for the bytes and too few for the cores. Both
+  // findings stand, each saying the other asks for the same partitions.
+  const auto result = run_stage(cluster(250000), few_big_tasks(3, kGiB));
+  auto bytes = result.of_type("partitionSizing", "lowShuffleParallelism");
+  auto cores = result.of_type("stageShape", "lowParallelism");
+  ASSERT_EQ(bytes.size(), 1u);
+  ASSERT_EQ(cores.size(), 1u);
+  EXPECT_NE(bytes[0]->validation_caveat.find("overlaps with the stage shape finding"), std::string::npos)
+      << bytes[0]->validation_caveat;
+  EXPECT_NE(cores[0]->validation_caveat.find("overlaps with the partition sizing finding"), std::string::npos)
+      << cores[0]->validation_caveat;
+}
+
 TEST(Shuffle, LowShuffleParallelismNearMiss) {
   // 8 partitions of 256 MiB - 1: just under 2 x 128 MiB each (2 GiB in all).
   EXPECT_TRUE(shuffle_findings(run_stage(cluster(250000), few_big_tasks(8, 256 * kMiB - 1))).empty());
