@@ -48,6 +48,17 @@ ScenarioLog cluster(int64_t app_end_ms, int64_t executors_added_ms = 100) {
   return log;
 }
 
+// Executors registering at `executors_ms`, one job submitted at `job_ms` and ending at
+// `job_end_ms`, its 8 tasks of 10 s all launched at `first_task_ms`.
+ScenarioLog first_task_at(int64_t app_end_ms, int64_t executors_ms, int64_t job_ms, int64_t first_task_ms,
+                          int64_t job_end_ms) {
+  auto log = cluster(app_end_ms, executors_ms);
+  StageSpec s = stage_of(0, job_ms, 8, 10000, job_end_ms - 1000);
+  for (auto& t : s.tasks) t.launch_ms = first_task_ms;
+  log.job({.job_id = 0, .submit_ms = job_ms, .end_ms = job_end_ms, .stages = {s}});
+  return log;
+}
+
 TEST(Timeline, CleanLogHasNoFindings) {
   // 100 s application, its one stage starting after 1 s and lasting 50 s.
   auto log = cluster(100000);
@@ -116,11 +127,7 @@ TEST(Timeline, DriverTimeInsideAQueryIsSparksNotTheDriversCode) {
 TEST(Timeline, ColdStartWaitingForExecutors) {
   // Executors register at 40 s; the job was submitted at 2 s; the first task launches at 45 s.
   // 200 s application: gap 45 s >= 30 s and >= 5% (10 s).
-  auto log = cluster(200000, 40000);
-  StageSpec s = stage_of(0, 2000, 8, 10000, 56000);
-  for (auto& t : s.tasks) t.launch_ms = 45000;
-  log.job({.job_id = 0, .submit_ms = 2000, .end_ms = 57000, .stages = {s}});
-  auto result = analyze_scenario(log);
+  auto result = analyze_scenario(first_task_at(200000, 40000, 2000, 45000, 57000));
   auto found = timeline_findings(result);
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
@@ -147,11 +154,8 @@ TEST(Timeline, ColdStartWhoseFirstExecutorCameLateAsksNothingOfTheRegisteredShar
   // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3 on Kubernetes): the first job at 34 s,
   // the first executor at 69.3 s and the first task 0.1 s later. Scheduling waited for no share of
   // the executors, so spark.scheduler.minRegisteredResourcesRatio would change nothing.
-  auto log = cluster(300000, 69300);
-  StageSpec s = stage_of(0, 34000, 8, 10000, 90000);
-  for (auto& t : s.tasks) t.launch_ms = 69400;
-  log.job({.job_id = 0, .submit_ms = 34000, .end_ms = 91000, .stages = {s}});
-  auto cold = analyze_scenario(log).of_type("coldStart");
+  auto result = analyze_scenario(first_task_at(300000, 69300, 34000, 69400, 91000));
+  auto cold = result.of_type("coldStart");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_NE(cold[0]->explanation.find("waiting for executors"), std::string::npos) << cold[0]->explanation;
   EXPECT_EQ(find_setting(*cold[0], "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
@@ -179,11 +183,8 @@ TEST(Timeline, ColdStartInAShellIsSomeoneTyping) {
   log.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
   EXPECT_TRUE(analyze_scenario(log).of_type("coldStart").empty());
   // Waiting for executors still counts in a shell: the cluster, not the person, was slow.
-  auto waiting = cluster(200000, 40000);
+  auto waiting = first_task_at(200000, 40000, 2000, 45000, 57000);
   waiting.property("spark.repl.class.uri", "spark://driver:40000/classes");
-  StageSpec s = stage_of(0, 2000, 8, 10000, 56000);
-  for (auto& t : s.tasks) t.launch_ms = 45000;
-  waiting.job({.job_id = 0, .submit_ms = 2000, .end_ms = 57000, .stages = {s}});
   EXPECT_EQ(analyze_scenario(waiting).of_type("coldStart").size(), 1u);
 }
 
@@ -192,11 +193,9 @@ TEST(Timeline, ColdStartWhoseExecutorsCameAfterTheFirstJobIsTheDriverS) {
   // 1m 42s, executors (asked for by dynamic allocation then) 4.5 s later. The executors came late
   // in the run, but only 4.5 s after there was anything for them to do: the gap is the driver's
   // (here a person typing), not the cluster's.
-  auto batch = cluster(200000, 106000);
-  StageSpec s = stage_of(0, 102000, 8, 10000, 120000);
-  for (auto& t : s.tasks) t.launch_ms = 107000;
-  batch.job({.job_id = 0, .submit_ms = 102000, .end_ms = 121000, .stages = {s}});
-  auto cold = analyze_scenario(batch).of_type("coldStart");
+  auto batch = first_task_at(200000, 106000, 102000, 107000, 121000);
+  auto result = analyze_scenario(batch);
+  auto cold = result.of_type("coldStart");
   ASSERT_EQ(cold.size(), 1u);
   EXPECT_NE(cold[0]->explanation.find("driver-side work"), std::string::npos) << cold[0]->explanation;
   auto shell = batch;
