@@ -438,8 +438,14 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
     const double cores = std::max(1.0, std::round(context.reshape_cores(*stage)));
     const double task_floor = t.low_parallelism_task_ratio * cores;
     if (!context.significant_ms(duration, t.shape_min_duration_ms) || tasks <= 0 || tasks >= task_floor) continue;
-    // Spark's tuning guide: 2-3 tasks per core; the low end keeps tasks from getting tiny.
-    const auto suggested = static_cast<int64_t>(2 * cores);
+    // Spark's tuning guide: 2-3 tasks per core; the low end keeps tasks from getting tiny. No more
+    // than the records the stage read, though: beyond one a task the rest would run empty (a
+    // streaming batch of 3 Kafka records). A stage that makes its rows (reading none) is not capped.
+    const int64_t records_read =
+        stage->metric(TaskMetric::kInputRecords) + stage->metric(TaskMetric::kShuffleRecordsRead);
+    const bool record_bound = records_read > 0 && records_read < static_cast<int64_t>(2 * cores);
+    const int64_t suggested = record_bound ? records_read : static_cast<int64_t>(2 * cores);
+    if (suggested <= stage->num_tasks) continue;
     const double idle_cores = std::max(0.0, cores - tasks);
 
     Finding f = DetectorContext::stage_finding(*stage, "stageShape", "lowParallelism");
@@ -452,8 +458,10 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
         format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
         format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
     const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
-    f.recommendation = fmt::format("Give the stage about {} tasks (2-3 per core over {} cores).{}{}", suggested,
-                                   static_cast<int64_t>(cores), advice.text.empty() ? "" : " ", advice.text);
+    const std::string why = record_bound ? fmt::format("one for each record it read")
+                                         : fmt::format("2-3 per core over {} cores", static_cast<int64_t>(cores));
+    f.recommendation = fmt::format("Give the stage about {} tasks ({}).{}{}", suggested, why,
+                                   advice.text.empty() ? "" : " ", advice.text);
     f.settings = advice.settings;
     f.evidence = {{"tasks", tasks, "count"},
                   {"totalCores", cores, "count"},

@@ -501,6 +501,21 @@ TEST(StageShape, NoLowParallelismForAStageWhoseTasksNeverStarted) {
   EXPECT_TRUE(analyze_stage(cancelled).of_type("stageShape", "lowParallelism").empty());
 }
 
+TEST(StageShape, LowParallelismAsksForNoMoreTasksThanRecordsRead) {
+  // One 70 s task that read 3 records on 8 cores (a streaming batch of 3 Kafka records): 16 tasks
+  // would leave 13 empty, so the stage is reshaped into 3. With 3 records or more than 16, as before.
+  auto result = analyze_stage(stage_of(0, 1000, repeat(1, 70000, {.input_bytes = 3000, .input_records = 3})));
+  auto shapes = result.of_type("stageShape", "lowParallelism");
+  ASSERT_EQ(shapes.size(), 1u);
+  EXPECT_EQ(evidence_of(*shapes[0], "tasksAfterFix"), 3);
+  EXPECT_NE(shapes[0]->recommendation.find("about 3 tasks (one for each record it read)"), std::string::npos)
+      << shapes[0]->recommendation;
+  // One record: one task already, nothing to split.
+  EXPECT_TRUE(analyze_stage(stage_of(0, 1000, repeat(1, 70000, {.input_bytes = 1000, .input_records = 1})))
+                  .of_type("stageShape", "lowParallelism")
+                  .empty());
+}
+
 TEST(StageShape, NoLowParallelismForSparkReadingASchema) {
   // spark.read.parquet(path) without a schema: one task reads a footer, outside any SQL execution,
   // its call site the reader (Spark 4.3 wrote "org.apache.spark.sql.classic.DataFrameReader.parquet(
