@@ -74,7 +74,7 @@ PartitionOrigin partition_origin(const model::AppModel& model, const model::Stag
   bool scans = false;
   for (const PlanNode& node : sql->plan.nodes) {
     if (!in_stage(node, stage)) continue;
-    const std::string text = normalized_plan_text(node.simple_string);
+    const std::string text = readable_plan_text(node.simple_string);
     if (node.node_name == "AQEShuffleRead" && contains(text, "coalesced")) {
       origin = {PartitionSource::kAdaptiveCoalesced, text, std::nullopt};
       return origin;
@@ -91,7 +91,8 @@ PartitionOrigin partition_origin(const model::AppModel& model, const model::Stag
     if (is_shuffle_exchange(node) && read_by(node, stage)) {
       origin.node_text = text;
       origin.partitions = partition_count(text);
-      if (contains(text, "REPARTITION_BY_NUM")) {
+      // repartition(n): REPARTITION_WITH_NUM until Spark 3.1, REPARTITION_BY_NUM since 3.2.
+      if (contains(text, "REPARTITION_BY_NUM") || contains(text, "REPARTITION_WITH_NUM")) {
         origin.source = PartitionSource::kRepartitionByNumber;
       } else if (contains(text, "SinglePartition")) {
         origin.source = PartitionSource::kSinglePartition;

@@ -21,6 +21,29 @@ std::string normalized_plan_text(std::string_view text) {
   return out;
 }
 
+std::string readable_plan_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.substr(i).starts_with(", [plan_id=") || text.substr(i).starts_with(", [id=#")) {
+      const size_t close = text.find(']', i);
+      if (close != std::string_view::npos) {
+        i = close + 1;
+        continue;
+      }
+    }
+    const char c = text[i++];
+    if (c != '#') {
+      out += c;
+      continue;
+    }
+    // An expression id: #, digits, and the L a long id ends with.
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i < text.size() && text[i] == 'L') ++i;
+  }
+  return out;
+}
+
 std::string shortened_plan_text(std::string_view text, size_t limit) {
   std::string out(text.substr(0, text.find('\n')));
   while (!out.empty() && out.back() == ' ') out.pop_back();

@@ -20,6 +20,10 @@ namespace sf::analysis {
 // Expression ids (#123) and exchange ids ([id=#42], [plan_id=42]) differ between two copies of
 // the same computation; everything else in a node's text describes what it computes.
 std::string normalized_plan_text(std::string_view text);
+// The same text as a person reads it in advice: the ids dropped rather than emptied
+// ("hashpartitioning(customer_id#12L, 12), ENSURE_REQUIREMENTS, [plan_id=80]" reads
+// "hashpartitioning(customer_id, 12), ENSURE_REQUIREMENTS").
+std::string readable_plan_text(std::string_view text);
 
 // The first line of a plan text, trailing blanks dropped, cut to `limit` characters with "~".
 std::string shortened_plan_text(std::string_view text, size_t limit);

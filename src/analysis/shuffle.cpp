@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -46,6 +47,21 @@ void set_partition_count(const DetectorContext& context, const StageAttempt& sta
   const std::string count =
       fmt::format("about {} partitions ({} rounded up to whole waves of the {} cores)", format_count(partitions),
                   format_count(unrounded), format_count(context.total_cores()));
+  // The code or an operator set the count (a repartition(2) before a write, in the corpus's
+  // kubeflow NewYorkTaxiData log): no shuffle setting changes it, the advice names what does.
+  switch (partition_origin(context.model(), stage).source) {
+    case PartitionSource::kRepartitionByNumber:
+    case PartitionSource::kCoalesce:
+    case PartitionSource::kSinglePartition:
+    case PartitionSource::kAdaptiveCoalesced: {
+      PartitionAdvice advice = partition_count_advice(context, stage, partitions);
+      f.recommendation += fmt::format("Cut the shuffle into {}. {}", count, advice.text);
+      std::move(advice.settings.begin(), advice.settings.end(), std::back_inserter(f.settings));
+      return;
+    }
+    default:
+      break;
+  }
   if (stage.sql_execution_id) {
     f.recommendation += fmt::format("Cut the shuffle into {}, or let adaptive execution size them at {}.", count,
                                     format_bytes(as_int(t.partition_target_bytes)));

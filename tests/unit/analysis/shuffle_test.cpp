@@ -14,6 +14,7 @@ namespace sf::analysis {
 namespace {
 
 using sf::testing::ScenarioLog;
+using sf::testing::SqlSpec;
 using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
@@ -322,6 +323,39 @@ TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
       << bytes[0]->validation_caveat;
   EXPECT_NE(cores[0]->validation_caveat.find("overlaps with the partition sizing finding"), std::string::npos)
       << cores[0]->validation_caveat;
+}
+
+TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
+  // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3): 5 GiB through a repartition(2) before
+  // a write. spark.sql.shuffle.partitions does not change a repartition(n); the advice names it.
+  ScenarioLog log = cluster(250000);
+  log.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
+                  .plan = {.name = "Exchange",
+                           .simple_string = "Exchange RoundRobinPartitioning(4), REPARTITION_BY_NUM, [plan_id=80]",
+                           .metrics = {{.name = "records read", .accumulator_id = 71}}}});
+  StageSpec stage = few_big_tasks(4, kGiB);
+  for (TaskSpec& t : stage.tasks) t.accumulables = {{71, 1000}};
+  const auto result = run_stage(log, stage);
+  auto found = result.of_type("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
+  EXPECT_NE(found[0]->recommendation.find(
+                "an explicit repartition(4) (the plan: Exchange RoundRobinPartitioning(4), REPARTITION_BY_NUM). "
+                "Change it to repartition(32)"),
+            std::string::npos)
+      << found[0]->recommendation;
+  // Spark 3.0 and 3.1 named the same origin REPARTITION_WITH_NUM, with an [id=#n] tag.
+  ScenarioLog spark31 = cluster(250000);
+  spark31.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
+                      .plan = {.name = "Exchange",
+                               .simple_string = "Exchange RoundRobinPartitioning(4), REPARTITION_WITH_NUM, [id=#94]",
+                               .metrics = {{.name = "records read", .accumulator_id = 71}}}});
+  const auto result31 = run_stage(spark31, stage);
+  auto found31 = result31.of_type("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(found31.size(), 1u);
+  EXPECT_EQ(find_setting(*found31[0], "spark.sql.shuffle.partitions"), nullptr);
+  EXPECT_NE(found31[0]->recommendation.find("Change it to repartition(32)"), std::string::npos)
+      << found31[0]->recommendation;
 }
 
 TEST(Shuffle, LowShuffleParallelismNearMiss) {

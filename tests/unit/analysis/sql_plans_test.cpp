@@ -117,6 +117,15 @@ ScenarioLog self_join(std::string right_project = "") {
   return log;
 }
 
+TEST(PlanText, ReadableTextDropsTheIdsNormalizingEmpties) {
+  const std::string text = "Exchange hashpartitioning(customer_id#12L, name#7, 200), ENSURE_REQUIREMENTS, [plan_id=80]";
+  EXPECT_EQ(normalized_plan_text(text), "Exchange hashpartitioning(customer_id#L, name#, 200), ENSURE_REQUIREMENTS, [plan_id=]");
+  EXPECT_EQ(readable_plan_text(text), "Exchange hashpartitioning(customer_id, name, 200), ENSURE_REQUIREMENTS");
+  // Spark 3.0-3.3 tagged exchanges with [id=#42].
+  EXPECT_EQ(readable_plan_text("Exchange RoundRobinPartitioning(2), REPARTITION_WITH_NUM, [id=#42]"),
+            "Exchange RoundRobinPartitioning(2), REPARTITION_WITH_NUM");
+}
+
 TEST(SqlPlans, CleanLogHasNoPlanFindings) {
   auto log = cluster();
   PlanNodeSpec plan{.name = "HashAggregate",
