@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/databricks_scaling.h"
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
@@ -863,7 +864,9 @@ void idle_cores(const DetectorContext& context, const MemoryPicture& picture, st
       format_duration_ms(as_int(task_time_ms)), format_duration_ms(as_int(capacity_core_ms)), format_percent(idle),
       format_bytes(as_int(picture.heap.bytes)), executors_words(static_cast<int64_t>(peak_executors)),
       format_duration_ms(as_int(picture.app_duration_ms)), waste_mb_seconds);
-  if (dynamic) {
+  if (context.databricks()) {
+    f.recommendation = databricks_scaling_advice(needed, static_cast<int64_t>(peak_executors));
+  } else if (dynamic) {
     f.recommendation = fmt::format(
         "Dynamic allocation is on but executors still idle: release them sooner, and keep no more than the {} the "
         "work kept busy on average as a floor.",

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analysis/cluster_shape.h"
+#include "analysis/databricks_scaling.h"
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
 #include "analysis/time_split.h"
@@ -305,7 +306,9 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
       format_duration_ms(as_int(app_ms)), format_count(model.peak_concurrent_cores),
       format_duration_ms(as_int(cores * app_ms)), format_duration_ms(as_int(task_time)), format_percent(fraction),
       busy_executors, format_count(max_executors), waste_core_hours);
-  if (dynamic_allocation(context)) {
+  if (context.databricks()) {
+    f.recommendation = databricks_scaling_advice(min_executors, max_executors);
+  } else if (dynamic_allocation(context)) {
     f.recommendation = fmt::format(
         "Dynamic allocation is on, yet executors idle: release them sooner and keep a smaller floor ({}, the "
         "average busy), with up to {} for the busiest stages.",
@@ -338,9 +341,11 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
   if (context.interactive_session()) {
     f.explanation +=
         " This is an interactive session (a shell or notebook): most idle time is a person reading and typing.";
-    f.recommendation +=
-        " For interactive sessions, dynamic allocation with a short idle timeout returns executors while nobody "
-        "is running anything.";
+    if (!context.databricks()) {
+      f.recommendation +=
+          " For interactive sessions, dynamic allocation with a short idle timeout returns executors while nobody "
+          "is running anything.";
+    }
   }
   f.claim.kind = WasteClaim::Kind::kResourceOnly;
   f.claim.method = EstimateMethod::kMeasured;

@@ -618,17 +618,21 @@ TEST(Memory, WasteModelWhenExecutorsUseTheHeapUnevenly) {
   EXPECT_NEAR(evidence_of(f, "usedShare"), 0.4375, 1e-12);
 }
 
-TEST(Memory, IdleCoresHoldingMemory) {
-  // One stage of 8 tasks x 100 s: 800,000 ms of 4,799,200 core-ms: idle 1 - 800,000 / 4,799,200.
-  ScenarioLog log = long_app();
+// One stage of 8 tasks x 100 s on two executors in a 600 s application: 800,000 ms of 4,799,200
+// core-ms, idle 1 - 800,000 / 4,799,200; heaps 62.5% full (no band, no wasteModel).
+ScenarioLog idle_cores_app(ScenarioLog log) {
   StageSpec s;
   s.stage_id = 0;
   s.submit_ms = 1000;
   s.tasks = ScenarioLog::uniform_tasks(8, 1000, 100000, {"1", "2"}, 4);
-  for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = 5 * kGiB;  // 62.5%: no band, no wasteModel
+  for (TaskSpec& t : s.tasks) t.jvm_heap_peak_bytes = 5 * kGiB;
   s.complete_ms = 101500;
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {s}});
-  auto result = analyze_scenario(log);
+  return log;
+}
+
+TEST(Memory, IdleCoresHoldingMemory) {
+  auto result = analyze_scenario(idle_cores_app(long_app()));
   auto found = memory_findings(result);
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
@@ -640,6 +644,17 @@ TEST(Memory, IdleCoresHoldingMemory) {
   EXPECT_NEAR(raw_of(f), idle * 8192 * 2 * 600, 1e-6);
   EXPECT_EQ(suggested(f, "spark.dynamicAllocation.enabled"), "true");
   EXPECT_EQ(suggested(f, "spark.executor.instances"), "1");  // ceil(2 x 0.167)
+}
+
+TEST(Memory, IdleCoresOnDatabricksIsTheClusterSAutoscaling) {
+  ScenarioLog databricks = long_app();
+  databricks.property("spark.databricks.clusterUsageTags.clusterNodeType", "m5d.2xlarge");
+  auto result = analyze_scenario(idle_cores_app(databricks));
+  auto found = result.of_type("memoryUtilization", "idleCores");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(found[0]->settings.empty());
+  EXPECT_NE(found[0]->recommendation.find("autoscale between 1 worker"), std::string::npos)
+      << found[0]->recommendation;
 }
 
 TEST(Memory, IdleCoresJustUnderTheFractionIsSilent) {

@@ -297,6 +297,20 @@ TEST(Timeline, Utilization) {
   EXPECT_EQ(suggested(f, "spark.executor.instances"), "1");
 }
 
+TEST(Timeline, UtilizationOnDatabricksIsTheClusterSAutoscaling) {
+  // The same idle cluster on Databricks (the corpus's xgboost log was told
+  // spark.dynamicAllocation.enabled=true and spark.executor.instances): workers, not settings.
+  auto log = cluster(600000);
+  log.property("spark.databricks.clusterUsageTags.clusterNodeType", "m5d.2xlarge");
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {stage_of(0, 1000, 8, 100000, 101500)}});
+  auto result = analyze_scenario(log);
+  auto found = result.of_type("utilization");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(found[0]->settings.empty());
+  EXPECT_NE(found[0]->recommendation.find("autoscale between 1 worker"), std::string::npos)
+      << found[0]->recommendation;
+}
+
 TEST(Timeline, UtilizationNearMisses) {
   // 16 tasks x 150,001 ms = 2,400,016 of 4,800,000: just over half busy.
   auto log = cluster(600000);
