@@ -176,9 +176,20 @@ double off_heap_bytes(const DetectorContext& context) {
   return spark_off_heap_bytes(context) + context_memory_bytes(context, "spark.executor.pyspark.memory").value_or(0);
 }
 
+// How a task gets more memory, in words: a bigger heap or fewer tasks sharing it, or on Databricks
+// (where both come with the workers' node type) a node type with more memory per core.
+std::string more_memory_words(const DetectorContext& context) {
+  return context.databricks()
+             ? "a worker node type with more memory per core (on Databricks an executor's heap and cores come with "
+               "its node type)"
+             : "a bigger executor heap (spark.executor.memory) or fewer tasks sharing one (spark.executor.cores); "
+               "either doubles what a task gets";
+}
+
 // The settings that give each task more memory: a bigger heap, or fewer tasks sharing it; the
 // recommendation says where the heap stops and what the container then asks for.
 void more_memory_per_task(const DetectorContext& context, Finding& f) {
+  if (context.databricks()) return;  // the node type, which no setting chooses
   // In local mode the tasks run in the driver's JVM: its heap is the one that matters.
   if (context.local_master()) {
     const std::optional<int64_t> heap = context.memory_property_bytes("spark.driver.memory");
@@ -473,10 +484,7 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
           holders.labels.empty()
               ? std::string("Give each task more memory: ")
               : aggregate_without_lists_words(holders) + " If the list is needed whole, give each task more memory: ";
-      f.recommendation +=
-          "a bigger executor heap (spark.executor.memory) or fewer tasks sharing one (spark.executor.cores); either "
-          "doubles what a task gets." +
-          collector_words(context, g1);
+      f.recommendation += more_memory_words(context) + "." + collector_words(context, g1);
       more_memory_per_task(context, f);
       if (g1) f.settings.push_back(*g1);
       if (app_caches_data(context.model())) {
@@ -596,9 +604,8 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
     const PartitionAdvice split = partition_count_advice(context, *stage, partitions * factor);
     f.recommendation = fmt::format(
         "Split the stage's partitions {} ways (about {}), so each task's data fits in the memory it held before "
-        "spilling. {}{}Or give each task more memory: a bigger spark.executor.memory, or fewer spark.executor.cores "
-        "per executor.",
-        factor, partitions * factor, split.text, split.text.empty() ? "" : " ");
+        "spilling. {}{}Or give each task more memory: {}.",
+        factor, partitions * factor, split.text, split.text.empty() ? "" : " ", more_memory_words(context));
     f.settings = split.settings;
     more_memory_per_task(context, f);
     f.evidence = {{"diskBytesSpilled", disk, "bytes"},

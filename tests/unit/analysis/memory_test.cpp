@@ -449,6 +449,24 @@ TEST(Memory, SpillToDisk) {
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
 }
 
+TEST(Memory, SpillOnDatabricksAsksForMoreMemoryPerCoreNotASetting) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.disk_spill_bytes = 32 * kMiB;
+    t.memory_spill_bytes = 96 * kMiB;
+    t.shuffle_read_bytes = 16 * kMiB;
+  }
+  ScenarioLog databricks = short_app();
+  databricks.property("spark.databricks.clusterUsageTags.clusterNodeType", "m5d.2xlarge");
+  const auto result = run_stage(databricks, stage);
+  auto spill = result.of_type("spill");
+  ASSERT_EQ(spill.size(), 1u);
+  EXPECT_EQ(find_setting(*spill[0], "spark.executor.memory"), nullptr);
+  EXPECT_EQ(find_setting(*spill[0], "spark.executor.cores"), nullptr);
+  EXPECT_NE(spill[0]->recommendation.find("a worker node type with more memory per core"), std::string::npos)
+      << spill[0]->recommendation;
+}
+
 TEST(Memory, SpillSplitsPartitionsByTheSpillPerTask) {
   // 40 x 600 MiB spilled: ceil(600 / 128) = 5 ways. An input stage would get smaller splits, but
   // each task read 256 MiB against 128 MiB splits: the files cannot be split, and the advice says
