@@ -275,11 +275,14 @@ TEST(Timeline, StageSlownessNearMisses) {
 
 // --- utilization -----------------------------------------------------------------------------
 
-TEST(Timeline, Utilization) {
-  // 600 s on 8 cores = 4,800,000 core-ms; 8 tasks x 100 s = 800,000 ms of task time: 1/6 busy.
-  auto log = cluster(600000);
+// 600 s on 8 cores = 4,800,000 core-ms; 8 tasks x 100 s = 800,000 ms of task time: 1/6 busy.
+ScenarioLog idle_cluster(ScenarioLog log) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {stage_of(0, 1000, 8, 100000, 101500)}});
-  auto result = analyze_scenario(log);
+  return log;
+}
+
+TEST(Timeline, Utilization) {
+  auto result = analyze_scenario(idle_cluster(cluster(600000)));
   auto found = timeline_findings(result);
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
@@ -300,10 +303,9 @@ TEST(Timeline, Utilization) {
 TEST(Timeline, UtilizationOnDatabricksIsTheClusterSAutoscaling) {
   // The same idle cluster on Databricks (the corpus's xgboost log was told
   // spark.dynamicAllocation.enabled=true and spark.executor.instances): workers, not settings.
-  auto log = cluster(600000);
-  log.property("spark.databricks.clusterUsageTags.clusterNodeType", "m5d.2xlarge");
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {stage_of(0, 1000, 8, 100000, 101500)}});
-  auto result = analyze_scenario(log);
+  auto databricks = cluster(600000);
+  databricks.property("spark.databricks.clusterUsageTags.clusterNodeType", "m5d.2xlarge");
+  auto result = analyze_scenario(idle_cluster(databricks));
   auto found = result.of_type("utilization");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_TRUE(found[0]->settings.empty());
