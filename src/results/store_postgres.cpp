@@ -148,7 +148,9 @@ class PostgresStore final : public Store {
       return rollback(s);
     }
     auto run = [this](const std::string& sql) { return command(sql); };
-    if (Status s = apply_store_migrations(version, "BIGSERIAL PRIMARY KEY", redacted(), run); !s.ok()) return rollback(s);
+    if (Status s = apply_store_migrations(version, "BIGSERIAL PRIMARY KEY", redacted(), run); !s.ok()) {
+      return rollback(s);
+    }
     return command("COMMIT");
   }
 

@@ -212,7 +212,9 @@ class SqliteStore final : public Store {
       }
     }
     auto run = [this](const std::string& sql) { return exec(sql); };
-    if (Status s = apply_store_migrations(version, "INTEGER PRIMARY KEY AUTOINCREMENT", path_, run); !s.ok()) return rollback(s);
+    if (Status s = apply_store_migrations(version, "INTEGER PRIMARY KEY AUTOINCREMENT", path_, run); !s.ok()) {
+      return rollback(s);
+    }
     return exec("COMMIT");
   }
 
