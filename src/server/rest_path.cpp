@@ -121,8 +121,14 @@ class LenientDateReader {
     const int64_t months_from_january = month - 1;
     year += floor_div(months_from_january, 12);
     const int64_t month_index = months_from_january - floor_div(months_from_january, 12) * 12;
-    return days_from_civil(year, month_index + 1, 1) + day - 1;
+    const int64_t days = days_from_civil(year, month_index + 1, 1) + day - 1;
+    // Some 270,000 years either side of 1970 is no date anyone means, and keeps the milliseconds,
+    // hours and minutes of any width added to it within 64 bits (year 299999015 overflowed them).
+    if (days > kMostDays || days < -kMostDays) return std::nullopt;
+    return days;
   }
+
+  static constexpr int64_t kMostDays = 100'000'000;
 
   bool literal(char c) {
     if (pos_ >= text_.size() || text_[pos_] != c) return false;

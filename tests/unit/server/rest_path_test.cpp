@@ -49,6 +49,16 @@ TEST(HistoryServerTime, DateParametersTakeADayOrAFullTime) {
   EXPECT_FALSE(parse_history_server_date_param("").has_value());
 }
 
+// Found by fuzz_rest_requests under UBSan: year 299999015 overflowed the milliseconds. Beyond
+// 100,000,000 days of 1970 a date is refused (a 400 naming the parameter), at any field width.
+TEST(HistoryServerTime, DateParametersFarFromAnyYearAnyoneMeansAreRefused) {
+  EXPECT_FALSE(parse_history_server_date_param("299999015-03-16").has_value());
+  EXPECT_FALSE(
+      parse_history_server_date_param("999999999-12-31T999999999:999999999:999999999.999999999GMT").has_value());
+  EXPECT_FALSE(parse_history_server_date_param("2015-01-999999999").has_value());
+  EXPECT_EQ(parse_history_server_date_param("275000-01-01"), 8615994624000000);
+}
+
 // Every expected value is what Spark's SimpleDateParam (java.text.SimpleDateFormat, Java 17)
 // made of the same text.
 TEST(HistoryServerTime, DateParametersInEveryZoneFormJavaParses) {
