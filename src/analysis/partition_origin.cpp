@@ -129,8 +129,24 @@ static PartitionAdvice scan_split_advice(const DetectorContext& context, const m
 }
 
 // How to give a stage `partitions` tasks: through the knob that set its count (partition_origin.h).
+bool shuffle_setting_leaves_count(PartitionSource source) {
+  switch (source) {
+    case PartitionSource::kRepartitionByNumber:
+    case PartitionSource::kCoalesce:
+    case PartitionSource::kSinglePartition:
+    case PartitionSource::kAdaptiveCoalesced:
+      return true;
+    default:
+      return false;
+  }
+}
+
 PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage, int64_t partitions) {
-  const PartitionOrigin origin = partition_origin(context.model(), stage);
+  return partition_count_advice(context, stage, partitions, partition_origin(context.model(), stage));
+}
+
+PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage,
+                                       int64_t partitions, const PartitionOrigin& origin) {
   const std::string count = std::to_string(partitions);
   const std::string named = origin.node_text.empty() ? "" : fmt::format(" (the plan: {})", origin.node_text);
   switch (origin.source) {

@@ -37,6 +37,10 @@ struct PartitionOrigin {
 
 PartitionOrigin partition_origin(const model::AppModel& model, const model::StageAttempt& stage);
 
+// The code (repartition(n), coalesce(n)), an operator (a single partition) or adaptive execution
+// set the count: spark.sql.shuffle.partitions does not change it.
+bool shuffle_setting_leaves_count(PartitionSource source);
+
 // What a stage's partitions cut: the shuffle it reads, else its input (0 bytes when it reads
 // neither), with the quantile of it per task.
 struct PartitionedData {
@@ -56,5 +60,8 @@ struct PartitionAdvice {
 };
 PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage,
                                        int64_t partitions);
+// The same, for an origin the caller already found.
+PartitionAdvice partition_count_advice(const DetectorContext& context, const model::StageAttempt& stage,
+                                       int64_t partitions, const PartitionOrigin& origin);
 
 }  // namespace sf::analysis

@@ -49,18 +49,12 @@ void set_partition_count(const DetectorContext& context, const StageAttempt& sta
                   format_count(unrounded), format_count(context.total_cores()));
   // The code or an operator set the count (a repartition(2) before a write, in the corpus's
   // kubeflow NewYorkTaxiData log): no shuffle setting changes it, the advice names what does.
-  switch (partition_origin(context.model(), stage).source) {
-    case PartitionSource::kRepartitionByNumber:
-    case PartitionSource::kCoalesce:
-    case PartitionSource::kSinglePartition:
-    case PartitionSource::kAdaptiveCoalesced: {
-      PartitionAdvice advice = partition_count_advice(context, stage, partitions);
-      f.recommendation += fmt::format("Cut the shuffle into {}. {}", count, advice.text);
-      std::move(advice.settings.begin(), advice.settings.end(), std::back_inserter(f.settings));
-      return;
-    }
-    default:
-      break;
+  if (const PartitionOrigin origin = partition_origin(context.model(), stage);
+      shuffle_setting_leaves_count(origin.source)) {
+    PartitionAdvice advice = partition_count_advice(context, stage, partitions, origin);
+    f.recommendation += fmt::format("Cut the shuffle into {}. {}", count, advice.text);
+    std::move(advice.settings.begin(), advice.settings.end(), std::back_inserter(f.settings));
+    return;
   }
   if (stage.sql_execution_id) {
     f.recommendation += fmt::format("Cut the shuffle into {}, or let adaptive execution size them at {}.", count,

@@ -325,17 +325,24 @@ TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
       << cores[0]->validation_caveat;
 }
 
-TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
-  // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3): 5 GiB through a repartition(2) before
-  // a write. spark.sql.shuffle.partitions does not change a repartition(n); the advice names it.
+// SQL execution 0 reading its shuffle through an exchange described by `exchange`, whose
+// "records read" (accumulator 71) the stage's tasks update.
+ScenarioLog behind_exchange(const std::string& exchange) {
   ScenarioLog log = cluster(250000);
   log.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
                   .plan = {.name = "Exchange",
-                           .simple_string = "Exchange RoundRobinPartitioning(4), REPARTITION_BY_NUM, [plan_id=80]",
+                           .simple_string = exchange,
                            .metrics = {{.name = "records read", .accumulator_id = 71}}}});
+  return log;
+}
+
+TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
+  // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3): 5 GiB through a repartition(2) before
+  // a write. spark.sql.shuffle.partitions does not change a repartition(n); the advice names it.
   StageSpec stage = few_big_tasks(4, kGiB);
   for (TaskSpec& t : stage.tasks) t.accumulables = {{71, 1000}};
-  const auto result = run_stage(log, stage);
+  const auto result =
+      run_stage(behind_exchange("Exchange RoundRobinPartitioning(4), REPARTITION_BY_NUM, [plan_id=80]"), stage);
   auto found = result.of_type("partitionSizing", "lowShuffleParallelism");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
@@ -345,12 +352,8 @@ TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
             std::string::npos)
       << found[0]->recommendation;
   // Spark 3.0 and 3.1 named the same origin REPARTITION_WITH_NUM, with an [id=#n] tag.
-  ScenarioLog spark31 = cluster(250000);
-  spark31.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
-                      .plan = {.name = "Exchange",
-                               .simple_string = "Exchange RoundRobinPartitioning(4), REPARTITION_WITH_NUM, [id=#94]",
-                               .metrics = {{.name = "records read", .accumulator_id = 71}}}});
-  const auto result31 = run_stage(spark31, stage);
+  const auto result31 =
+      run_stage(behind_exchange("Exchange RoundRobinPartitioning(4), REPARTITION_WITH_NUM, [id=#94]"), stage);
   auto found31 = result31.of_type("partitionSizing", "lowShuffleParallelism");
   ASSERT_EQ(found31.size(), 1u);
   EXPECT_EQ(find_setting(*found31[0], "spark.sql.shuffle.partitions"), nullptr);
