@@ -186,6 +186,15 @@ std::string more_memory_words(const DetectorContext& context) {
                "either doubles what a task gets";
 }
 
+// On Databricks a worker's heap comes with its node type: the advice for a heap of `heap_bytes`,
+// `direction` "more" or "less" memory per core than today's.
+std::string databricks_heap_words(std::string_view direction, double heap_bytes) {
+  return fmt::format(
+      "On Databricks the heap follows the workers' node type: choose a type with {} memory per core (about {} of "
+      "heap, the peak with 30% headroom)",
+      direction, format_bytes(as_int(heap_bytes)));
+}
+
 // The settings that give each task more memory: a bigger heap, or fewer tasks sharing it; the
 // recommendation says where the heap stops and what the container then asks for.
 void more_memory_per_task(const DetectorContext& context, Finding& f) {
@@ -727,11 +736,9 @@ bool memory_band(const DetectorContext& context, const MemoryPicture& picture, s
         waste_mb_seconds);
     if (context.databricks()) {
       // The worker's memory is paid for whatever the heap is set to: a smaller node type frees it.
-      f.recommendation = fmt::format(
-          "On Databricks the heap follows the workers' node type: choose a type with less memory per core (about "
-          "{} of heap would do, with 30% headroom), or give the unused memory work (more cores per worker, data "
-          "the application reads more than once cached).",
-          format_bytes(as_int(peak * kHeapHeadroom)));
+      f.recommendation = databricks_heap_words("less", peak * kHeapHeadroom) +
+                         ", or give the unused memory work (more cores per worker, data the application reads more "
+                         "than once cached).";
     } else if (parse_size_bytes(suggested).value_or(0) < heap) {
       f.recommendation = fmt::format(
           "Size the heap to the observed peak with 30% headroom: spark.executor.memory={} (from {}), and run more "
@@ -769,19 +776,17 @@ bool memory_band(const DetectorContext& context, const MemoryPicture& picture, s
         fmt::format("{} A heap this full leaves the collector little room and risks OutOfMemoryError{}.", peak_words,
                     oom ? "; tasks of this application did fail with out-of-memory errors" : "");
     if (context.databricks()) {
-      f.recommendation = fmt::format(
-          "On Databricks the heap follows the workers' node type: choose a type with more memory per core (about {} "
-          "of heap, the peak with 30% headroom), or keep it and use smaller partitions.",
-          format_bytes(as_int(peak * kHeapHeadroom)));
+      f.recommendation =
+          databricks_heap_words("more", peak * kHeapHeadroom) + ", or keep it and use smaller partitions.";
     } else {
       f.recommendation = fmt::format(
           "Give the executors more heap: spark.executor.memory={} (the peak with 30% headroom), or keep the heap and "
           "run fewer tasks per executor (spark.executor.cores) or smaller partitions.",
           suggested);
       f.settings = {context.setting("spark.executor.memory", suggested)};
-    }
-    if (const auto cores = cores_per_executor(context); cores && *cores >= 2 && !context.databricks()) {
-      f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores - 1)));
+      if (const auto cores = cores_per_executor(context); cores && *cores >= 2) {
+        f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores - 1)));
+      }
     }
     f.evidence = {{"peakJvmHeapBytes", peak, "bytes"},
                   {"heapBytes", heap, "bytes"},

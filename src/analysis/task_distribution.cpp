@@ -458,7 +458,7 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
         format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
         format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
     const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
-    const std::string why = record_bound ? fmt::format("one for each record it read")
+    const std::string why = record_bound ? std::string("one for each record it read")
                                          : fmt::format("2-3 per core over {} cores", static_cast<int64_t>(cores));
     f.recommendation = fmt::format("Give the stage about {} tasks ({}).{}{}", suggested, why,
                                    advice.text.empty() ? "" : " ", advice.text);

@@ -121,9 +121,9 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
     // that started as soon as both were there waited for the first executor alone.
     const double wait_for_more = gap - std::max(executor_wait, driver_wait);
     const bool waited_for_others = wait_for_more >= kRegisteredResourcesWaitMs;
-    f.recommendation = dynamic_allocation(context)
-                           ? "Ask for the executors up front: more initial executors under dynamic allocation."
-                           : "Executors were slow to arrive.";
+    const bool dynamic = dynamic_allocation(context);
+    f.recommendation = dynamic ? "Ask for the executors up front: more initial executors under dynamic allocation."
+                               : "Executors were slow to arrive.";
     f.recommendation +=
         waited_for_others
             ? fmt::format(" Start work with the ones that arrive: the first task waited {} after the first executor "
@@ -134,7 +134,7 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
               "queue).";
     f.recommendation += " If the cluster's queue was full, this is scheduling capacity rather than the application.";
     const auto initial = std::max(1, model.peak_concurrent_executors);
-    if (dynamic_allocation(context)) {
+    if (dynamic) {
       f.settings.push_back(context.setting("spark.dynamicAllocation.initialExecutors", std::to_string(initial)));
     }
     if (waited_for_others &&
