@@ -34,7 +34,7 @@ void detect_caching(const DetectorContext& context, std::vector<Finding>& findin
 void detect_timeline(const DetectorContext& context, std::vector<Finding>& findings);
 // configAudit
 void detect_config(const DetectorContext& context, std::vector<Finding>& findings);
-// incompleteRun
+// incompleteRun, logDefect
 void detect_run_state(const DetectorContext& context, std::vector<Finding>& findings);
 
 struct DetectorFamily {

@@ -1,4 +1,5 @@
-// incompleteRun: the log does not hold the whole application, so every figure is partial.
+// What the log itself says of its state: incompleteRun (it does not hold the whole application, so
+// every figure is partial) and logDefect (it holds times that cannot be the run's own).
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
@@ -6,8 +7,34 @@
 
 namespace sf::analysis {
 
-void detect_run_state(const DetectorContext& context, std::vector<Finding>& findings) {
-  const model::AppModel& model = context.model();
+namespace {
+
+void times_outside_run(const model::AppModel& model, std::vector<Finding>& findings) {
+  const uint64_t outside = model.diagnostics.times_outside_run;
+  if (outside == 0) return;
+  Finding f;
+  f.type = "logDefect";
+  f.rule = "timesOutsideRun";
+  f.scope = Scope::kApp;
+  f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+  f.title = fmt::format("{} executor time{} in the log lie far outside the run's own clock", outside,
+                        outside == 1 ? "" : "s");
+  f.explanation =
+      "Executors and block managers report when they were added and removed; here some of those times are days "
+      "away from every job, stage and task of the run, which no real run does. The log holds events of another "
+      "run, or a clock that jumped. Each such time is taken as where its event sits in the log, so the "
+      "application's duration, its cost and its utilization are the run's own (the log section names the times).";
+  f.recommendation =
+      "Nothing to tune in the application. If the log was assembled from several files, check it was not spliced "
+      "from two runs; otherwise check the clocks of the driver's host.";
+  f.evidence = {{"timesOutsideRun", static_cast<double>(outside), "count"}};
+  f.confidence = Confidence::kHigh;
+  f.band = ImpactBand::kLow;
+  f.claim.kind = WasteClaim::Kind::kInformational;
+  findings.push_back(std::move(f));
+}
+
+void incomplete_run(const model::AppModel& model, std::vector<Finding>& findings) {
   const model::Diagnostics& d = model.diagnostics;
   if (!d.incomplete && !d.read_error && d.missing_parts.empty()) return;
   Finding f;
@@ -46,6 +73,13 @@ void detect_run_state(const DetectorContext& context, std::vector<Finding>& find
   f.band = ImpactBand::kMedium;
   f.claim.kind = WasteClaim::Kind::kInformational;
   findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+void detect_run_state(const DetectorContext& context, std::vector<Finding>& findings) {
+  incomplete_run(context.model(), findings);
+  times_outside_run(context.model(), findings);
 }
 
 }  // namespace sf::analysis

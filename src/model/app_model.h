@@ -432,6 +432,10 @@ struct Diagnostics {
   // Gaps in a rolling log's part numbers ("...: rolling parts 3 to 3 are missing; events in them
   // are lost"): the model lacks those events, so it is incomplete (incompleteRun/missingParts).
   std::vector<std::string> missing_parts;
+  // Executor and block manager times that lie far outside the run's own clock (its
+  // start, end, jobs, stages, tasks): a log spliced from another run's events. Each was replaced
+  // by the run's time where its event sits in the log; a note says so.
+  uint64_t times_outside_run = 0;
   // Human-readable notes about anything else read around (sorted, deduplicated).
   std::vector<std::string> notes;
   // Set when reading stopped early (a corrupt or truncated compressed block, an unreadable

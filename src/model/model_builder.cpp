@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/units.h"
 #include "model/plan_attribution.h"
 #include "model/quantiles.h"
 #include "model/redaction.h"
@@ -90,6 +91,9 @@ struct ExecutorBuild {
   bool live = true;  // between add and remove, as the History Server tracks it
   std::set<int64_t> excluded_in_stages;
   std::optional<int64_t> first_task_finish_ms;  // the earliest end of any of its tasks
+  // The application's clock (its latest job, stage, task or SQL time) when each of the
+  // executor's own times was read: what stands in for a time outside the run (clock_check).
+  std::optional<int64_t> clock_at_add, clock_at_remove, clock_at_block_manager_add, clock_at_block_manager_remove;
 };
 
 // A stage the log announced in a JobStart's stage infos.
@@ -199,13 +203,25 @@ struct ModelBuilder::State {
     }
   }
 
+  // The application's own clock: the times of its start and end, its jobs, stages, tasks and SQL
+  // executions. Executors and block managers report times of their own, checked against it
+  // when the log ends (clock_check): a log spliced from another run's events carries them.
+  std::optional<int64_t> first_core_time_ms;
+  std::optional<int64_t> last_core_time_ms;
+  std::vector<int64_t> peripheral_times_ms;  // executor, block manager, exclusion and process times
+
   void touch(std::optional<int64_t> time_ms) {
-    if (time_ms && *time_ms > 0) {
-      auto& last = model.app.last_event_time_ms;
-      if (!last || *time_ms > *last) last = *time_ms;
-    }
+    if (!time_ms || *time_ms <= 0) return;
+    if (!first_core_time_ms || *time_ms < *first_core_time_ms) first_core_time_ms = time_ms;
+    if (!last_core_time_ms || *time_ms > *last_core_time_ms) last_core_time_ms = time_ms;
   }
   void touch(int64_t time_ms) { touch(std::optional<int64_t>(time_ms)); }
+  // A time an executor-side event carries. Returns the application's clock as it stands.
+  std::optional<int64_t> touch_peripheral(std::optional<int64_t> time_ms) {
+    if (time_ms && *time_ms > 0) peripheral_times_ms.push_back(*time_ms);
+    return last_core_time_ms;
+  }
+  void clock_check();
 
   void orphan(const char* kind) { ++orphans[kind]; }
 
@@ -454,7 +470,8 @@ void ModelBuilder::on(const ev::ExecutorAdded& e) {
   out.log_urls = e.log_urls;
   out.attributes = e.attributes;
   out.resources = e.resources;
-  state_->touch(e.timestamp_ms);
+  exec.clock_at_add = state_->touch_peripheral(e.timestamp_ms);
+  exec.clock_at_remove.reset();
 }
 
 void ModelBuilder::on(const ev::ExecutorRemoved& e) {
@@ -466,7 +483,7 @@ void ModelBuilder::on(const ev::ExecutorRemoved& e) {
   it->second.live = false;
   it->second.out.remove_time_ms = e.timestamp_ms;
   it->second.out.remove_reason = e.reason;
-  state_->touch(e.timestamp_ms);
+  it->second.clock_at_remove = state_->touch_peripheral(e.timestamp_ms);
 }
 
 void ModelBuilder::on(const ev::BlockManagerAdded& e) {
@@ -478,18 +495,20 @@ void ModelBuilder::on(const ev::BlockManagerAdded& e) {
   if (e.max_onheap_memory_bytes) out.max_onheap_memory_bytes = e.max_onheap_memory_bytes;
   if (e.max_offheap_memory_bytes) out.max_offheap_memory_bytes = e.max_offheap_memory_bytes;
   out.block_manager_add_time_ms = e.timestamp_ms;
-  state_->touch(e.timestamp_ms);
+  exec.clock_at_block_manager_add = state_->touch_peripheral(e.timestamp_ms);
 }
 
 void ModelBuilder::on(const ev::BlockManagerRemoved& e) {
   auto it = state_->executors.find(e.executor_id);
-  if (it != state_->executors.end()) it->second.out.block_manager_remove_time_ms = e.timestamp_ms;
-  state_->touch(e.timestamp_ms);
+  const std::optional<int64_t> clock = state_->touch_peripheral(e.timestamp_ms);
+  if (it == state_->executors.end()) return;
+  it->second.out.block_manager_remove_time_ms = e.timestamp_ms;
+  it->second.clock_at_block_manager_remove = clock;
 }
 
 void ModelBuilder::on(const ev::ExclusionChange& e) {
   State& s = *state_;
-  s.touch(e.timestamp_ms);
+  s.touch_peripheral(e.timestamp_ms);
   // A node's exclusion covers its executors but never the driver, which keeps running the
   // application whatever its host does (as the History Server has it since SPARK-33029).
   auto matches = [&](const ExecutorBuild& exec) {
@@ -841,7 +860,7 @@ void ModelBuilder::on(const ev::UnpersistRdd& e) {
 }
 
 void ModelBuilder::on(const ev::MiscellaneousProcessAdded& e) {
-  state_->touch(e.timestamp_ms);
+  state_->touch_peripheral(e.timestamp_ms);
   auto& processes = state_->model.miscellaneous_processes;
   auto it = std::find_if(processes.begin(), processes.end(), [&](const auto& p) { return p.id == e.process_id; });
   if (it == processes.end()) it = processes.insert(processes.end(), MiscellaneousProcess{});
@@ -927,6 +946,7 @@ AppModel ModelBuilder::finish(SourceInfo source) { return state_->finish(std::mo
 
 AppModel ModelBuilder::State::finish(SourceInfo source) {
   model.source = std::move(source);
+  clock_check();
   finish_executors();
   finish_stages_and_jobs();
   finish_sql();
@@ -940,6 +960,55 @@ AppModel ModelBuilder::State::finish(SourceInfo source) {
   if (model.app.id.empty()) notes.insert("the log has no SparkListenerApplicationStart: application id unknown");
   d.notes.assign(notes.begin(), notes.end());
   return std::move(model);
+}
+
+// A time more than this far outside the run's own clock belongs to another run (a log spliced
+// from the events of two): at least a day away, and at least ten times the run's own span, so a
+// notebook whose executors idle out hours after its last query keeps its times.
+constexpr int64_t kClockMarginMinMs = int64_t{24} * 3600 * 1000;
+constexpr int64_t kClockMarginRunSpans = 10;
+
+void ModelBuilder::State::clock_check() {
+  std::optional<int64_t>& last = model.app.last_event_time_ms;
+  last = last_core_time_ms;
+  if (!first_core_time_ms) {
+    // Nothing of the run's own to check against: the executors' times are all the log has.
+    for (int64_t t : peripheral_times_ms) last = std::max(last.value_or(t), t);
+    return;
+  }
+  const int64_t span = *last_core_time_ms - *first_core_time_ms;
+  const int64_t margin = std::max(kClockMarginMinMs, kClockMarginRunSpans * span);
+  auto inside = [&](int64_t t) { return t >= *first_core_time_ms - margin && t <= *last_core_time_ms + margin; };
+  for (int64_t t : peripheral_times_ms) {
+    if (inside(t)) last = std::max(*last, t);
+  }
+  uint64_t outside = 0;
+  int64_t farthest = 0;  // the time farthest from the run, for the note
+  // A time outside the run stands replaced by the run's clock when it was read: where in the
+  // run the event sits, which is as near its true time as the log tells.
+  auto replace = [&](std::optional<int64_t>& time, std::optional<int64_t> clock) {
+    if (!time || *time <= 0 || inside(*time)) return;
+    const auto distance = [&](int64_t t) { return std::max(*first_core_time_ms - t, t - *last_core_time_ms); };
+    if (outside++ == 0 || distance(*time) > distance(farthest)) farthest = *time;
+    time = clock.value_or(*first_core_time_ms);
+  };
+  for (auto& [id, exec] : executors) {
+    replace(exec.out.add_time_ms, exec.clock_at_add ? exec.clock_at_add : exec.clock_at_block_manager_add);
+    replace(exec.out.remove_time_ms, exec.clock_at_remove);
+    replace(exec.out.block_manager_add_time_ms, exec.clock_at_block_manager_add);
+    replace(exec.out.block_manager_remove_time_ms, exec.clock_at_block_manager_remove);
+  }
+  // A miscellaneous process's time feeds no duration: it stays as logged, as the History Server serves it.
+  model.diagnostics.times_outside_run = outside;
+  if (outside == 0) return;
+  const int64_t days_away =
+      std::max(*first_core_time_ms - farthest, farthest - *last_core_time_ms) / (int64_t{24} * 3600 * 1000);
+  notes.insert(std::to_string(outside) + " executor or block manager time" + (outside == 1 ? "" : "s") +
+               " lie outside the run's own clock (the farthest, " + units::format_time_utc(farthest) + ", " +
+               std::to_string(days_away) + " days from its jobs and tasks, which ran from " +
+               units::format_time_utc(*first_core_time_ms) + " to " + units::format_time_utc(*last_core_time_ms) +
+               "): the log holds events of another run or a wrong clock. Each such time is taken as where its "
+               "event sits in the run, and left out of durations, cost and utilization");
 }
 
 void ModelBuilder::State::finish_executors() {

@@ -483,6 +483,7 @@ void write_diagnostics(JsonWriter& w, const Diagnostics& d) {
     w.field("truncatedLastLine", d.truncated_last_line);
     w.field("readError", d.read_error);
     w.field("missingParts", d.missing_parts);
+    w.field("timesOutsideRun", d.times_outside_run);
     w.field("notes", d.notes);
   });
 }
