@@ -20,7 +20,7 @@ void detect_task_failures(const DetectorContext& context, std::vector<Finding>& 
 void detect_task_distribution(const DetectorContext& context, std::vector<Finding>& findings);
 // slowHost (hostMeanRatio, durationShare, multiDim), coreLocality
 void detect_hosts(const DetectorContext& context, std::vector<Finding>& findings);
-// gc, spill, memoryUtilization (wasteModel, idleCores, memoryBand, dataUnavailable)
+// gc, spill, memoryUtilization (wasteModel, memoryBand, dataUnavailable)
 void detect_memory(const DetectorContext& context, std::vector<Finding>& findings);
 // shuffle, partitionSizing (maxPartitionTooBig, shufflePartitionSkew, lowShuffleParallelism)
 void detect_shuffle(const DetectorContext& context, std::vector<Finding>& findings);

@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/capacity.h"
+
 namespace sf::analysis {
 
 ImpactEstimator::ImpactEstimator(const model::AppModel& model, const std::vector<StageOccupancy>& occupancy,
                                  const Thresholds& thresholds)
     : model_(model), occupancy_(occupancy), thresholds_(thresholds) {
   app_duration_ms_ = static_cast<double>(model.app.duration_ms().value_or(0));
+  const std::optional<CoreCapacity> capacity = core_capacity(model);
+  held_core_ms_ = capacity ? capacity->held_core_ms : app_duration_ms_ * std::max(1, model.peak_concurrent_cores);
 }
 
 const StageOccupancy* ImpactEstimator::occupancy_of(const StageRef& stage) const {
@@ -98,8 +102,8 @@ double ImpactEstimator::share_band_input(const Finding& finding) const {
     return app_duration_ms_ > 0 ? impact.wall_clock->high_ms / app_duration_ms_ : 0.0;
   }
   if (!impact.raw_waste || app_duration_ms_ <= 0) return 0.0;
-  const double cores = std::max(1, model_.peak_concurrent_cores);
-  const double capacity_core_ms = app_duration_ms_ * cores;
+  // What the executors held over their lives, not the peak over the whole run (capacity.h).
+  const double capacity_core_ms = held_core_ms_;
   const RawWaste& raw = *impact.raw_waste;
   switch (raw.unit) {
     case WasteUnit::kMs: return raw.value / app_duration_ms_;
@@ -121,6 +125,20 @@ double ImpactEstimator::share_band_input(const Finding& finding) const {
     case WasteUnit::kBytes: return 0.0;  // bytes have no share of time: low at most
   }
   return 0.0;
+}
+
+bool ImpactEstimator::below_significance(const Finding& finding) const {
+  const ImpactEstimate& impact = finding.impact;
+  if (impact.basis != Basis::kResourceOnly || !impact.raw_waste) return false;
+  const RawWaste& raw = *impact.raw_waste;
+  switch (raw.unit) {
+    case WasteUnit::kCoreMs: return raw.value / 3.6e6 < thresholds_.significance_min_core_hours;
+    case WasteUnit::kCoreHours: return raw.value < thresholds_.significance_min_core_hours;
+    case WasteUnit::kMbSeconds: return raw.value / 1024.0 / 3600.0 < thresholds_.significance_min_gib_hours;
+    case WasteUnit::kMs:
+    case WasteUnit::kBytes: return false;
+  }
+  return false;
 }
 
 ImpactBand ImpactEstimator::band(const Finding& finding) const {

@@ -44,6 +44,10 @@ class ImpactEstimator {
   // show a wall-clock figure above zero. Returns why it fails, or "" when it holds.
   std::string regression_guard_violation(const Finding& finding) const;
 
+  // A cost-only finding too small to matter in absolute terms (significance.minCoreHours,
+  // significance.minGiBHours): not reported.
+  bool below_significance(const Finding& finding) const;
+
  private:
   const StageOccupancy* occupancy_of(const StageRef& stage) const;
   // What a stage claim may recover: its window for a whole failed attempt, else its duration
@@ -55,6 +59,7 @@ class ImpactEstimator {
   const std::vector<StageOccupancy>& occupancy_;
   const Thresholds& thresholds_;
   double app_duration_ms_ = 0;
+  double held_core_ms_ = 0;  // the executors' core time over the run (capacity.h)
 };
 
 }  // namespace sf::analysis

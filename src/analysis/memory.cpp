@@ -1,5 +1,5 @@
 // Detectors of memory pressure and of memory held but not used: gc, spill, memoryUtilization
-// (variants wasteModel, idleCores, memoryBand with rules heapOverProvisioned and
+// (variants wasteModel, memoryBand with rules heapOverProvisioned and
 // heapNearCapacity, and dataUnavailable).
 #include <fmt/format.h>
 
@@ -846,72 +846,6 @@ void waste_model(const DetectorContext& context, const MemoryPicture& picture, s
   findings.push_back(std::move(f));
 }
 
-// Executor core time that ran no task: the memory of those executors was held for nothing.
-void idle_cores(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
-  const Thresholds& t = context.thresholds();
-  const auto fallback_cores = cores_per_executor(context).value_or(1);
-  double capacity_core_ms = 0;
-  for (const model::Executor* e : picture.executors) {
-    const double cores = e->total_cores > 0 ? e->total_cores : fallback_cores;
-    capacity_core_ms += cores * lifetime_ms(*e, picture.window);
-  }
-  if (capacity_core_ms <= 0) return;
-  double task_time_ms = 0;
-  for (const auto& stage : context.model().stages)
-    task_time_ms += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
-  const double idle = std::clamp(1.0 - task_time_ms / capacity_core_ms, 0.0, 1.0);
-  if (idle < t.memory_idle_cores_fraction) return;
-  const double allocated_mb = picture.heap.bytes / kMiB;
-  const double peak_executors = std::max<double>(1, context.model().peak_concurrent_executors);
-  const double waste_mb_seconds = idle * allocated_mb * peak_executors * picture.app_duration_ms / 1000.0;
-  const bool dynamic = context.bool_property("spark.dynamicAllocation.enabled").value_or(false);
-  const auto needed = static_cast<int64_t>(std::max(1.0, std::ceil(peak_executors * (1.0 - idle))));
-
-  Finding f = memory_finding("idleCores");
-  f.title = fmt::format("Executors sat idle {} of their core time, holding their memory", format_percent(idle));
-  f.explanation = fmt::format(
-      "Tasks ran {} of the {} of core time the executors offered over their lifetimes: {} of it was idle. Each "
-      "idle executor kept its {} heap; at the peak of {} over the application's {} that is about {:.0f} "
-      "MB-seconds held for no work.",
-      format_duration_ms(as_int(task_time_ms)), format_duration_ms(as_int(capacity_core_ms)), format_percent(idle),
-      format_bytes(as_int(picture.heap.bytes)), executors_words(static_cast<int64_t>(peak_executors)),
-      format_duration_ms(as_int(picture.app_duration_ms)), waste_mb_seconds);
-  if (context.databricks()) {
-    f.recommendation = databricks_scaling_advice(needed, static_cast<int64_t>(peak_executors));
-  } else if (dynamic) {
-    f.recommendation = fmt::format(
-        "Dynamic allocation is on but executors still idle: release them sooner, and keep no more than the {} the "
-        "work kept busy on average as a floor.",
-        executors_words(needed));
-    f.settings = {context.setting("spark.dynamicAllocation.executorIdleTimeout", "30s")};
-    if (context.number_property("spark.dynamicAllocation.minExecutors").value_or(0) > static_cast<double>(needed)) {
-      f.settings.push_back(context.setting("spark.dynamicAllocation.minExecutors", std::to_string(needed)));
-    }
-  } else {
-    f.recommendation = fmt::format(
-        "Let Spark release idle executors with dynamic allocation (with shuffle tracking when there is no external "
-        "shuffle service), or run about {}, what the work kept busy on average.",
-        executors_words(needed));
-    f.settings = {context.setting("spark.dynamicAllocation.enabled", "true"),
-                  context.setting("spark.dynamicAllocation.shuffleTracking.enabled", "true"),
-                  context.setting("spark.executor.instances", std::to_string(needed))};
-  }
-  f.evidence = {{"idleCoreFraction", idle, "fraction"},
-                {"taskTimeMs", task_time_ms, "ms"},
-                {"executorCoreTimeMs", capacity_core_ms, "coreMs"},
-                {"heapBytes", picture.heap.bytes, "bytes"},
-                {"peakExecutors", peak_executors, "count"},
-                {"appDurationMs", picture.app_duration_ms, "ms"}};
-  f.thresholds = {"memoryUtilization.idleCoresFraction", "memoryUtilization.minAppDurationMs"};
-  f.confidence = context.confidence_above(idle, t.memory_idle_cores_fraction);
-  f.validation_caveat =
-      "The utilization finding reports the same idle time as core-hours; the two are views of one waste.";
-  f.claim.kind = WasteClaim::Kind::kResourceOnly;
-  f.claim.method = EstimateMethod::kMeasured;
-  f.claim.raw = RawWaste{waste_mb_seconds, WasteUnit::kMbSeconds};
-  findings.push_back(std::move(f));
-}
-
 void memory_utilization(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   MemoryPicture picture;
@@ -935,7 +869,6 @@ void memory_utilization(const DetectorContext& context, std::vector<Finding>& fi
     }
   }
 
-  idle_cores(context, picture, findings);
   if (picture.executors_with_peaks == 0) {
     data_unavailable(context, picture, findings);
     return;

@@ -37,17 +37,22 @@ std::vector<CoreSpan> held_core_spans(const model::AppModel& model) {
   return spans;
 }
 
+double held_core_ms(const std::vector<CoreSpan>& spans, const Interval& window) {
+  double core_ms = 0;
+  for (const CoreSpan& s : spans) {
+    const double overlap = std::min(s.end_ms, window.end_ms) - std::max(s.start_ms, window.start_ms);
+    if (overlap > 0) core_ms += overlap * s.cores;
+  }
+  return core_ms;
+}
+
 namespace {
 
 // Average cores held over the window; the peak when the log does not say when executors came.
 double cores_in_window(const std::vector<CoreSpan>& spans, const Interval& window, double peak_cores) {
   const double length = window.end_ms - window.start_ms;
   if (spans.empty() || !(length > 0)) return peak_cores;
-  double core_ms = 0;
-  for (const CoreSpan& s : spans) {
-    const double overlap = std::min(s.end_ms, window.end_ms) - std::max(s.start_ms, window.start_ms);
-    if (overlap > 0) core_ms += overlap * s.cores;
-  }
+  const double core_ms = held_core_ms(spans, window);
   return core_ms > 0 ? core_ms / length : peak_cores;
 }
 

@@ -51,5 +51,7 @@ struct CoreSpan {
   double cores = 0;
 };
 std::vector<CoreSpan> held_core_spans(const model::AppModel& model);
+// The core-ms the spans held within the window.
+double held_core_ms(const std::vector<CoreSpan>& spans, const Interval& window);
 
 }  // namespace sf::analysis

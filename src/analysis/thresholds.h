@@ -53,6 +53,10 @@ struct Thresholds {
   // application (a 3 s stage of a 12 s run), but never under significance.minMs.
   double significance_app_share = 0.05;
   double significance_min_ms = 500;
+  // A cost-only finding (no wall-clock to recover) below these is not reported: a fraction of a
+  // cent of core time or memory is not a problem, whatever its share of a small run.
+  double significance_min_core_hours = 1.0;
+  double significance_min_gib_hours = 8.0;
   double fix_first_min_share = 0.01;         // a time group "Fix these first" leads with: this share of the app at least
 
   // --- retryWaste -------------------------------------------------------------------------------
@@ -147,7 +151,6 @@ struct Thresholds {
   // --- memoryUtilization ------------------------------------------------------------------------
   double memory_over_provisioned_ratio = 0.5;  // peak heap used / heap size at or below
   double memory_near_capacity_ratio = 0.9;   // peak heap used / heap size at or above
-  double memory_idle_cores_fraction = 0.5;   // idle share of executor core time at or above
   double memory_min_app_duration_ms = 300000;  // apps shorter than 5 minutes are not judged
   double memory_waste_model_max_used_share = 0.5;  // lifetime-weighted used share of heap at or below
 

@@ -53,14 +53,18 @@ std::optional<double> app_end_ms(const model::AppModel& model) {
   return as_ms(*model.app.start_time_ms) + as_ms(model.app.duration_ms().value_or(0));
 }
 
+std::vector<Interval> app_job_windows(const model::AppModel& model, double end_ms) {
+  std::vector<Interval> jobs;
+  for (const model::Job& j : model.jobs) {
+    if (j.submission_time_ms) jobs.push_back(job_window(j, end_ms));
+  }
+  return merge_intervals(std::move(jobs));
+}
+
 std::optional<WindowSplit> app_time_split(const model::AppModel& model) {
   const std::optional<double> end = app_end_ms(model);
   if (!end) return std::nullopt;
-  std::vector<Interval> jobs;
-  for (const model::Job& j : model.jobs) {
-    if (j.submission_time_ms) jobs.push_back(job_window(j, *end));
-  }
-  return split_window({as_ms(*model.app.start_time_ms), *end}, std::move(jobs), model.app.finished);
+  return split_window({as_ms(*model.app.start_time_ms), *end}, app_job_windows(model, *end), model.app.finished);
 }
 
 std::optional<WindowSplit> driver_code_split(const model::AppModel& model) {

@@ -39,6 +39,9 @@ struct WindowSplit {
 // says nothing about what followed).
 WindowSplit split_window(Interval outer, std::vector<Interval> inner, bool end_known = true);
 
+// The windows of the application's jobs (one that never ended runs until `end_ms`), merged.
+std::vector<Interval> app_job_windows(const model::AppModel& model, double end_ms);
+
 // The application: inside = some job ran (executor time); outside = driver-only time.
 // nullopt when the log has no application start.
 std::optional<WindowSplit> app_time_split(const model::AppModel& model);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "analysis/capacity.h"
 #include "analysis/cluster_shape.h"
 #include "analysis/databricks_scaling.h"
 #include "analysis/detectors.h"
@@ -39,13 +40,6 @@ std::optional<int64_t> earliest(const std::vector<T>& items, std::optional<int64
     if (t && (!first || *t < *first)) first = t;
   }
   return first;
-}
-
-// Task time summed over every stage attempt: the work the executors actually did.
-double total_task_time_ms(const model::AppModel& model) {
-  double total = 0;
-  for (const auto& stage : model.stages) total += static_cast<double>(stage.metric(TaskMetric::kDurationMs));
-  return total;
 }
 
 bool dynamic_allocation(const DetectorContext& context) {
@@ -274,74 +268,123 @@ void stage_slowness(const DetectorContext& context, std::vector<Finding>& findin
 // ---------------------------------------------------------------------------------------------
 // utilization
 
+// Idle core time while no job ran, at least this share of the idle: executors held for the
+// driver's own time are an allocation question; idle inside jobs is the stages' shape.
+constexpr double kMostlyOutsideJobs = 0.5;
+
+// What dynamic allocation keeps when nothing runs: an executor is released after its idle timeout,
+// one with cached blocks after cachedExecutorIdleTimeout (default: never), one holding shuffle
+// files under shuffle tracking after shuffleTracking.timeout (default: never).
+void dynamic_allocation_release_advice(const DetectorContext& context, Finding& f, int64_t busy_executors) {
+  const double idle_timeout_ms = context.effective_number("spark.dynamicAllocation.executorIdleTimeout").value_or(60000);
+  f.recommendation += fmt::format(
+      " Dynamic allocation is on: an executor goes after {} idle{}.", format_duration_ms(as_int(idle_timeout_ms)),
+      idle_timeout_ms > 30000 ? "; a shorter idle timeout returns executors between the jobs" : "");
+  if (idle_timeout_ms > 30000) f.settings.push_back(context.lower_setting("spark.dynamicAllocation.executorIdleTimeout", "30s"));
+  bool caches = false;
+  for (const auto& [id, rdd] : context.model().rdds) caches = caches || rdd.num_cached_partitions > 0;
+  if (caches && !context.property("spark.dynamicAllocation.cachedExecutorIdleTimeout")) {
+    f.recommendation +=
+        " The application caches data, and an executor holding cached blocks is never released unless "
+        "spark.dynamicAllocation.cachedExecutorIdleTimeout says when (unpersist what is no longer needed).";
+    f.settings.push_back(context.setting("spark.dynamicAllocation.cachedExecutorIdleTimeout", "10min"));
+  }
+  if (context.bool_property("spark.dynamicAllocation.shuffleTracking.enabled").value_or(false) &&
+      !context.property("spark.dynamicAllocation.shuffleTracking.timeout")) {
+    f.recommendation +=
+        " Shuffle tracking keeps every executor that holds shuffle files of a live job until "
+        "spark.dynamicAllocation.shuffleTracking.timeout, which is unset (never).";
+    f.settings.push_back(context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "30min"));
+  }
+  // A floor above what the work kept busy holds executors dynamic allocation would release.
+  const auto floor = context.number_property("spark.dynamicAllocation.minExecutors");
+  if (floor && *floor > static_cast<double>(busy_executors)) {
+    f.recommendation += fmt::format(" Its floor of {} is above the {} the work kept busy on average.",
+                                    executors_words(as_int(*floor)), format_count(busy_executors));
+    f.settings.push_back(context.lower_setting("spark.dynamicAllocation.minExecutors", std::to_string(busy_executors)));
+  }
+}
+
 void utilization(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const model::AppModel& model = context.model();
   const double app_ms = context.app_duration_ms();
   if (app_ms <= 0 || app_ms < t.utilization_min_app_duration_ms) return;
-  if (model.peak_concurrent_cores <= 0) return;  // no executor capacity in the log
-  const double cores = model.peak_concurrent_cores;
-  const double task_time = total_task_time_ms(model);
-  const double fraction = task_time / (cores * app_ms);
+  const std::optional<CoreCapacity> capacity = core_capacity(model);
+  if (!capacity) return;
+  const double fraction = capacity->busy_fraction();
   if (fraction > t.utilization_min_fraction) return;
-  const double waste_core_hours = (1.0 - fraction) * app_ms * cores / 3.6e6;
-  const double executors = std::max(1, model.peak_concurrent_executors);
-  const double cores_per_executor = std::max(1.0, cores / executors);
-  const double busy_executors = task_time / app_ms / cores_per_executor;
+  const ClusterShape shape = cluster_shape(model);
+  const double cores_per_executor = std::max(1, shape.cores_per_executor);
+  const double idle_core_hours = capacity->idle_core_ms() / 3.6e6;
+  const double held_core_hours = capacity->held_core_ms / 3.6e6;
+  const double idle_gib_hours = idle_core_hours / cores_per_executor * shape.executor_memory_gib;
+  const double outside_share = capacity->held_outside_jobs_core_ms / std::max(1.0, capacity->idle_core_ms());
+  const bool mostly_outside_jobs = outside_share >= kMostlyOutsideJobs;
+  const double busy_executors = capacity->task_core_ms / capacity->run_ms / cores_per_executor;
+  const auto average_busy = std::max<int64_t>(1, static_cast<int64_t>(std::floor(busy_executors)));
   // With the same work and run time, this many executors would keep utilization at the threshold.
   const auto static_executors = std::max<int64_t>(
       1, static_cast<int64_t>(std::floor(busy_executors / std::max(t.utilization_min_fraction, 1e-9))));
-  const auto min_executors = std::max<int64_t>(1, static_cast<int64_t>(std::floor(busy_executors)));
-  const auto max_executors = static_cast<int64_t>(executors);
+  const auto peak_executors = static_cast<int64_t>(std::max(1, model.peak_concurrent_executors));
 
   Finding f;
   f.type = "utilization";
   f.scope = Scope::kApp;
   f.id = DetectorContext::finding_id(f.type, f.rule, "app");
-  f.title = fmt::format("Tasks kept {} of the cluster's {} cores busy over the application", format_percent(fraction),
-                        format_count(model.peak_concurrent_cores));
+  f.title = fmt::format("Tasks used {} of the {:.2f} core-hours the executors held", format_percent(fraction),
+                        held_core_hours);
   f.explanation = fmt::format(
-      "Over the application's {}, its peak of {} cores could have run {} of tasks; tasks ran {}, {} of that. On "
-      "average {:.1f} executors' worth of cores were busy out of {} at the peak: about {:.1f} core-hours sat idle.",
-      format_duration_ms(as_int(app_ms)), format_count(model.peak_concurrent_cores),
-      format_duration_ms(as_int(cores * app_ms)), format_duration_ms(as_int(task_time)), format_percent(fraction),
-      busy_executors, format_count(max_executors), waste_core_hours);
+      "Over the application's {}, its executors held {:.2f} core-hours ({}{} cores at the peak); tasks ran {} of "
+      "them, {}. Of the {:.2f} idle core-hours (with about {:.1f} GiB-hours of executor memory), {} passed while no "
+      "job ran (the driver worked alone, or nothing did) and {} while jobs ran with fewer tasks than cores.",
+      format_duration_ms(as_int(app_ms)), held_core_hours,
+      capacity->from_executor_timeline ? "" : "the log gives no executor timeline, so the peak of ",
+      format_count(model.peak_concurrent_cores), format_duration_ms(as_int(capacity->task_core_ms)),
+      format_percent(fraction), idle_core_hours, idle_gib_hours, format_percent(std::min(1.0, outside_share)),
+      format_percent(std::max(0.0, 1.0 - outside_share)));
+  f.recommendation =
+      mostly_outside_jobs
+          ? "Most idle core time passed while no job ran: executors were kept while the driver worked alone."
+          : "Most idle core time passed while jobs ran: their stages had fewer tasks than the cores held, or waited "
+            "on a few long tasks (see the stageShape, skew and straggler findings), so fewer executors would do "
+            "the same work almost as fast.";
   if (context.databricks()) {
-    f.recommendation = databricks_scaling_advice(min_executors, max_executors);
+    f.recommendation += " " + databricks_scaling_advice(average_busy, peak_executors);
+  } else if (context.local_master()) {
+    f.recommendation += " In local mode the cores are the driver's machine's: run with fewer (local[N]).";
   } else if (dynamic_allocation(context)) {
-    f.recommendation = fmt::format(
-        "Dynamic allocation is on, yet executors idle: release them sooner and keep a smaller floor ({}, the "
-        "average busy), with up to {} for the busiest stages.",
-        executors_words(min_executors), format_count(max_executors));
-    f.settings = {context.setting("spark.dynamicAllocation.executorIdleTimeout", "30s"),
-                  context.setting("spark.dynamicAllocation.minExecutors", std::to_string(min_executors)),
-                  context.setting("spark.dynamicAllocation.maxExecutors", std::to_string(max_executors))};
+    dynamic_allocation_release_advice(context, f, average_busy);
   } else {
-    f.recommendation = fmt::format(
-        "Let the executor count follow the work with dynamic allocation (a floor of {}, the average busy, and up "
+    f.recommendation += fmt::format(
+        " Let the executor count follow the work with dynamic allocation (a floor of {}, the average busy, and up "
         "to {} for the busiest stages), or with static allocation run about {}, which would keep the same work at "
         "least {} busy; stages that need more parallelism will then take longer.",
-        executors_words(min_executors), format_count(max_executors), executors_words(static_executors),
+        executors_words(average_busy), format_count(peak_executors), executors_words(static_executors),
         format_percent(t.utilization_min_fraction));
     f.settings = {context.setting("spark.dynamicAllocation.enabled", "true"),
-                  context.setting("spark.dynamicAllocation.minExecutors", std::to_string(min_executors)),
-                  context.setting("spark.dynamicAllocation.maxExecutors", std::to_string(max_executors)),
-                  context.setting("spark.executor.instances", std::to_string(static_executors))};
+                  context.setting("spark.dynamicAllocation.maxExecutors", std::to_string(peak_executors)),
+                  context.lower_setting("spark.executor.instances", std::to_string(static_executors))};
   }
   f.evidence = {{"utilizationFraction", fraction, "fraction"},
-                {"taskTimeMs", task_time, "ms"},
-                {"peakCores", cores, "count"},
-                {"peakExecutors", executors, "count"},
+                {"taskTimeMs", capacity->task_core_ms, "ms"},
+                {"heldCoreHours", held_core_hours, "coreHours"},
+                {"idleCoreHours", idle_core_hours, "coreHours"},
+                {"idleOutsideJobsShare", std::min(1.0, outside_share), "fraction"},
+                {"idleGiBHours", idle_gib_hours, "gibHours"},
+                {"peakCores", static_cast<double>(model.peak_concurrent_cores), "count"},
+                {"peakExecutors", static_cast<double>(peak_executors), "count"},
                 {"appDurationMs", app_ms, "ms"}};
   f.thresholds = {"utilization.minFraction", "utilization.minAppDurationMs"};
   f.confidence = context.confidence_below(fraction, t.utilization_min_fraction);
-  f.validation_caveat =
-      "Capacity is the peak concurrent cores held for the whole run; under dynamic allocation the cluster held "
-      "fewer at times, so the idle figure is an upper bound.";
+  if (!capacity->from_executor_timeline) {
+    f.validation_caveat =
+        "The log gives no executor timeline: capacity is the peak cores over the whole run, an upper bound.";
+  }
   if (context.interactive_session()) {
     f.explanation +=
         " This is an interactive session (a shell or notebook): most idle time is a person reading and typing.";
-    if (!context.databricks()) {
+    if (!context.databricks() && !dynamic_allocation(context) && !context.local_master()) {
       f.recommendation +=
           " For interactive sessions, dynamic allocation with a short idle timeout returns executors while nobody "
           "is running anything.";
@@ -349,7 +392,7 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
   }
   f.claim.kind = WasteClaim::Kind::kResourceOnly;
   f.claim.method = EstimateMethod::kMeasured;
-  f.claim.raw = RawWaste{waste_core_hours, WasteUnit::kCoreHours};
+  f.claim.raw = RawWaste{idle_core_hours, WasteUnit::kCoreHours};
   findings.push_back(std::move(f));
 }
 

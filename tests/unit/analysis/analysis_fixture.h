@@ -27,10 +27,43 @@ struct Analyzed {
     }
     return found;
   }
+  // What the detectors found, whether a finding kept its own entry or was folded into the one
+  // that names the same fix (analysis/same_fix.h).
+  std::vector<const Finding*> detected(std::string_view type, std::string_view rule = {}) const {
+    std::vector<const Finding*> found;
+    auto take = [&](const Finding& f) {
+      if (f.type == type && (rule.empty() || f.rule == rule)) found.push_back(&f);
+    };
+    for (const Finding& f : analysis.findings) {
+      take(f);
+      for (const AnsweredFinding& a : f.also_answers) take(a.finding);
+    }
+    return found;
+  }
+  // The entry the finding `id` ended in: itself, the finding it was folded into, or nullptr.
+  const Finding* entry_of(std::string_view id) const {
+    for (const Finding& f : analysis.findings) {
+      if (f.id == id) return &f;
+      for (const AnsweredFinding& a : f.also_answers) {
+        if (a.finding.id == id) return &f;
+      }
+    }
+    return nullptr;
+  }
 };
 
+// The thresholds detector tests judge their rules with: the defaults, but no absolute floor on
+// cost-only findings (significance.minCoreHours, minGiBHours), which the small generated runs of
+// these tests are all under; tests of that floor set it themselves.
+inline Thresholds detector_thresholds() {
+  Thresholds t;
+  t.significance_min_core_hours = 0;
+  t.significance_min_gib_hours = 0;
+  return t;
+}
+
 // Loads the log through load_event_log (the whole reading path) and analyzes it.
-inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log, const Thresholds& thresholds = {}) {
+inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log, const Thresholds& thresholds = detector_thresholds()) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string(info->test_suite_name()) + "-" + info->name();
   for (char& c : name) {

@@ -66,7 +66,8 @@ StageSpec stage_of(std::vector<TaskSpec> tasks) {
   return stage;
 }
 
-Analyzed analyze_stage(const StageSpec& stage, const Thresholds& thresholds = {}, ScenarioLog log = three_hosts()) {
+Analyzed analyze_stage(const StageSpec& stage, const Thresholds& thresholds = testing::detector_thresholds(),
+                       ScenarioLog log = three_hosts()) {
   log.job(JobSpec{
       .job_id = 0, .submit_ms = stage.submit_ms, .end_ms = stage.complete_ms.value_or(0) + 1000, .stages = {stage}});
   return analyze_scenario(log, thresholds);
@@ -100,7 +101,7 @@ struct NearMiss {
 void expect_near_miss(const NearMiss& c, std::string_view type) {
   const StageSpec stage = stage_of(c.tasks);
   EXPECT_TRUE(analyze_stage(stage).of_type(type).empty()) << c.what;
-  Thresholds relaxed;
+  Thresholds relaxed = testing::detector_thresholds();
   c.relax(relaxed);
   EXPECT_EQ(analyze_stage(stage, relaxed).of_type(type).size(), 1u) << c.what << ", relaxed";
 }
@@ -331,7 +332,7 @@ TEST(CoreLocality, RackLocalAndAnyTasks) {
 TEST(CoreLocality, SuggestsTwiceTheConfiguredWait) {
   auto log = three_hosts();
   log.property("spark.locality.wait", "5s");
-  auto result = analyze_stage(locality_stage(100, 50, 250), {}, log);
+  auto result = analyze_stage(locality_stage(100, 50, 250), testing::detector_thresholds(), log);
   auto locality = result.of_type("coreLocality");
   ASSERT_EQ(locality.size(), 1u);
   EXPECT_EQ(locality[0]->settings.at(0).suggested_value, "10s");

@@ -275,7 +275,8 @@ TEST(Timeline, StageSlownessNearMisses) {
 
 // --- utilization -----------------------------------------------------------------------------
 
-// 600 s on 8 cores = 4,800,000 core-ms; 8 tasks x 100 s = 800,000 ms of task time: 1/6 busy.
+// 599.9 s on 8 cores (the executors register at 100 ms) = 4,799,200 core-ms held; 8 tasks x
+// 100 s = 800,000 ms of task time: 1/6 busy.
 ScenarioLog idle_cluster(ScenarioLog log) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 102000, .stages = {stage_of(0, 1000, 8, 100000, 101500)}});
   return log;
@@ -287,17 +288,57 @@ TEST(Timeline, Utilization) {
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
   EXPECT_EQ(f.id, "utilization//app");
-  EXPECT_DOUBLE_EQ(evidence_of(f, "utilizationFraction"), 800000.0 / 4800000.0);
-  // (1 - 1/6) x 600,000 ms x 8 cores / 3.6e6 = 1.111 core-hours.
+  EXPECT_DOUBLE_EQ(evidence_of(f, "utilizationFraction"), 800000.0 / 4799200.0);
+  // 4,799,200 - 800,000 core-ms idle = 1.111 core-hours; the idle is the core time held, never more.
   EXPECT_EQ(f.impact.basis, Basis::kResourceOnly);
   EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kCoreHours);
-  EXPECT_NEAR(raw_of(f), (1.0 - 800000.0 / 4800000.0) * 600000.0 * 8 / 3.6e6, 1e-12);
-  // 800,000 / 600,000 / 4 = 0.33 executors busy on average: a floor of 1, up to the 2 there were,
-  // and floor(0.33 / 0.5) = 0 -> at least 1 executor statically.
+  EXPECT_NEAR(raw_of(f), (4799200.0 - 800000.0) / 3.6e6, 1e-12);
+  EXPECT_NEAR(evidence_of(f, "heldCoreHours"), 4799200.0 / 3.6e6, 1e-12);
+  // Only 101.4 s of the 600 s had a job running: the idle is the driver's time, not the stage's.
+  EXPECT_GT(evidence_of(f, "idleOutsideJobsShare"), 0.8);
+  EXPECT_NE(f.recommendation.find("while no job ran"), std::string::npos) << f.recommendation;
+  // 800,000 / 600,000 / 4 = 0.33 executors busy on average: dynamic allocation up to the 2 there
+  // were, or floor(0.33 / 0.5) = 0 -> at least 1 executor statically. No floor is raised.
   EXPECT_EQ(suggested(f, "spark.dynamicAllocation.enabled"), "true");
-  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.minExecutors"), "1");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.minExecutors"), "<absent>");
   EXPECT_EQ(suggested(f, "spark.dynamicAllocation.maxExecutors"), "2");
   EXPECT_EQ(suggested(f, "spark.executor.instances"), "1");
+}
+
+// Under dynamic allocation the capacity is the executors alive, not the peak over the whole run:
+// the sparklint junoHourly log held 71 core-hours yet was told 84 sat idle at its 200-core peak.
+TEST(Timeline, UtilizationCountsOnlyTheCoresHeldUnderDynamicAllocation) {
+  ScenarioLog log;
+  log.start(0).finished(600000);
+  log.property("spark.dynamicAllocation.enabled", "true");
+  log.property("spark.dynamicAllocation.minExecutors", "4");
+  // Eight executors of 4 cores for the first 100 s, then one for the rest.
+  for (int i = 1; i <= 8; ++i) {
+    log.executor(std::to_string(i), "host-" + std::to_string(i), 4, 100,
+                 i == 1 ? std::nullopt : std::optional<int64_t>(101000));
+  }
+  std::vector<std::string> all;
+  for (int i = 1; i <= 8; ++i) all.push_back(std::to_string(i));
+  StageSpec busy = stage_of(0, 1000, 0, 0, 0);
+  busy.tasks = ScenarioLog::uniform_tasks(32, 1000, 99000, all, 4);
+  busy.complete_ms = 100500;
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 100600, .stages = {busy}});
+  auto result = analyze_scenario(log);
+  // Held: 32 cores x 100.9 s + 4 cores x 499 s = 5,224,800 core-ms; tasks 3,168,000: 60.6% busy,
+  // where the peak over the run (32 x 600 s) made it 16.5%.
+  EXPECT_TRUE(result.of_type("utilization").empty());
+
+  // The same with the last executor kept for 1,200 s more: now idle, and the advice never raises
+  // the floor; its floor of 4 is above the 1 busy on average, so it is lowered.
+  log.finished(1800000);
+  auto idle = analyze_scenario(log);
+  auto found = idle.of_type("utilization");
+  ASSERT_EQ(found.size(), 1u);
+  const double held = 28.0 * 100900 + 4.0 * 1799900;  // seven executors for 100.9 s, one throughout
+  EXPECT_NEAR(evidence_of(*found[0], "heldCoreHours"), held / 3.6e6, 1e-9);
+  EXPECT_LE(evidence_of(*found[0], "idleCoreHours"), evidence_of(*found[0], "heldCoreHours"));
+  EXPECT_EQ(suggested(*found[0], "spark.dynamicAllocation.minExecutors"), "1");
+  EXPECT_EQ(suggested(*found[0], "spark.dynamicAllocation.executorIdleTimeout"), "30s");
 }
 
 TEST(Timeline, UtilizationOnDatabricksIsTheClusterSAutoscaling) {
