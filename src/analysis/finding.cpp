@@ -64,6 +64,8 @@ std::string_view to_string(WasteUnit unit) {
   return "ms";
 }
 
+std::string Finding::type_and_rule() const { return rule.empty() ? type : type + "/" + rule; }
+
 std::vector<int64_t> Finding::stage_ids() const {
   std::vector<int64_t> ids;
   for (const auto& s : stages) ids.push_back(s.stage_id);

@@ -112,6 +112,8 @@ struct SettingChange {
   Direction direction = Direction::kSet;  // which way the suggestion moves from the value in effect
 };
 
+struct AnsweredFinding;
+
 struct Finding {
   std::string id;                 // stable: type, rule and scope key, e.g. "skew/max/stage-12.0"
   std::string type;               // the spec's finding type, e.g. "skew"
@@ -130,8 +132,17 @@ struct Finding {
   std::string validation_caveat;  // what to check before trusting the magnitude
   WasteClaim claim;               // set by the detector
   ImpactEstimate impact;          // set by the impact estimator
+  std::vector<AnsweredFinding> also_answers;  // set by the analyzer: findings the same fix answers
 
   std::vector<int64_t> stage_ids() const;  // distinct stage ids of `stages`, sorted
+  std::string type_and_rule() const;       // "skew/durationMax", or "skew" when the rule is empty
+};
+
+// A finding the same change answers, folded into the one that names the change
+// (analysis/same_fix.h): whole, as evidence, its wall-clock not counted again.
+struct AnsweredFinding {
+  Finding finding;
+  std::string why;  // what the two share ("both ask for more partitions of this stage")
 };
 
 }  // namespace sf::analysis

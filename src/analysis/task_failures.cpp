@@ -412,7 +412,7 @@ void add_executors_removed_alike(const model::AppModel& model, const model::Fail
   }
 }
 
-std::string stage_list(const CauseGroup& group) {
+std::string failed_attempts_list(const CauseGroup& group) {
   std::string list;
   for (size_t i = 0; i < group.stages.size(); ++i) {
     if (i == 6) return list + fmt::format(" and {} more", group.stages.size() - i);
@@ -456,7 +456,7 @@ void failures(const DetectorContext& context, std::vector<Finding>& findings) {
       f.explanation = fmt::format("{} executor{} ended with {}; the {} running on them failed ({}), in stage "
                                   "attempts {}. Spark logged: \"{}\".",
                                   format_count(executors), executors == 1 ? "" : "s", describe_cause(cause), attempts,
-                                  group.reason, stage_list(group), cause.message);
+                                  group.reason, failed_attempts_list(group), cause.message);
       f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
                     {"executorsLost", static_cast<double>(executors), "count"},
                     {"exitCode", static_cast<double>(*cause.exit_code), "code"},
@@ -478,7 +478,7 @@ void failures(const DetectorContext& context, std::vector<Finding>& findings) {
                                   cause.kind == model::FailureCauseKind::kUnknown ? "" : describe_with_nesting(cause));
       // The cause is told apart by class and place, not message: say whose message is quoted.
       if (group.attempts > 1 && !cause.message.empty()) f.explanation += " The message is the first attempt's.";
-      if (!one_stage) f.explanation += fmt::format(" Stage attempts (failed attempts): {}.", stage_list(group));
+      if (!one_stage) f.explanation += fmt::format(" Stage attempts (failed attempts): {}.", failed_attempts_list(group));
       f.evidence = {{"failedAttempts", static_cast<double>(group.attempts), "count"},
                     {"stageAttempts", static_cast<double>(group.stages.size()), "count"}};
     }

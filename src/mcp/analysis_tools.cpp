@@ -200,14 +200,27 @@ Tool explain_finding_tool() {
     const NamedLog& log = *loaded;
     const std::string id = arguments.string("findingId");
     const auto& findings = log.analysis().findings;
-    size_t index = 0;
-    while (index < findings.size() && findings[index].id != id) ++index;
-    if (index == findings.size()) {
+    // A finding folded into another (one fix, one entry) is explained as itself, where it lives.
+    const analysis::Finding* found = nullptr;
+    const Json* found_doc = nullptr;
+    for (size_t i = 0; i < findings.size() && found == nullptr; ++i) {
+      const Json& entry = log.document()["findings"][i];
+      if (findings[i].id == id) {
+        found = &findings[i];
+        found_doc = &entry;
+      }
+      for (size_t k = 0; k < findings[i].also_answers.size() && found == nullptr; ++k) {
+        if (findings[i].also_answers[k].finding.id != id) continue;
+        found = &findings[i].also_answers[k].finding;
+        found_doc = &entry["alsoAnswers"][k]["finding"];
+      }
+    }
+    if (found == nullptr) {
       return ToolResult::error(fmt::format("no finding \"{}\" in {} ({} findings); get_findings lists their ids", id,
                                            log.analysis_id, findings.size()));
     }
-    const analysis::Finding& finding = findings[index];
-    const Json& doc = log.document()["findings"][index];
+    const analysis::Finding& finding = *found;
+    const Json& doc = *found_doc;
     ToolResult result;
     Json& out = result.structured;
     out["analysisId"] = log.analysis_id;

@@ -82,6 +82,9 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
     out += "- Recommendation: " + f.recommendation + "\n";
     if (!f.settings.empty()) out += "- Settings: " + code_settings(f) + "\n";
     if (!f.validation_caveat.empty()) out += "- Check first: " + f.validation_caveat + "\n";
+    for (const analysis::AnsweredFinding& a : f.also_answers) {
+      out += fmt::format("- The same fix also answers `{}`: {} ({})\n", a.finding.id, markdown_cell(a.finding.title), a.why);
+    }
     out += fmt::format("- Id: `{}`\n\n", f.id);
   }
   out += "</details>\n";

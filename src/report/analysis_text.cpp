@@ -209,6 +209,9 @@ void fix_these_first_section(std::string& out, const analysis::Analysis& analysi
       out += fmt::format("  {}. {}: {} ({} finding{}, {} at most)\n", shown, group.type, rollup_figure(group),
                          group.finding_ids.size(), group.finding_ids.size() == 1 ? "" : "s", to_string(best->band));
       out += fmt::format("     {}\n", best->title);
+      for (const analysis::AnsweredFinding& a : best->also_answers) {
+        out += fmt::format("     (also {}: {})\n", a.finding.type_and_rule(), a.finding.title);
+      }
       out += fmt::format("     -> {}\n", best->recommendation);
       if (const std::string settings = settings_phrase(*best); !settings.empty()) {
         out += fmt::format("        {}\n", settings);
@@ -250,8 +253,11 @@ void findings_section(std::string& out, const analysis::Analysis& analysis, size
     ++listed;
     const std::string impact = impact_phrase(f);
     out += fmt::format("  [{}] {}{}\n", to_string(f.band), f.title, impact.empty() ? "" : " -- " + impact);
-    out += fmt::format("      {}{} · {} · {} confidence\n", f.type, f.rule.empty() ? "" : "/" + f.rule,
-                       to_string(f.impact.basis), to_string(f.confidence));
+    out += fmt::format("      {} · {} · {} confidence\n", f.type_and_rule(), to_string(f.impact.basis),
+                       to_string(f.confidence));
+    for (const analysis::AnsweredFinding& a : f.also_answers) {
+      out += fmt::format("      also {}: {} ({})\n", a.finding.type_and_rule(), a.finding.title, a.why);
+    }
   }
   if (not_listed > 0) {
     out += fmt::format("  ... and {} more (--top-findings 0 lists every one; -f json and -f markdown do)\n",

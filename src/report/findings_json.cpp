@@ -98,6 +98,15 @@ void write_finding(JsonWriter& w, const Finding& f, const Thresholds& thresholds
     }
     w.key("impactEstimate");
     write_impact(w, f.impact);
+    w.array_field("alsoAnswers", [&] {
+      for (const AnsweredFinding& a : f.also_answers) {
+        w.object([&] {
+          w.field("why", a.why);
+          w.key("finding");
+          write_finding(w, a.finding, thresholds);
+        });
+      }
+    });
   });
 }
 

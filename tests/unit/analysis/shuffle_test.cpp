@@ -27,7 +27,7 @@ constexpr int64_t kGiB = int64_t{1} << 30;
 std::vector<const Finding*> shuffle_findings(const Analyzed& result) {
   std::vector<const Finding*> found;
   for (const char* type : {"shuffle", "partitionSizing"}) {
-    for (const Finding* f : result.of_type(type)) found.push_back(f);
+    for (const Finding* f : result.detected(type)) found.push_back(f);
   }
   return found;
 }
@@ -128,12 +128,12 @@ TEST(Shuffle, ManyBytesTheTasksBarelyWaitedForAreNoFinding) {
     t.shuffle_read_bytes = 64 * kMiB;
     t.shuffle_fetch_wait_ms = 100;
   }
-  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
+  EXPECT_TRUE(run_stage(cluster(), stage).detected("shuffle").empty());
   // Just under a quarter of the run time, and just at it.
   for (TaskSpec& t : stage.tasks) t.shuffle_fetch_wait_ms = 2497;
-  EXPECT_TRUE(run_stage(cluster(), stage).of_type("shuffle").empty());
+  EXPECT_TRUE(run_stage(cluster(), stage).detected("shuffle").empty());
   for (TaskSpec& t : stage.tasks) t.shuffle_fetch_wait_ms = 2498;
-  EXPECT_EQ(run_stage(cluster(), stage).of_type("shuffle").size(), 1u);
+  EXPECT_EQ(run_stage(cluster(), stage).detected("shuffle").size(), 1u);
 }
 
 TEST(Shuffle, ShuffleNearMisses) {
@@ -148,9 +148,9 @@ TEST(Shuffle, ShuffleNearMisses) {
     t.shuffle_read_bytes = 128 * kMiB - 1;
     t.shuffle_fetch_wait_ms = 4000;
   }
-  EXPECT_TRUE(run_stage(cluster(), small).of_type("shuffle").empty());
+  EXPECT_TRUE(run_stage(cluster(), small).detected("shuffle").empty());
   for (TaskSpec& t : small.tasks) t.shuffle_read_bytes = 128 * kMiB;
-  EXPECT_EQ(run_stage(cluster(), small).of_type("shuffle").size(), 1u);
+  EXPECT_EQ(run_stage(cluster(), small).detected("shuffle").size(), 1u);
 }
 
 // --- partitionSizing: maxPartitionTooBig -----------------------------------------------------
@@ -183,12 +183,12 @@ TEST(Shuffle, MaxPartitionTooBig) {
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "<absent>");
   EXPECT_TRUE(names_threshold(f, "partitionSizing.maxBytes"));
-  // skew's data rule sees the same partition: each says the other's figure is not to be added.
-  const auto skews = result.of_type("skew");
+  // skew's data rule sees the same partition: one entry, the other its evidence.
+  const auto skews = result.detected("skew");
   ASSERT_EQ(skews.size(), 1u);
-  EXPECT_NE(f.validation_caveat.find("overlaps with the skew finding"), std::string::npos) << f.validation_caveat;
-  EXPECT_NE(skews[0]->validation_caveat.find("overlaps with the partition sizing finding"), std::string::npos)
-      << skews[0]->validation_caveat;
+  ASSERT_NE(result.entry_of(f.id), nullptr);
+  EXPECT_EQ(result.entry_of(f.id), result.entry_of(skews[0]->id));
+  EXPECT_EQ(result.of_type("skew").size() + result.of_type("partitionSizing").size(), 1u);
 }
 
 TEST(Shuffle, InputPartitionsTooBigAcrossTheBoard) {
@@ -216,10 +216,10 @@ TEST(Shuffle, MaxPartitionJustUnderTheLimitIsNotTooBig) {
   // 1 GiB - 1 against 39 partitions of 210 MiB: under partitionSizing.maxBytes, 4.9x the median
   // (not skewed) and 230 MiB a partition on average (not too few partitions).
   const auto result = run_stage(cluster(), one_big_partition(kGiB - 1, 210 * kMiB));
-  EXPECT_TRUE(result.of_type("partitionSizing").empty());
+  EXPECT_TRUE(result.detected("partitionSizing").empty());
   // One byte more is too big.
   const auto at_limit = run_stage(cluster(), one_big_partition(kGiB, 210 * kMiB));
-  EXPECT_EQ(at_limit.of_type("partitionSizing", "maxPartitionTooBig").size(), 1u);
+  EXPECT_EQ(at_limit.detected("partitionSizing", "maxPartitionTooBig").size(), 1u);
 }
 
 // --- partitionSizing: shufflePartitionSkew ---------------------------------------------------
@@ -245,13 +245,13 @@ TEST(Shuffle, ShufflePartitionSkew) {
 
 TEST(Shuffle, ShufflePartitionSkewNearMisses) {
   // 17x the median, but only 128 MiB - 1 more: not a material excess.
-  EXPECT_TRUE(run_stage(cluster(), one_big_partition(136 * kMiB - 1, 8 * kMiB)).of_type("partitionSizing").empty());
+  EXPECT_TRUE(run_stage(cluster(), one_big_partition(136 * kMiB - 1, 8 * kMiB)).detected("partitionSizing").empty());
   // 256 MiB more, but 320 MiB - 1 over a 64 MiB median is 4.99x.
-  EXPECT_TRUE(run_stage(cluster(), one_big_partition(320 * kMiB - 1, 64 * kMiB)).of_type("partitionSizing").empty());
+  EXPECT_TRUE(run_stage(cluster(), one_big_partition(320 * kMiB - 1, 64 * kMiB)).detected("partitionSizing").empty());
   // 64x, but over 4 tasks: too few to speak of a distribution.
   StageSpec few = one_big_partition(512 * kMiB, 8 * kMiB);
   few.tasks.resize(4);
-  EXPECT_TRUE(run_stage(cluster(), few).of_type("partitionSizing").empty());
+  EXPECT_TRUE(run_stage(cluster(), few).detected("partitionSizing").empty());
 }
 
 // --- partitionSizing: lowShuffleParallelism --------------------------------------------------
@@ -294,7 +294,7 @@ TEST(Shuffle, LowShuffleParallelism) {
 TEST(Shuffle, LowShuffleParallelismRoundsToWholeWaves) {
   // 4 x (1 GiB + 32 MiB) = 4,224 MiB: 33 partitions of 128 MiB, rounded up to 40 (5 waves of 8).
   const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB + 32 * kMiB));
-  auto found = result.of_type("partitionSizing");
+  auto found = result.detected("partitionSizing");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0]->rule, "lowShuffleParallelism");
   // 40 tasks on 8 cores: (799,920 + 40 x 20) / 8 = 100,090 ms against 201 s.
@@ -305,24 +305,33 @@ TEST(Shuffle, LowShuffleParallelismRoundsToWholeWaves) {
 TEST(Shuffle, LowShuffleParallelismInAnRddStage) {
   // Outside SQL the shuffle's partition count comes from the operation or spark.default.parallelism.
   const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB), false);
-  auto found = result.of_type("partitionSizing", "lowShuffleParallelism");
+  auto found = result.detected("partitionSizing", "lowShuffleParallelism");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(suggested(*found[0], "spark.default.parallelism"), "32");
   EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
 }
 
 TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
-  // 3 partitions of 1 GiB on 8 cores: too few for the bytes and too few for the cores. Both
-  // findings stand, each saying the other asks for the same partitions.
+  // 3 partitions of 1 GiB on 8 cores: too few for the bytes and too few for the cores. One
+  // change (more partitions) answers both: one entry, the other its evidence, its time once.
   const auto result = run_stage(cluster(250000), few_big_tasks(3, kGiB));
-  auto bytes = result.of_type("partitionSizing", "lowShuffleParallelism");
-  auto cores = result.of_type("stageShape", "lowParallelism");
+  auto bytes = result.detected("partitionSizing", "lowShuffleParallelism");
+  auto cores = result.detected("stageShape", "lowParallelism");
   ASSERT_EQ(bytes.size(), 1u);
   ASSERT_EQ(cores.size(), 1u);
-  EXPECT_NE(bytes[0]->validation_caveat.find("overlaps with the stage shape finding"), std::string::npos)
-      << bytes[0]->validation_caveat;
-  EXPECT_NE(cores[0]->validation_caveat.find("overlaps with the partition sizing finding"), std::string::npos)
-      << cores[0]->validation_caveat;
+  const Finding* entry = result.entry_of(bytes[0]->id);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry, result.entry_of(cores[0]->id));
+  EXPECT_EQ(result.of_type("partitionSizing", "lowShuffleParallelism").size() +
+                result.of_type("stageShape", "lowParallelism").size(),
+            1u);
+  ASSERT_FALSE(entry->also_answers.empty());
+  const auto& why = entry->also_answers[0].why;
+  EXPECT_TRUE(why.find("more partitions") != std::string::npos) << why;
+  // Its time is counted once: the rollup holds the keeper alone.
+  for (const auto& group : result.analysis.rollup.groups) {
+    for (const auto& id : group.finding_ids) EXPECT_NE(id, entry->also_answers[0].finding.id);
+  }
 }
 
 // SQL execution 0 reading its shuffle through an exchange described by `exchange`, whose
@@ -343,7 +352,7 @@ TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
   for (TaskSpec& t : stage.tasks) t.accumulables = {{71, 1000}};
   const auto result =
       run_stage(behind_exchange("Exchange RoundRobinPartitioning(4), REPARTITION_BY_NUM, [plan_id=80]"), stage);
-  auto found = result.of_type("partitionSizing", "lowShuffleParallelism");
+  auto found = result.detected("partitionSizing", "lowShuffleParallelism");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
   EXPECT_NE(found[0]->recommendation.find(

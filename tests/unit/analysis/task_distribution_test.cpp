@@ -72,8 +72,8 @@ StageSpec stage_of(int64_t id, int64_t submit_ms, std::vector<TaskSpec> tasks, i
 }
 
 // One job running `stage`, inside SQL execution 0 when `sql` is set.
-Analyzed analyze_stage(const StageSpec& stage, bool sql = false, const Thresholds& thresholds = {},
-                       ScenarioLog log = cluster()) {
+Analyzed analyze_stage(const StageSpec& stage, bool sql = false,
+                       const Thresholds& thresholds = testing::detector_thresholds(), ScenarioLog log = cluster()) {
   const int64_t end = stage.complete_ms.value_or(stage.submit_ms) + 1000;
   JobSpec job{.job_id = 0, .submit_ms = stage.submit_ms, .end_ms = end, .stages = {stage}};
   if (sql) {
@@ -93,11 +93,11 @@ struct NearMiss {
 };
 
 void expect_near_miss(const NearMiss& c, std::string_view type, std::string_view rule = {}) {
-  EXPECT_TRUE(analyze_stage(c.stage).of_type(type, rule).empty()) << c.what;
+  EXPECT_TRUE(analyze_stage(c.stage).detected(type, rule).empty()) << c.what;
   if (!c.relax) return;
-  Thresholds relaxed;
+  Thresholds relaxed = testing::detector_thresholds();
   c.relax(relaxed);
-  EXPECT_EQ(analyze_stage(c.stage, false, relaxed).of_type(type, rule).size(), 1u) << c.what << ", relaxed";
+  EXPECT_EQ(analyze_stage(c.stage, false, relaxed).detected(type, rule).size(), 1u) << c.what << ", relaxed";
 }
 
 
@@ -130,7 +130,7 @@ const char* const kMyTypes[] = {"skew", "straggler", "stageShape", "tinyTask"};
 TEST(TaskDistribution, CleanLogHasNoDistributionFindings) {
   // 64 even tasks of 10 s on 8 cores: 8 waves, an 80 s stage.
   auto result = analyze_stage(stage_of(0, 1000, repeat(64, 10000, {.shuffle_read_bytes = 64 * kMiB})));
-  for (const char* type : kMyTypes) EXPECT_TRUE(result.of_type(type).empty()) << type;
+  for (const char* type : kMyTypes) EXPECT_TRUE(result.detected(type).empty()) << type;
   EXPECT_TRUE(result.analysis.guard_violations.empty());
 }
 
@@ -143,7 +143,7 @@ TEST(Skew, DurationMaxWithSkewedShuffleOnSqlStage) {
       0, 1000, repeat(19, 10000, {.shuffle_read_bytes = 64 * kMiB}) + repeat(1, 70000, {.shuffle_read_bytes = kGiB}));
   auto result = analyze_stage(stage, /*sql=*/true);
 
-  auto skews = result.of_type("skew");
+  auto skews = result.detected("skew");
   ASSERT_EQ(skews.size(), 1u);
   const Finding& f = *skews[0];
   EXPECT_EQ(f.id, "skew/durationMax/stage-0.0");
@@ -173,14 +173,17 @@ TEST(Skew, DurationMaxWithSkewedShuffleOnSqlStage) {
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionFactor"), "<absent>");
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes"), "<absent>");
 
-  // The same longest task trips straggler; the analyzer says so on both.
-  auto stragglers = result.of_type("straggler");
+  // The same longest task trips straggler: one fix, one entry, the other kept as its evidence.
+  auto stragglers = result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 1u);
   EXPECT_NE(stragglers[0]->explanation.find("data is skewed"), std::string::npos) << stragglers[0]->explanation;
-  EXPECT_NE(f.validation_caveat.find("overlaps with the straggler"), std::string::npos);
-  EXPECT_NE(stragglers[0]->validation_caveat.find("overlaps with the skew"), std::string::npos);
+  const Finding* entry = result.entry_of(f.id);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry, result.entry_of(stragglers[0]->id)) << "skew and straggler are one entry";
+  EXPECT_TRUE(result.of_type("straggler").empty() || result.of_type("skew").empty());
+  EXPECT_FALSE(entry->also_answers.empty());
   // And one task held 70 of the stage's 90 s: taskStageSkew, idle cores (8 - 1) x 60 s.
-  auto shapes = result.of_type("stageShape", "taskStageSkew");
+  auto shapes = result.detected("stageShape", "taskStageSkew");
   ASSERT_EQ(shapes.size(), 1u);
   expect_resource_only(*shapes[0], 7 * 60000.0, WasteUnit::kCoreMs);
   EXPECT_TRUE(result.analysis.guard_violations.empty());
@@ -192,7 +195,7 @@ TEST(Skew, DurationP95OnATailOfSlowTasks) {
   const StageSpec stage = stage_of(0, 1000, repeat(37, 20000) + repeat(2, 52000) + repeat(1, 56000));
   auto result = analyze_stage(stage);
 
-  auto skews = result.of_type("skew");
+  auto skews = result.detected("skew");
   ASSERT_EQ(skews.size(), 1u);
   const Finding& f = *skews[0];
   EXPECT_EQ(f.id, "skew/durationP95/stage-0.0");
@@ -207,8 +210,8 @@ TEST(Skew, DurationP95OnATailOfSlowTasks) {
   // No data at all: the time outlier advice, speculation at max(1.5, 2.8 / 2).
   EXPECT_EQ(suggested(f, "spark.speculation"), "true");
   EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "<absent>");  // 1.5 is the default in effect
-  EXPECT_TRUE(result.of_type("straggler").empty()) << "2.8x is under straggler's 3x";
-  EXPECT_TRUE(result.of_type("stageShape").empty());
+  EXPECT_TRUE(result.detected("straggler").empty()) << "2.8x is under straggler's 3x";
+  EXPECT_TRUE(result.detected("stageShape").empty());
 }
 
 TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
@@ -217,7 +220,7 @@ TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
       0, 1000, repeat(19, 10000, {.shuffle_read_bytes = 64 * kMiB}) + repeat(1, 24000, {.shuffle_read_bytes = kGiB}));
   auto result = analyze_stage(stage, /*sql=*/true);
 
-  auto skews = result.of_type("skew");
+  auto skews = result.detected("skew");
   ASSERT_EQ(skews.size(), 1u);
   const Finding& f = *skews[0];
   EXPECT_EQ(f.id, "skew/shuffleReadMax/stage-0.0");
@@ -229,7 +232,7 @@ TEST(Skew, ShuffleReadMaxWithoutATimeSkew) {
   EXPECT_EQ(f.confidence, Confidence::kHigh);
   EXPECT_EQ(suggested(f, "spark.sql.adaptive.skewJoin.enabled"), "<absent>");  // on by default
   EXPECT_NE(f.title.find("1.00 GiB, 16.0x the median 64.0 MiB"), std::string::npos) << f.title;
-  EXPECT_TRUE(result.of_type("straggler").empty());
+  EXPECT_TRUE(result.detected("straggler").empty());
 }
 
 TEST(Skew, InputMaxOnAnRddStageSuggestsSplittingTheInput) {
@@ -238,7 +241,7 @@ TEST(Skew, InputMaxOnAnRddStageSuggestsSplittingTheInput) {
       stage_of(0, 1000, repeat(19, 10000, {.input_bytes = 32 * kMiB}) + repeat(1, 20000, {.input_bytes = 512 * kMiB}));
   auto result = analyze_stage(stage);
 
-  auto skews = result.of_type("skew");
+  auto skews = result.detected("skew");
   ASSERT_EQ(skews.size(), 1u);
   const Finding& f = *skews[0];
   EXPECT_EQ(f.id, "skew/inputMax/stage-0.0");
@@ -302,7 +305,7 @@ StageSpec straggler_stage(int64_t id, int64_t submit_ms) {
 
 TEST(Straggler, TimeOutlierWithEvenData) {
   auto result = analyze_stage(straggler_stage(0, 1000));
-  auto stragglers = result.of_type("straggler");
+  auto stragglers = result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 1u);
   const Finding& f = *stragglers[0];
   EXPECT_EQ(f.id, "straggler//stage-0.0");
@@ -319,9 +322,9 @@ TEST(Straggler, TimeOutlierWithEvenData) {
   EXPECT_EQ(suggested(f, "spark.speculation"), "true");
   EXPECT_EQ(suggested(f, "spark.speculation.multiplier"), "2");
   EXPECT_TRUE(f.validation_caveat.empty()) << "no skew finding to overlap with";
-  EXPECT_TRUE(result.of_type("skew").empty());
+  EXPECT_TRUE(result.detected("skew").empty());
   // 79 of 159 s is under half the stage: no taskStageSkew.
-  EXPECT_TRUE(result.of_type("stageShape").empty());
+  EXPECT_TRUE(result.detected("stageShape").empty());
 }
 
 // The first tasks on a fresh executor run while its JVM loads classes and compiles: three corpus
@@ -333,7 +336,7 @@ TEST(Straggler, TheMultiplierSuggestedOnlyEverLaunchesCopiesEarlier) {
   ScenarioLog late = cluster();
   late.property("spark.speculation", "true").property("spark.speculation.multiplier", "3");
   const auto late_result = analyze_stage(straggler_stage(0, 1000), false, {}, late);
-  auto stragglers = late_result.of_type("straggler");
+  auto stragglers = late_result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 1u);
   EXPECT_EQ(suggested(*stragglers[0], "spark.speculation.multiplier"), "2");
   EXPECT_EQ(suggested(*stragglers[0], "spark.speculation"), "<absent>") << "already on";
@@ -341,20 +344,20 @@ TEST(Straggler, TheMultiplierSuggestedOnlyEverLaunchesCopiesEarlier) {
   ScenarioLog early = cluster();
   early.property("spark.speculation", "true").property("spark.speculation.multiplier", "1.1");
   const auto early_result = analyze_stage(straggler_stage(0, 1000), false, {}, early);
-  stragglers = early_result.of_type("straggler");
+  stragglers = early_result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 1u);
   EXPECT_EQ(suggested(*stragglers[0], "spark.speculation.multiplier"), "<absent>");
 }
 
 TEST(Straggler, ExecutorWarmUpIsNotAStraggler) {
   auto result = analyze_stage(stage_of(0, 1000, repeat(8, 60000) + repeat(32, 20000)));
-  EXPECT_TRUE(result.of_type("straggler").empty());
-  EXPECT_TRUE(result.of_type("skew").empty());
+  EXPECT_TRUE(result.detected("straggler").empty());
+  EXPECT_TRUE(result.detected("skew").empty());
 
   // A warmed task that is an outlier is still one, and the first wave (90 s here) is left out of
   // the figures.
   result = analyze_stage(stage_of(0, 1000, repeat(8, 90000) + repeat(31, 20000) + repeat(1, 79000)));
-  auto stragglers = result.of_type("straggler");
+  auto stragglers = result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 1u);
   const Finding& f = *stragglers[0];
   EXPECT_EQ(evidence_of(f, "taskDurationMaxMs"), 79000);
@@ -363,7 +366,7 @@ TEST(Straggler, ExecutorWarmUpIsNotAStraggler) {
 
   // A stage of one wave has only first tasks: they are compared with each other as before.
   result = analyze_stage(stage_of(0, 1000, repeat(7, 20000) + repeat(1, 79000)));
-  EXPECT_EQ(result.of_type("straggler").size(), 1u);
+  EXPECT_EQ(result.detected("straggler").size(), 1u);
 }
 
 // The straggler with a speculative copy on the other executor's host, launched `copy_after_ms`
@@ -386,10 +389,10 @@ StageSpec straggler_raced_by_a_copy(int64_t copy_after_ms) {
 TEST(Straggler, ATaskSlowWhereverItRunsIsNotAStraggler) {
   // The copy ran 54 s on another host, 2.7 medians, and the original still won: the task is slow
   // wherever it runs, so no host or speculation wins its 59 s back.
-  EXPECT_TRUE(analyze_stage(straggler_raced_by_a_copy(25000)).of_type("straggler").empty());
+  EXPECT_TRUE(analyze_stage(straggler_raced_by_a_copy(25000)).detected("straggler").empty());
   // A copy that ran 30 s (1.5 medians) before it lost says nothing yet: a copy started late loses
   // to an original near its end wherever it runs.
-  EXPECT_EQ(analyze_stage(straggler_raced_by_a_copy(49000)).of_type("straggler").size(), 1u);
+  EXPECT_EQ(analyze_stage(straggler_raced_by_a_copy(49000)).detected("straggler").size(), 1u);
 }
 
 TEST(Straggler, ContendedStagesGetARange) {
@@ -401,7 +404,7 @@ TEST(Straggler, ContendedStagesGetARange) {
            .end_ms = 161000,
            .stages = {straggler_stage(0, 1000), straggler_stage(1, 1000)}});
   auto result = analyze_scenario(log);
-  auto stragglers = result.of_type("straggler");
+  auto stragglers = result.detected("straggler");
   ASSERT_EQ(stragglers.size(), 2u);
   for (const Finding* f : stragglers) {
     EXPECT_EQ(f->impact.basis, Basis::kContended) << f->id;
@@ -428,7 +431,7 @@ TEST(Straggler, NearMissesYieldNone) {
 TEST(StageShape, LowParallelismOnAShuffleStage) {
   // 3 tasks of 70 s reading shuffle data on 8 cores: 3 < 0.5 x 8; a 70 s stage.
   auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.shuffle_read_bytes = 100 * kMiB})));
-  auto shapes = result.of_type("stageShape");
+  auto shapes = result.detected("stageShape");
   ASSERT_EQ(shapes.size(), 1u);
   const Finding& f = *shapes[0];
   EXPECT_EQ(f.id, "stageShape/lowParallelism/stage-0.0");
@@ -450,7 +453,7 @@ TEST(StageShape, LowParallelismOnAShuffleStage) {
 TEST(StageShape, LowParallelismOnASqlScanSuggestsSmallerSplits) {
   // 3 SQL scan tasks of 70 s reading 1 GiB each: 3 GiB over 16 tasks is 192 MiB a split.
   auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.input_bytes = kGiB})), /*sql=*/true);
-  auto shapes = result.of_type("stageShape", "lowParallelism");
+  auto shapes = result.detected("stageShape", "lowParallelism");
   ASSERT_EQ(shapes.size(), 1u);
   // 1 GiB a task is past spark.sql.files.maxPartitionBytes (128 MiB): the files could not be
   // split, so no split size helps; the advice says so instead of "raising" it to 192m.
@@ -479,10 +482,10 @@ TEST(StageShape, LowParallelismCountsTheTimeItsTasksRanNotTheWaitBefore) {
   const StageSpec waited = stage_of(0, 1000, repeat(3, 40000), /*launch_delay_ms=*/30000);
   expect_near_miss({"40 s of tasks after a 30 s wait", waited, [](Thresholds& t) { t.shape_min_duration_ms = 40000; }},
                    "stageShape", "lowParallelism");
-  Thresholds relaxed;
+  Thresholds relaxed = testing::detector_thresholds();
   relaxed.shape_min_duration_ms = 40000;
   auto result = analyze_stage(waited, false, relaxed);
-  auto shapes = result.of_type("stageShape", "lowParallelism");
+  auto shapes = result.detected("stageShape", "lowParallelism");
   ASSERT_EQ(shapes.size(), 1u);
   EXPECT_EQ(evidence_of(*shapes[0], "tasksRunningMs"), 40000);
   EXPECT_EQ(evidence_of(*shapes[0], "stageDurationMs"), 70000);
@@ -498,14 +501,14 @@ TEST(StageShape, NoLowParallelismForAStageWhoseTasksNeverStarted) {
   cancelled.complete_ms = 71000;
   cancelled.num_tasks = 1;
   cancelled.failure_reason = "Stage cancelled because SparkContext was shut down";
-  EXPECT_TRUE(analyze_stage(cancelled).of_type("stageShape", "lowParallelism").empty());
+  EXPECT_TRUE(analyze_stage(cancelled).detected("stageShape", "lowParallelism").empty());
 }
 
 TEST(StageShape, LowParallelismAsksForNoMoreTasksThanRecordsRead) {
   // One 70 s task that read 3 records on 8 cores (a streaming batch of 3 Kafka records): 16 tasks
   // would leave 13 empty, so the stage is reshaped into 3. With 3 records or more than 16, as before.
   auto result = analyze_stage(stage_of(0, 1000, repeat(1, 70000, {.input_bytes = 3000, .input_records = 3})));
-  auto shapes = result.of_type("stageShape", "lowParallelism");
+  auto shapes = result.detected("stageShape", "lowParallelism");
   ASSERT_EQ(shapes.size(), 1u);
   EXPECT_EQ(evidence_of(*shapes[0], "tasksAfterFix"), 3);
   EXPECT_NE(shapes[0]->recommendation.find("about 3 tasks (one for each record it read)"), std::string::npos)
@@ -525,9 +528,9 @@ TEST(StageShape, NoLowParallelismForSparkReadingASchema) {
                              "org.apache.spark.sql.classic.DataFrameReader.parquet(DataFrameReader.scala:59)"}) {
     StageSpec schema = stage_of(0, 1000, repeat(1, 70000));
     schema.details = std::string(reader) + "\nsun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)";
-    EXPECT_TRUE(analyze_stage(schema).of_type("stageShape", "lowParallelism").empty()) << reader;
+    EXPECT_TRUE(analyze_stage(schema).detected("stageShape", "lowParallelism").empty()) << reader;
     // The same stage inside a query is the query's own work.
-    EXPECT_EQ(analyze_stage(schema, /*sql=*/true).of_type("stageShape", "lowParallelism").size(), 1u) << reader;
+    EXPECT_EQ(analyze_stage(schema, /*sql=*/true).detected("stageShape", "lowParallelism").size(), 1u) << reader;
   }
 }
 
@@ -541,7 +544,7 @@ TEST(StageShape, DataExplosion) {
                                                .shuffle_read_records = 1000,
                                                .shuffle_write_bytes = 300 * kMiB,
                                                .shuffle_write_records = 15000})));
-  auto shapes = result.of_type("stageShape");
+  auto shapes = result.detected("stageShape");
   ASSERT_EQ(shapes.size(), 1u);
   const Finding& f = *shapes[0];
   EXPECT_EQ(f.id, "stageShape/dataExplosion/stage-0.0");
@@ -580,7 +583,7 @@ TEST(StageShape, TaskStageSkew) {
   // 8 tasks (under skew.minTasks, so no skew or straggler), all launched 35 s after
   // submission: 7 of 10 s and one of 45 s, which ends the stage at 80 s.
   auto result = analyze_stage(stage_of(0, 1000, repeat(7, 10000) + repeat(1, 45000), 35000));
-  auto shapes = result.of_type("stageShape");
+  auto shapes = result.detected("stageShape");
   ASSERT_EQ(shapes.size(), 1u);
   const Finding& f = *shapes[0];
   EXPECT_EQ(f.id, "stageShape/taskStageSkew/stage-0.0");
@@ -593,8 +596,8 @@ TEST(StageShape, TaskStageSkew) {
   expect_resource_only(f, 7 * 35000.0, WasteUnit::kCoreMs);
   // The same task is 4.5x the median and 35 s past it: the skew (p95, which is the max of 8
   // tasks) and straggler findings say so too, as wall-clock claims.
-  EXPECT_EQ(result.of_type("skew").size(), 1u);
-  EXPECT_EQ(result.of_type("straggler").size(), 1u);
+  EXPECT_EQ(result.detected("skew").size(), 1u);
+  EXPECT_EQ(result.detected("straggler").size(), 1u);
 }
 
 TEST(StageShape, TaskStageSkewNearMissesYieldNone) {
@@ -615,7 +618,7 @@ TEST(StageShape, TaskStageSkewNearMissesYieldNone) {
 TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   // 1,000 tasks of 50 ms reading 1 MiB of shuffle each on 8 cores: 125 waves, a 6,250 ms stage.
   auto result = analyze_stage(stage_of(0, 1000, repeat(1000, 50, {.shuffle_read_bytes = kMiB})), /*sql=*/true);
-  auto tiny = result.of_type("tinyTask");
+  auto tiny = result.detected("tinyTask");
   ASSERT_EQ(tiny.size(), 1u);
   const Finding& f = *tiny[0];
   EXPECT_EQ(f.id, "tinyTask//stage-0.0");
@@ -639,7 +642,7 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
 // per-task overhead, the stage after the fix and its claim, serial.
 void expect_tiny_task(const StageSpec& stage, double overhead_ms, double after_fix_ms, double claim_ms) {
   auto result = analyze_stage(stage);
-  auto tiny = result.of_type("tinyTask");
+  auto tiny = result.detected("tinyTask");
   ASSERT_EQ(tiny.size(), 1u);
   EXPECT_EQ(evidence_of(*tiny[0], "suggestedPartitions"), static_cast<double>(stage.tasks.size() / 10));
   EXPECT_EQ(evidence_of(*tiny[0], "taskOverheadMs"), overhead_ms);
@@ -653,7 +656,7 @@ TEST(TinyTask, AStageThatReadsNothingIsCutToATenth) {
   const StageSpec stage = stage_of(0, 1000, repeat(1000, 50));
   expect_tiny_task(stage, 20, 4000, 2250);
   const auto result = analyze_stage(stage);
-  const auto tiny = result.of_type("tinyTask");
+  const auto tiny = result.detected("tinyTask");
   ASSERT_EQ(tiny.size(), 1u);
   EXPECT_NE(tiny[0]->explanation.find("a tenth of them"), std::string::npos) << tiny[0]->explanation;
 }

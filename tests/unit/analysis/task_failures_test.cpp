@@ -42,7 +42,7 @@ TEST(TaskFailures, CleanLogHasNoFailureFindings) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .stages = {clean_stage(0, 1000)}});
   auto result = analyze_scenario(log);
   for (const char* type : {"retryWaste", "speculationWaste", "stageFailed", "failures", "jobFailureRate"}) {
-    EXPECT_TRUE(result.of_type(type).empty()) << type;
+    EXPECT_TRUE(result.detected(type).empty()) << type;
   }
 }
 
@@ -58,7 +58,7 @@ TEST(TaskFailures, FailedStageAttemptThatWasRetried) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 100000, .stages = {failed, retry}});
   auto result = analyze_scenario(log);
 
-  auto retries = result.of_type("retryWaste", "failedStageAttempt");
+  auto retries = result.detected("retryWaste", "failedStageAttempt");
   ASSERT_EQ(retries.size(), 1u);
   const Finding& f = *retries[0];
   EXPECT_EQ(f.id, "retryWaste/failedStageAttempt/stage-1.0");
@@ -75,11 +75,11 @@ TEST(TaskFailures, FailedStageAttemptThatWasRetried) {
   ASSERT_FALSE(f.settings.empty());
   EXPECT_EQ(f.settings[0].key, "spark.shuffle.service.enabled");
 
-  auto failed_stage = result.of_type("stageFailed");
+  auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kLow) << "the job survived";
   EXPECT_EQ(failed_stage[0]->impact.basis, Basis::kInformational);
-  EXPECT_EQ(result.of_type("failures").size(), 1u);
+  EXPECT_EQ(result.detected("failures").size(), 1u);
 }
 
 TEST(TaskFailures, FailedTasksInsideAStage) {
@@ -99,14 +99,14 @@ TEST(TaskFailures, FailedTasksInsideAStage) {
   }
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 90000, .stages = {stage}});
   auto result = analyze_scenario(log);
-  auto retries = result.of_type("retryWaste", "failedTasks");
+  auto retries = result.detected("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   const Finding& f = *retries[0];
   // 320 s of failed time; 720 s of task time over an 80 s stage is 9 in flight: 35.6 s.
   EXPECT_NEAR(f.impact.raw_waste->value, 320000.0 / 9.0, 1e-6);
   EXPECT_NE(f.explanation.find("OutOfMemoryError"), std::string::npos);
   EXPECT_NE(f.recommendation.find("memory"), std::string::npos);
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_EQ(failures[0]->rule, "ExceptionFailure");
   EXPECT_EQ(failures[0]->band, ImpactBand::kMedium);
@@ -160,7 +160,7 @@ ScenarioLog copies_that_lose(bool waiting, int rounds = 1) {
 
 TEST(TaskFailures, SpeculativeCopiesThatLostCostTheWorkThatWaited) {
   auto result = analyze_scenario(copies_that_lose(true));
-  auto spec = result.of_type("speculationWaste");
+  auto spec = result.detected("speculationWaste");
   ASSERT_EQ(spec.size(), 1u);
   const Finding& f = *spec[0];
   EXPECT_EQ(f.id, "speculationWaste//app");
@@ -183,7 +183,7 @@ TEST(TaskFailures, SpeculativeCopiesThatLoseAgainAndAgainAreOneFinding) {
   // Five rounds of those copies in a 250 s application: 3.5 s each, under the 10 s floor alone,
   // 17.5 s together. Speculation is one setting, so its waste is judged as one.
   auto result = analyze_scenario(copies_that_lose(true, 5));
-  auto spec = result.of_type("speculationWaste");
+  auto spec = result.detected("speculationWaste");
   ASSERT_EQ(spec.size(), 1u);
   const Finding& f = *spec[0];
   EXPECT_NEAR(raw_of(f), 5 * 3500, 1e-6);
@@ -207,7 +207,7 @@ TEST(TaskFailures, FailedJobs) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 51000, .succeeded = false, .stages = {doomed}});
   log.job({.job_id = 1, .submit_ms = 60000, .end_ms = 110000, .stages = {clean_stage(1, 60000)}});
   auto result = analyze_scenario(log);
-  auto rate = result.of_type("jobFailureRate");
+  auto rate = result.detected("jobFailureRate");
   ASSERT_EQ(rate.size(), 1u);
   EXPECT_EQ(rate[0]->impact.basis, Basis::kResourceOnly);
   ASSERT_TRUE(rate[0]->impact.raw_waste);
@@ -215,7 +215,7 @@ TEST(TaskFailures, FailedJobs) {
   // The failed job's 40 tasks of 10 s ran 400 core-seconds; its 50 s of wall-clock is evidence.
   EXPECT_NEAR(rate[0]->impact.raw_waste->value, 40 * 10000.0 / 3.6e6, 1e-12);
   EXPECT_DOUBLE_EQ(evidence_of(*rate[0], "failedJobTimeMs"), 50000);
-  auto failed_stage = result.of_type("stageFailed");
+  auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kHigh) << "its job failed";
 }
@@ -276,7 +276,7 @@ TEST(TaskFailures, InnermostJavaCauseNamesTheFailureTheStageAndTheJob) {
            .failure_message = *stage.failure_reason, .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u) << "four attempts, one cause: their messages differ only in the row";
   const Finding& f = *failures[0];
   EXPECT_EQ(f.rule, "ExceptionFailure");
@@ -287,16 +287,16 @@ TEST(TaskFailures, InnermostJavaCauseNamesTheFailureTheStageAndTheJob) {
   EXPECT_TRUE(contains(f.explanation, "at com.acme.etl.ParseAmount.apply(ParseAmount.java:42)")) << f.explanation;
   EXPECT_TRUE(contains(f.explanation, "under org.apache.spark.SparkException (2 levels down)")) << f.explanation;
 
-  auto failed_stage = result.of_type("stageFailed");
+  auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_TRUE(contains(failed_stage[0]->explanation, "java.lang.NumberFormatException")) << failed_stage[0]->explanation;
   EXPECT_FALSE(contains(failed_stage[0]->explanation, "Driver stacktrace"));
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kHigh);
-  auto rate = result.of_type("jobFailureRate");
+  auto rate = result.detected("jobFailureRate");
   ASSERT_EQ(rate.size(), 1u);
   EXPECT_TRUE(contains(rate[0]->explanation, "job 0 (java.lang.NumberFormatException")) << rate[0]->explanation;
   // A failed stage that no attempt saved has no retry to win back: its loss is the job's.
-  EXPECT_TRUE(result.of_type("retryWaste").empty());
+  EXPECT_TRUE(result.detected("retryWaste").empty());
 }
 
 // Spark 4.x: the PythonException's description carries an error class, the traceback with
@@ -331,14 +331,14 @@ TEST(TaskFailures, PythonTracebackLastFrameAndExceptionSpark4) {
            .failure_message = *stage.failure_reason, .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u);
   const Finding& f = *failures[0];
   EXPECT_TRUE(contains(f.title, "ValueError: not an amount: 'n/a'")) << f.title;
   EXPECT_FALSE(contains(f.title, "SQLSTATE")) << f.title;
   EXPECT_TRUE(contains(f.explanation, "File \"/app/etl.py\", line 23, in parse_amount")) << f.explanation;
   EXPECT_TRUE(contains(f.recommendation, "Python code raised ValueError at File \"/app/etl.py\", line 23")) << f.recommendation;
-  auto failed_stage = result.of_type("stageFailed");
+  auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_TRUE(contains(failed_stage[0]->explanation, "ValueError: not an amount: 'n/a' (File \"/app/etl.py\", line 23"))
       << failed_stage[0]->explanation;
@@ -368,7 +368,7 @@ TEST(TaskFailures, TwoPythonRaisesInOneStageAreTwoFindings) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 2u);
   std::map<std::string, double> attempts_by_function;
   for (const Finding* f : failures) {
@@ -389,7 +389,7 @@ TEST(TaskFailures, ClassAndDescriptionWithoutAStackTrace) {
   stage.tasks.push_back(exception_attempt(2, "java.lang.RuntimeException", ""));
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .stages = {stage}});
   auto result = analyze_scenario(log);
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_TRUE(contains(failures[0]->title, "java.lang.RuntimeException: scenario failure")) << failures[0]->title;
 }
@@ -429,7 +429,7 @@ TEST(TaskFailures, ExecutorsLostWithOneExitCodeAreOneFindingWithACount) {
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 250000, .stages = stages});
   auto result = analyze_scenario(log);
 
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u) << "not one per container or per stage";
   const Finding& f = *failures[0];
   EXPECT_EQ(f.rule, "ExecutorLostFailure");
@@ -463,7 +463,7 @@ TEST(TaskFailures, StageCancelledBySparkContextShutdown) {
            .failure_message = "Job 0 cancelled because SparkContext was shut down", .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto cancelled = result.of_type("stageFailed", "cancelledByShutdown");
+  auto cancelled = result.detected("stageFailed", "cancelledByShutdown");
   ASSERT_EQ(cancelled.size(), 1u);
   const Finding& f = *cancelled[0];
   EXPECT_EQ(f.band, ImpactBand::kLow);
@@ -471,8 +471,8 @@ TEST(TaskFailures, StageCancelledBySparkContextShutdown) {
   EXPECT_DOUBLE_EQ(evidence_of(f, "runningTasksAbandoned"), 2);
   EXPECT_TRUE(contains(f.recommendation, "the tasks did not fail of their own")) << f.recommendation;
   EXPECT_TRUE(f.settings.empty());
-  EXPECT_TRUE(result.of_type("failures").empty());
-  auto rate = result.of_type("jobFailureRate");
+  EXPECT_TRUE(result.detected("failures").empty());
+  auto rate = result.detected("jobFailureRate");
   ASSERT_EQ(rate.size(), 1u);
   EXPECT_TRUE(contains(rate[0]->title, "all cancelled by the SparkContext shutting down")) << rate[0]->title;
   EXPECT_DOUBLE_EQ(evidence_of(*rate[0], "cancelledByShutdown"), 1);
@@ -497,14 +497,14 @@ TEST(TaskFailures, TaskFailingAfterTheApplicationEndIsNamedAsTheShutdown) {
            .failure_message = "Job cancelled because SparkContext was shut down", .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto failures = result.of_type("failures");
+  auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u);
   const Finding& f = *failures[0];
   EXPECT_TRUE(contains(f.title, "failed while the SparkContext was shutting down: java.io.IOException: Filesystem closed"))
       << f.title;
   EXPECT_TRUE(contains(f.recommendation, "the tasks did not fail of their own")) << "not a bug to fix in the task: " << f.recommendation;
   EXPECT_EQ(f.band, ImpactBand::kLow);
-  EXPECT_EQ(result.of_type("stageFailed", "cancelledByShutdown").size(), 1u);
+  EXPECT_EQ(result.detected("stageFailed", "cancelledByShutdown").size(), 1u);
 }
 
 // The corpus's rapids tasks_executors_fail log: a stage failed on a fetch failure (a lost
@@ -537,7 +537,7 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
            .failure_message = "Job 79 cancelled because SparkContext was shut down", .stages = {stage}});
   auto result = analyze_scenario(log);
 
-  auto failed_stage = result.of_type("stageFailed");
+  auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   const Finding& f = *failed_stage[0];
   EXPECT_EQ(f.rule, "");
@@ -546,7 +546,7 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
   EXPECT_FALSE(contains(f.title, "its job failed")) << f.title;
   EXPECT_TRUE(contains(f.explanation, "java.nio.file.NoSuchFileException")) << f.explanation;
   EXPECT_TRUE(contains(f.explanation, "Job 79 cancelled because SparkContext was shut down")) << f.explanation;
-  auto fetch = result.of_type("failures", "FetchFailed");
+  auto fetch = result.detected("failures", "FetchFailed");
   ASSERT_EQ(fetch.size(), 1u);
   EXPECT_TRUE(contains(fetch[0]->title, "java.nio.file.NoSuchFileException")) << fetch[0]->title;
   EXPECT_TRUE(contains(fetch[0]->explanation,
@@ -595,7 +595,7 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
   // Eight attempts failed 0.9 s into their 1 s: 7.2 s of the stage's 23.2 s of task time over
   // its 10 s (2.32 in flight), about 3.1 s of a 20 s application: far under the old 10 s floor.
   auto result = retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 8, .failed_ms = 900});
-  auto retries = result.of_type("retryWaste", "failedTasks");
+  auto retries = result.detected("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 7200.0 / (23200.0 / 10000.0), 1e-6);
   EXPECT_TRUE(names_threshold(*retries[0], "retryWaste.minAppShare"));
@@ -614,7 +614,7 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
 // 3,959 ms, and the 3,600 / 2 = 1,800 ms claim stands.
 TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
   auto result = retried_tasks({.app_ms = 12000, .tasks = 8, .cores = 1, .window_ms = 5800, .failed = 4, .failed_ms = 900});
-  auto retries = result.of_type("retryWaste", "failedTasks");
+  auto retries = result.detected("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 1800, 1e-6);
   EXPECT_NEAR(high_of(*retries[0]), 1800, 1e-6);

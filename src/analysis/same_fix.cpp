@@ -1,0 +1,196 @@
+#include "analysis/same_fix.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+namespace sf::analysis {
+
+namespace {
+
+// Two kinds of finding that, on a stage attempt both name, ask for one change.
+struct SameFix {
+  const char* type_a;
+  const char* rule_a;  // nullptr: any rule; "": the type's own rule
+  const char* type_b;
+  const char* rule_b;
+  const char* why;
+  // a only points at where the time went (stageSlowness): b, which says what to change, keeps
+  // the entry whatever the two estimates, and a's upper bound is not b's recoverable time.
+  bool a_only_points = false;
+  // b must be a's alone: about a's stages only, and the only such b. Task failures spread over
+  // other stages are a cause of their own (gpu_oom_eventlog: one GPU OOM failed tasks of three
+  // stages, of which one was later cancelled by the shutdown); of several causes on one stage,
+  // which failed it is the stage's own message (tasks_executors_fail: a lost executor, then the
+  // fetch failures that failed the stage), not a pairing.
+  bool b_within_a = false;
+};
+
+constexpr SameFix kSameFixes[] = {
+    // skew's max/median branch and straggler judge the same longest task.
+    {"skew", "durationMax", "straggler", nullptr, "both react to the same longest task"},
+    // partitionSizing's largest partition is what makes skew's longest task, when the data is skewed.
+    {"skew", nullptr, "partitionSizing", "shufflePartitionSkew", "both react to the same largest partition"},
+    {"skew", nullptr, "partitionSizing", "maxPartitionTooBig", "both react to the same largest partition"},
+    // Too few tasks for the cores, and too few partitions for the bytes: one fix, more partitions.
+    {"stageShape", "lowParallelism", "partitionSizing", "lowShuffleParallelism",
+     "both ask for more partitions of this stage"},
+    {"stageShape", "lowParallelism", "partitionSizing", "maxPartitionTooBig", "both ask for more partitions of this stage"},
+    {"configAudit", "defaultShufflePartitions", "partitionSizing", "lowShuffleParallelism",
+     "both raise the partitions of this stage's shuffle"},
+    // One task holding the stage is the longest task the skew, straggler and partition findings
+    // explain, or the tail more partitions shorten.
+    {"stageShape", "taskStageSkew", "skew", nullptr, "both react to the stage's longest task"},
+    {"stageShape", "taskStageSkew", "straggler", nullptr, "both react to the stage's longest task"},
+    {"stageShape", "taskStageSkew", "partitionSizing", nullptr, "both react to the stage's longest task"},
+    {"stageShape", "taskStageSkew", "stageShape", "lowParallelism", "more, smaller tasks shorten the longest one"},
+    // A stage the application spent its time in points at what made it slow; a finding that
+    // says what is that pointer's answer.
+    {"stageSlowness", nullptr, "stageShape", nullptr, "the stage's shape is why it was slow", true},
+    {"stageSlowness", nullptr, "partitionSizing", nullptr, "the stage's partitions are why it was slow", true},
+    {"stageSlowness", nullptr, "skew", nullptr, "the stage's skew is why it was slow", true},
+    {"stageSlowness", nullptr, "straggler", nullptr, "the stage's straggler is why it was slow", true},
+    {"stageSlowness", nullptr, "gc", nullptr, "the stage's garbage collection is why it was slow", true},
+    {"stageSlowness", nullptr, "spill", nullptr, "the stage's spill is why it was slow", true},
+    {"stageSlowness", nullptr, "shuffle", nullptr, "the stage's shuffle is why it was slow", true},
+    // A stage attempt that failed, and the task failures that made it fail: one root cause.
+    {"stageFailed", "", "failures", nullptr, "the failed tasks are why the stage attempt failed", false, true},
+    {"stageFailed", nullptr, "retryWaste", "failedStageAttempt", "the failed attempt is what the retry wasted"},
+};
+
+bool is(const Finding& f, const char* type, const char* rule) {
+  return f.type == type && (rule == nullptr || f.rule == rule);
+}
+
+bool within(const Finding& inner, const Finding& outer) {
+  return std::all_of(inner.stages.begin(), inner.stages.end(), [&](const StageRef& s) {
+    return std::find(outer.stages.begin(), outer.stages.end(), s) != outer.stages.end();
+  });
+}
+
+bool share_a_stage(const Finding& a, const Finding& b) {
+  return std::any_of(a.stages.begin(), a.stages.end(), [&](const StageRef& s) {
+    return std::find(b.stages.begin(), b.stages.end(), s) != b.stages.end();
+  });
+}
+
+double high_ms(const Finding& f) { return f.impact.wall_clock ? f.impact.wall_clock->high_ms : -1; }
+
+// The one that keeps the entry: the most wall-clock to recover, then the higher band, then the
+// pair's first kind.
+bool keeps_over(const Finding& a, const Finding& b) {
+  if (high_ms(a) != high_ms(b)) return high_ms(a) > high_ms(b);
+  if (a.band != b.band) return a.band < b.band;
+  return true;
+}
+
+const Evidence* evidence_named(const Finding& f, std::string_view name) {
+  for (const Evidence& e : f.evidence) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+// A straggler, or a skew of task time alone (skew's duration rules), is the slow host's when the
+// data is even (a time outlier), the longest task ran on a host a slowHost finding on the same
+// stage attempt names with a wall-clock claim, and that task is typical of the host (at most this
+// many times the host's mean task): every task there ran that slow, so repairing the host
+// recovers both figures' time once, and slowHost's advice (take the host out, speculation until
+// then) is theirs. Kept, they lead "Fix these first" with one cause two or three times (the
+// slow_host scenario on real Spark: slowHost 4.4 s, then skew 1.9 s of the same tasks). A task
+// far slower than even its host's others is an outlier of its own and stays.
+constexpr double kTypicalOfItsHost = 1.5;
+
+bool is_time_outlier(const Finding& f) {
+  return f.type == "straggler" || (f.type == "skew" && (f.rule == "durationMax" || f.rule == "durationP95"));
+}
+
+// The slowHost finding a time outlier belongs to, or -1.
+std::ptrdiff_t slow_host_of(const model::AppModel& model, const Thresholds& t, const std::vector<Finding>& findings,
+                            const Finding& outlier) {
+  if (!is_time_outlier(outlier) || outlier.stages.size() != 1) return -1;
+  const Evidence* data = evidence_named(outlier, "dataMaxToMedianRatio");
+  const Evidence* longest = evidence_named(outlier, "taskDurationMaxMs");
+  if (data == nullptr || longest == nullptr || data->value >= t.skew_bytes_max_to_median_ratio) return -1;
+  const model::StageAttempt* stage = model.stage(outlier.stages[0].stage_id, outlier.stages[0].attempt_id);
+  if (stage == nullptr || stage->max_task_duration_host.empty()) return -1;
+  const std::string suffix = ":" + stage->max_task_duration_host;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding& host = findings[i];
+    const Evidence* mean = evidence_named(host, "hostMeanTaskMs");
+    if (host.type != "slowHost" || host.stages != outlier.stages || host.claim.kind != WasteClaim::Kind::kStages ||
+        mean == nullptr || !host.id.ends_with(suffix)) {
+      continue;
+    }
+    if (longest->value <= kTypicalOfItsHost * mean->value) return static_cast<std::ptrdiff_t>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+void merge_same_fixes(const model::AppModel& model, const Thresholds& thresholds, std::vector<Finding>& findings) {
+  // keeper[i]: the finding i folds into (itself when it keeps its entry).
+  std::vector<size_t> keeper(findings.size());
+  for (size_t i = 0; i < findings.size(); ++i) keeper[i] = i;
+  auto root = [&](size_t i) {
+    while (keeper[i] != i) i = keeper[i];
+    return i;
+  };
+  std::map<size_t, std::vector<std::pair<size_t, const char*>>> absorbed;  // keeper -> (finding, why)
+  auto fold = [&](size_t loser, size_t winner, const char* why) {
+    keeper[loser] = winner;
+    absorbed[winner].push_back({loser, why});
+  };
+
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const std::ptrdiff_t host = slow_host_of(model, thresholds, findings, findings[i]);
+    if (host >= 0) fold(i, static_cast<size_t>(host), "the slow host ran the longest task, as it ran all of its tasks");
+  }
+  for (const SameFix& pair : kSameFixes) {
+    for (size_t a = 0; a < findings.size(); ++a) {
+      if (keeper[a] != a || !is(findings[a], pair.type_a, pair.rule_a)) continue;
+      if (pair.b_within_a && std::count_if(findings.begin(), findings.end(), [&](const Finding& b) {
+                               return is(b, pair.type_b, pair.rule_b) && within(b, findings[a]);
+                             }) != 1) {
+        continue;
+      }
+      for (size_t b = 0; b < findings.size(); ++b) {
+        if (a == b || keeper[b] != b || keeper[a] != a || !is(findings[b], pair.type_b, pair.rule_b) ||
+            !share_a_stage(findings[a], findings[b]) || (pair.b_within_a && !within(findings[b], findings[a]))) {
+          continue;
+        }
+        if (!pair.a_only_points && keeps_over(findings[a], findings[b])) {
+          fold(b, a, pair.why);
+        } else {
+          fold(a, b, pair.why);
+        }
+      }
+    }
+  }
+  if (absorbed.empty()) return;
+
+  // Each absorbed finding joins the entry it ends in, through any chain of folds, best first.
+  std::map<size_t, std::vector<std::pair<size_t, const char*>>> by_keeper;
+  for (const auto& [winner, losers] : absorbed) {
+    for (const auto& loser : losers) by_keeper[root(winner)].push_back(loser);
+  }
+  for (auto& [winner, losers] : by_keeper) {
+    std::stable_sort(losers.begin(), losers.end(), [&](const auto& x, const auto& y) {
+      return high_ms(findings[x.first]) > high_ms(findings[y.first]);
+    });
+    for (const auto& [loser, why] : losers) {
+      // An absorbed finding's own absorbed ones were moved to the root above: none nest.
+      findings[loser].also_answers.clear();
+      findings[winner].also_answers.push_back({std::move(findings[loser]), why});
+    }
+  }
+  std::vector<Finding> kept;
+  kept.reserve(findings.size());
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (keeper[i] == i) kept.push_back(std::move(findings[i]));
+  }
+  findings = std::move(kept);
+}
+
+}  // namespace sf::analysis
