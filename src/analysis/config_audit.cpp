@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
+#include "analysis/partition_origin.h"
 #include "analysis/plan_text.h"
 #include "common/units.h"
 
@@ -202,6 +203,15 @@ void default_shuffle_partitions(const DetectorContext& context, std::vector<Find
     if (sql == nullptr) continue;
     const auto partitions = context.execution_property(*sql, "spark.sql.shuffle.partitions");
     if (partitions && *partitions != "200") continue;
+    // Only a count the setting gave: a repartition(n), a coalesce, a single partition or
+    // adaptive execution set theirs, and raising the setting would not change them (two
+    // findings of one report must agree on what sets a count). Without a plan to say, the count
+    // must be the setting's value.
+    const PartitionSource source = partition_origin(context.model(), *stage).source;
+    if (source != PartitionSource::kShufflePartitions &&
+        !(source == PartitionSource::kUnknown && stage->num_tasks == kDefaultPartitions)) {
+      continue;
+    }
     const double bytes = static_cast<double>(stage->shuffle_read_bytes());
     // A big shuffle is only a problem for 200 partitions when each one gets too much of it.
     if (bytes < t.config_default_partitions_min_shuffle_bytes) continue;

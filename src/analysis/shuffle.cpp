@@ -38,37 +38,29 @@ int64_t partitions_of(const StageAttempt& stage) {
   return stage.num_tasks > 0 ? stage.num_tasks : std::max<int64_t>(1, stage.tasks_started);
 }
 
-// Cutting a stage's shuffle into `partitions`: spark.sql.shuffle.partitions (or adaptive
-// execution's advisory size) for a SQL stage; for an RDD stage, the shuffle operation's own
-// numPartitions, which defaults to spark.default.parallelism. Appends the how to `f`.
+// Cutting a stage's shuffle into `partitions`, through the knob that set its count
+// (partition_origin.h): spark.sql.shuffle.partitions, or adaptive execution's advisory size, only
+// for a shuffle that setting cut; the code, the RDD's partitioning or the input otherwise (a
+// repartition(2) before a write in the kubeflow NewYorkTaxiData log; junoHourly's Spark 1.6 stage
+// whose 40 partitions no setting gave). Appends the how to `f`.
 void set_partition_count(const DetectorContext& context, const StageAttempt& stage, int64_t partitions,
                          int64_t unrounded, Finding& f) {
   const Thresholds& t = context.thresholds();
   const std::string count =
       fmt::format("about {} partitions ({} rounded up to whole waves of the {} cores)", format_count(partitions),
                   format_count(unrounded), format_count(context.total_cores()));
-  // The code or an operator set the count (a repartition(2) before a write, in the corpus's
-  // kubeflow NewYorkTaxiData log): no shuffle setting changes it, the advice names what does.
-  if (const PartitionOrigin origin = partition_origin(context.model(), stage);
-      shuffle_setting_leaves_count(origin.source)) {
-    PartitionAdvice advice = partition_count_advice(context, stage, partitions, origin);
-    f.recommendation += fmt::format("Cut the shuffle into {}. {}", count, advice.text);
-    std::move(advice.settings.begin(), advice.settings.end(), std::back_inserter(f.settings));
-    return;
-  }
-  if (stage.sql_execution_id) {
+  const PartitionOrigin origin = partition_origin(context.model(), stage);
+  if (origin.source == PartitionSource::kShufflePartitions) {
     f.recommendation += fmt::format("Cut the shuffle into {}, or let adaptive execution size them at {}.", count,
                                     format_bytes(as_int(t.partition_target_bytes)));
     f.settings.push_back(context.setting("spark.sql.shuffle.partitions", std::to_string(partitions)));
     f.settings.push_back(
         context.setting("spark.sql.adaptive.advisoryPartitionSizeInBytes", mib_setting(t.partition_target_bytes)));
-  } else {
-    f.recommendation += fmt::format(
-        "Cut the shuffle into {}: this is an RDD stage, so pass the count to the shuffle operation (reduceByKey, "
-        "join, repartition) or set spark.default.parallelism.",
-        count);
-    f.settings.push_back(context.setting("spark.default.parallelism", std::to_string(partitions)));
+    return;
   }
+  PartitionAdvice advice = partition_count_advice(context, stage, partitions, origin);
+  f.recommendation += fmt::format("Cut the shuffle into {}.{}", count, advice.text.empty() ? "" : " " + advice.text);
+  std::move(advice.settings.begin(), advice.settings.end(), std::back_inserter(f.settings));
 }
 
 // ---------------------------------------------------------------------------------------------

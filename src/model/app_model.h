@@ -99,8 +99,17 @@ struct Executor {
   std::string host_port;  // "host:port" of its block manager; "" when none registered
   int32_t total_cores = 0;
   int32_t resource_profile_id = 0;
+  // Within the run's own clock: a time the log stamped far outside it (another run's events
+  // spliced in, a wrong clock) stands replaced by where its event sits in the run.
   std::optional<int64_t> add_time_ms;
   std::optional<int64_t> remove_time_ms;
+  // The two as the log wrote them, when they were replaced: the History Server serves them.
+  std::optional<int64_t> logged_add_time_ms;
+  std::optional<int64_t> logged_remove_time_ms;
+  std::optional<int64_t> add_time_as_logged() const { return logged_add_time_ms ? logged_add_time_ms : add_time_ms; }
+  std::optional<int64_t> remove_time_as_logged() const {
+    return logged_remove_time_ms ? logged_remove_time_ms : remove_time_ms;
+  }
   std::string remove_reason;
   KeyValues log_urls;
   KeyValues attributes;

@@ -993,6 +993,10 @@ void ModelBuilder::State::clock_check() {
     time = clock.value_or(*first_core_time_ms);
   };
   for (auto& [id, exec] : executors) {
+    if (exec.out.add_time_ms && !inside(*exec.out.add_time_ms)) exec.out.logged_add_time_ms = exec.out.add_time_ms;
+    if (exec.out.remove_time_ms && !inside(*exec.out.remove_time_ms)) {
+      exec.out.logged_remove_time_ms = exec.out.remove_time_ms;
+    }
     replace(exec.out.add_time_ms, exec.clock_at_add ? exec.clock_at_add : exec.clock_at_block_manager_add);
     replace(exec.out.remove_time_ms, exec.clock_at_remove);
     replace(exec.out.block_manager_add_time_ms, exec.clock_at_block_manager_add);

@@ -732,8 +732,8 @@ void write_executor(JsonWriter& w, const model::AppModel& m, const model::Execut
   out.field("totalShuffleWrite", e.total_shuffle_write_bytes);
   out.field("isBlacklisted", e.excluded);
   out.field("maxMemory", e.max_memory_bytes);
-  add_time(out, "addTime", e.add_time_ms);
-  add_time(out, "removeTime", e.remove_time_ms);
+  add_time(out, "addTime", e.add_time_as_logged());
+  add_time(out, "removeTime", e.remove_time_as_logged());
   if (e.remove_time_ms) out.field("removeReason", e.remove_reason);
   out.member("executorLogs", [&e](JsonWriter& lw) { write_map(lw, e.log_urls); });
   if (e.max_onheap_memory_bytes || e.max_offheap_memory_bytes) {

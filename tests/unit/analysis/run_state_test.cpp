@@ -134,6 +134,11 @@ TEST(RunState, ExecutorTimesFarOutsideTheRunAreALogDefect) {
   EXPECT_LE(first->remove_time_ms.value_or(kSpliceMs), 6100);
   EXPECT_GE(second->add_time_ms.value_or(-1), 5100);
   EXPECT_LE(second->add_time_ms.value_or(kSpliceMs), 6100);
+  // As the log wrote them, they are what the History Server serves (its executors endpoint).
+  EXPECT_EQ(first->add_time_as_logged(), std::optional<int64_t>(100 + kSpliceMs));
+  EXPECT_EQ(first->remove_time_as_logged(), std::optional<int64_t>(6000 + kSpliceMs));
+  EXPECT_EQ(second->add_time_as_logged(), std::optional<int64_t>(6000 + kSpliceMs));
+  EXPECT_FALSE(second->remove_time_as_logged().has_value());
   const auto& notes = result.model.diagnostics.notes;
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
                           [](const std::string& n) { return n.find("929 days from its jobs and tasks") != n.npos; }));

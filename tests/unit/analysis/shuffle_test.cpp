@@ -3,6 +3,7 @@
 // on a clean log. Expected figures are worked out by hand in the comments: the estimator clips a
 // stage claim at duration - ceiling, where ceiling = max(longest task, executor run time / peak
 // cores), and a stage that ran alone has gate 1 (serial, low == high).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -269,10 +270,30 @@ StageSpec few_big_tasks(int tasks, int64_t bytes_per_task) {
   return s;
 }
 
+// SQL execution 0 reading its shuffle through an exchange described by `exchange`, whose
+// "records read" (accumulator 71) the stage's tasks update.
+ScenarioLog behind_exchange(const std::string& exchange) {
+  ScenarioLog log = cluster(250000);
+  log.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
+                  .plan = {.name = "Exchange",
+                           .simple_string = exchange,
+                           .metrics = {{.name = "records read", .accumulator_id = 71}}}});
+  return log;
+}
+
+// few_big_tasks behind a hash exchange of `partitions` that ENSURE_REQUIREMENTS added: a join's
+// or an aggregate's shuffle, cut by spark.sql.shuffle.partitions.
+Analyzed behind_a_hash_exchange(StageSpec stage, int partitions) {
+  for (TaskSpec& t : stage.tasks) t.accumulables = {{71, 1000}};
+  return run_stage(
+      behind_exchange(fmt::format("Exchange hashpartitioning(k#1, {}), ENSURE_REQUIREMENTS, [plan_id=80]", partitions)),
+      stage);
+}
+
 TEST(Shuffle, LowShuffleParallelism) {
   // 4 partitions of 1 GiB: 8x the 128 MiB target, past 2x. The stage needs ceil(4 GiB / 128 MiB)
   // = 32 partitions. The 1 GiB partitions are not reported as too big as well: they are even.
-  auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB));
+  auto result = behind_a_hash_exchange(few_big_tasks(4, kGiB), 4);
   auto found = shuffle_findings(result);
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
@@ -293,7 +314,7 @@ TEST(Shuffle, LowShuffleParallelism) {
 
 TEST(Shuffle, LowShuffleParallelismRoundsToWholeWaves) {
   // 4 x (1 GiB + 32 MiB) = 4,224 MiB: 33 partitions of 128 MiB, rounded up to 40 (5 waves of 8).
-  const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB + 32 * kMiB));
+  const auto result = behind_a_hash_exchange(few_big_tasks(4, kGiB + 32 * kMiB), 4);
   auto found = result.detected("partitionSizing");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0]->rule, "lowShuffleParallelism");
@@ -303,12 +324,36 @@ TEST(Shuffle, LowShuffleParallelismRoundsToWholeWaves) {
 }
 
 TEST(Shuffle, LowShuffleParallelismInAnRddStage) {
-  // Outside SQL the shuffle's partition count comes from the operation or spark.default.parallelism.
-  const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB), false);
+  // Outside SQL the shuffle's partition count comes from the operation's numPartitions, else
+  // spark.default.parallelism when it is set, else the parent RDDs' partitions. The setting is
+  // named only when the count is its value.
+  ScenarioLog with_setting = cluster(250000);
+  with_setting.property("spark.default.parallelism", "4");
+  const auto result = run_stage(with_setting, few_big_tasks(4, kGiB), false);
   auto found = result.detected("partitionSizing", "lowShuffleParallelism");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(suggested(*found[0], "spark.default.parallelism"), "32");
   EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr);
+
+  const auto unset = run_stage(cluster(250000), few_big_tasks(4, kGiB), false);
+  auto found_unset = unset.detected("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(found_unset.size(), 1u);
+  EXPECT_TRUE(found_unset[0]->settings.empty()) << "no setting gave these 4 partitions";
+  EXPECT_NE(found_unset[0]->recommendation.find("the code or the input sets the count"), std::string::npos)
+      << found_unset[0]->recommendation;
+}
+
+TEST(Shuffle, LowShuffleParallelismWithoutAPlanNamesNoSqlSetting) {
+  // sparklint's junoHourly (Spark 1.6): the stage belongs to a SQL execution id the log has no
+  // plan for, and its 40 partitions are not spark.sql.shuffle.partitions (200): raising the
+  // setting would not change them. configAudit's defaultShufflePartitions agrees and stays quiet.
+  const auto result = run_stage(cluster(250000), few_big_tasks(4, kGiB));
+  auto found = result.detected("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(find_setting(*found[0], "spark.sql.shuffle.partitions"), nullptr) << found[0]->recommendation;
+  EXPECT_NE(found[0]->recommendation.find("Its 4 tasks are not what a setting gives here"), std::string::npos)
+      << found[0]->recommendation;
+  EXPECT_TRUE(result.detected("configAudit", "defaultShufflePartitions").empty());
 }
 
 TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
@@ -332,17 +377,6 @@ TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
   for (const auto& group : result.analysis.rollup.groups) {
     for (const auto& id : group.finding_ids) EXPECT_NE(id, entry->also_answers[0].finding.id);
   }
-}
-
-// SQL execution 0 reading its shuffle through an exchange described by `exchange`, whose
-// "records read" (accumulator 71) the stage's tasks update.
-ScenarioLog behind_exchange(const std::string& exchange) {
-  ScenarioLog log = cluster(250000);
-  log.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
-                  .plan = {.name = "Exchange",
-                           .simple_string = exchange,
-                           .metrics = {{.name = "records read", .accumulator_id = 71}}}});
-  return log;
 }
 
 TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
