@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/units.h"
 
 namespace sf::analysis {
 
@@ -213,6 +218,18 @@ double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {
     return std::max(window, static_cast<double>(total_cores()));
   }
   return window;
+}
+
+bool DetectorContext::could_hold_more_cores(const model::StageAttempt& stage) const {
+  return reshape_cores(stage) >= occupancy(stage).window_cores + 1.0;
+}
+
+std::string DetectorContext::stage_cores_words(const model::StageAttempt& stage) const {
+  const auto could = static_cast<int64_t>(std::round(reshape_cores(stage)));
+  if (!could_hold_more_cores(stage)) return "on " + units::format_counted(could, "core");
+  return fmt::format("on about {}, where dynamic allocation could have held {}",
+                     units::format_counted(static_cast<int64_t>(std::round(occupancy(stage).window_cores)), "core"),
+                     units::format_count(could));
 }
 
 double DetectorContext::claim_reshaped_stage(Finding& f, const model::StageAttempt& stage, double tasks_after,

@@ -105,6 +105,12 @@ class DetectorContext {
   // The cores a stage with more tasks could run on: its window's, or under dynamic allocation
   // (idle executors are released, waiting tasks ask for more) the most the application held.
   double reshape_cores(const model::StageAttempt& stage) const;
+  // "on 8 cores", or under dynamic allocation, when the stage held fewer cores than more tasks
+  // could have had, "on about 34 cores, where dynamic allocation could have held 200": it asks
+  // for executors by pending tasks, so a stage of few tasks never had the application's peak.
+  std::string stage_cores_words(const model::StageAttempt& stage) const;
+  // The cores alive while the stage ran are fewer than reshape_cores (dynamic allocation).
+  bool could_hold_more_cores(const model::StageAttempt& stage) const;
   // A wall-clock claim on one stage whose fix reshapes its tasks into `tasks_after` even tasks
   // with `work_share` of its data work left: the stage's duration minus its duration after the
   // fix, which is also the claim's floor. Raw waste: the same figure, in ms, which it returns.

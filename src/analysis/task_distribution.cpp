@@ -449,14 +449,26 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
     const double idle_cores = std::max(0.0, cores - tasks);
 
     Finding f = DetectorContext::stage_finding(*stage, "stageShape", "lowParallelism");
-    f.title = fmt::format("{} ran {} on {} for {}", DetectorContext::stage_label(*stage),
-                          units::format_counted(stage->num_tasks, "task"),
-                          units::format_counted(static_cast<int64_t>(cores), "core"), duration_text(duration));
-    f.explanation = fmt::format(
-        "The stage had {} tasks while the application held {} cores, so at least {} cores had nothing of this stage "
-        "to run for the {} its tasks ran.",
-        format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
-        format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
+    f.title = fmt::format("{} ran {} for {} {}", DetectorContext::stage_label(*stage),
+                          units::format_counted(stage->num_tasks, "task"), duration_text(duration),
+                          context.stage_cores_words(*stage));
+    if (context.could_hold_more_cores(*stage)) {
+      // Dynamic allocation asks for executors by pending tasks: the stage's few tasks are why it
+      // never had more cores (junoHourly's stage 1.0: 40 tasks, about 34 cores of 200).
+      f.explanation = fmt::format(
+          "The stage had {} tasks. Dynamic allocation asks for executors by the tasks waiting to run, so while they "
+          "ran the application held about {} cores; with more tasks it could have held {}, the most it held in this "
+          "run, and at least {} of them would have had work of this stage for the {} its tasks ran.",
+          format_count(stage->num_tasks), format_count(as_int(context.occupancy(*stage).window_cores)),
+          format_count(static_cast<int64_t>(cores)), format_count(static_cast<int64_t>(idle_cores)),
+          duration_text(duration));
+    } else {
+      f.explanation = fmt::format(
+          "The stage had {} tasks while the application held {} cores, so at least {} cores had nothing of this "
+          "stage to run for the {} its tasks ran.",
+          format_count(stage->num_tasks), format_count(static_cast<int64_t>(cores)),
+          format_count(static_cast<int64_t>(idle_cores)), duration_text(duration));
+    }
     const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
     const std::string why = record_bound ? std::string("one for each record it read")
                                          : fmt::format("2-3 per core over {} cores", static_cast<int64_t>(cores));

@@ -202,9 +202,9 @@ std::string data_words(const StageAttempt& stage) {
 // What to look at first, from the stage's largest cost.
 std::string slowness_pointer(const DetectorContext& context, const StageAttempt& stage) {
   const auto& duration = stage.quantile(model::QuantileMetric::kDurationMs);
-  if (stage.num_tasks > 0 && stage.num_tasks < context.total_cores()) {
-    return fmt::format("It ran {} on {}: more partitions would let it use the cluster (see stageShape).",
-                       units::format_counted(stage.num_tasks, "task"), units::format_counted(context.total_cores(), "core"));
+  if (stage.num_tasks > 0 && stage.num_tasks < std::round(context.reshape_cores(stage))) {
+    return fmt::format("It ran {} {}: more partitions would let it use the cluster (see stageShape).",
+                       units::format_counted(stage.num_tasks, "task"), context.stage_cores_words(stage));
   }
   if (duration.p50 > 0 && duration.max >= 3 * duration.p50) {
     return fmt::format("Its longest task ran {} against a median of {}: look at skew and stragglers first.",

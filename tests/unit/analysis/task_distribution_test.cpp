@@ -450,6 +450,29 @@ TEST(StageShape, LowParallelismOnAShuffleStage) {
   EXPECT_EQ(f.confidence, Confidence::kLow);
 }
 
+TEST(StageShape, LowParallelismUnderDynamicAllocationSaysWhichCoresTheStageHad) {
+  // Dynamic allocation held 16 cores for earlier work, then released all but one executor; the
+  // 3-task stage ran on its 4 cores. More tasks would have brought executors back, up to the 16
+  // the application held: the finding says both, never "3 tasks on 16 cores" (junoHourly's
+  // stage 1.0: 40 tasks on about 34 cores, where 200 could have been held).
+  ScenarioLog log;
+  log.start(0).finished(1000000);
+  log.property("spark.dynamicAllocation.enabled", "true");
+  for (const char* id : {"1", "2", "3"}) log.executor(id, "host-a", 4, 100, 500000);
+  log.executor("5", "host-b", 4, 100);
+  StageSpec stage = stage_of(0, 600000, repeat(3, 70000));
+  const std::string last_executor = "5";
+  for (TaskSpec& t : stage.tasks) t.executor_id = last_executor;
+  auto result = analyze_stage(stage, false, testing::detector_thresholds(), log);
+  auto shapes = result.detected("stageShape", "lowParallelism");
+  ASSERT_EQ(shapes.size(), 1u);
+  const Finding& f = *shapes[0];
+  EXPECT_NE(f.title.find("ran 3 tasks for 1m 10s on about 4 cores, where dynamic allocation could have held 16"), std::string::npos)
+      << f.title;
+  EXPECT_NE(f.explanation.find("by the tasks waiting to run"), std::string::npos) << f.explanation;
+  EXPECT_EQ(evidence_of(f, "totalCores"), 16);
+}
+
 TEST(StageShape, LowParallelismOnASqlScanSuggestsSmallerSplits) {
   // 3 SQL scan tasks of 70 s reading 1 GiB each: 3 GiB over 16 tasks is 192 MiB a split.
   auto result = analyze_stage(stage_of(0, 1000, repeat(3, 70000, {.input_bytes = kGiB})), /*sql=*/true);
