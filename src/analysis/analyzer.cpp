@@ -14,11 +14,12 @@ namespace sf::analysis {
 
 namespace {
 
-// A suggestion worth showing: it exists in the log's Spark, it is not what is in effect already,
-// and it moves the way its detector meant from the value in effect ("raise" to a lower value
-// says nothing true).
+// A suggestion worth showing: a value (a setting to look at is the recommendation's words, not
+// an empty suggestion), it exists in the log's Spark, it is not what is in effect already, and it
+// moves the way its detector meant from the value in effect ("raise" to a lower value says
+// nothing true).
 bool worth_suggesting(const SettingChange& change, std::optional<SparkVersion> version) {
-  if (change.suggested_value.empty()) return true;  // a setting to look at, without a value
+  if (change.suggested_value.empty()) return false;
   if (change.suggested_value == change.current_value) return false;
   const SparkSetting* known = find_spark_setting(change.key);
   if (known == nullptr) return true;

@@ -493,13 +493,23 @@ void cache_utilization(const DetectorContext& context, std::vector<Finding>& fin
                         format_duration_ms(static_cast<int64_t>(waste)));
     f.explanation = std::move(text);
     const auto [memory_key, memory_value] = memory_suggestion(context, waste_bytes);
+    // Unified memory (spark.memory.*) since Spark 1.6; before it, a fixed storage share.
+    const bool unified = !context.version() || *context.version() >= SparkVersion{1, 6};
+    const char* share_key = unified ? "spark.memory.storageFraction" : "spark.storage.memoryFraction";
+    const double share = context.number_property(share_key).value_or(unified ? 0.5 : 0.6);
+    const double larger_share = std::min(0.8, std::round((share + 0.2) * 10) / 10);
+    const bool kryo = context.effective_value("spark.serializer").value_or("").find("Kryo") != std::string::npos;
     f.recommendation = fmt::format(
-        "Give the cache room: more heap per executor ({} {}), or a larger protected storage share "
-        "(spark.memory.storageFraction, default 0.5, of spark.memory.fraction, default 0.6); store it serialized "
-        "(MEMORY_AND_DISK_SER: often 2-5x smaller, at some CPU cost to read); or unpersist() cached data that later "
-        "stages no longer use so this one keeps its place.",
-        memory_key, memory_value.empty() ? "" : "to about " + memory_value);
-    f.settings = {context.setting(memory_key, memory_value), context.setting("spark.memory.storageFraction", "")};
+        "Give the cache room: more heap per executor ({} {}), or a larger storage share ({}); store it serialized "
+        "(MEMORY_AND_DISK_SER: often 2-5x smaller, at some CPU cost to read{}); or unpersist() cached data that "
+        "later stages no longer use so this one keeps its place.",
+        memory_key, memory_value.empty() ? "" : "to about " + memory_value,
+        unified ? "spark.memory.storageFraction, default 0.5, is the part of spark.memory.fraction that execution "
+                  "cannot evict"
+                : "spark.storage.memoryFraction, default 0.6, of the heap before Spark 1.6",
+        kryo ? "" : "; with Kryo, spark.serializer=org.apache.spark.serializer.KryoSerializer, smaller still");
+    f.settings = {context.setting(memory_key, memory_value)};
+    if (larger_share > share) f.settings.push_back(context.raise_setting(share_key, fmt::format("{:g}", larger_share)));
     f.evidence = {{"partitions", partitions, "count"},
                   {"cachedPartitions", cached, "count"},
                   {"missingFraction", missing_fraction, "fraction"},

@@ -386,7 +386,7 @@ void java_serializer(const DetectorContext& context, std::vector<Finding>& findi
 
 void dynamic_allocation_without_shuffle_service(const DetectorContext& context, std::vector<Finding>& findings) {
   const VersionPair version = context.spark_version();
-  if (context.bool_property("spark.dynamicAllocation.enabled") != true || context.local_master()) return;
+  if (!context.dynamic_allocation() || context.local_master()) return;
   if (context.bool_property("spark.shuffle.service.enabled") == true) return;
   // Before 3.0, and from 3.0 without shuffle tracking, Spark refuses to start dynamic
   // allocation without the shuffle service: a log of a run cannot show that combination.
@@ -431,13 +431,13 @@ void dynamic_allocation_without_shuffle_service(const DetectorContext& context, 
         "to be recomputed).";
     f.settings = {context.setting("spark.decommission.enabled", "true"),
                   context.setting("spark.storage.decommission.enabled", "true"),
-                  context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "")};
+                  context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "30min")};
   } else if (kubernetes) {
     f.recommendation =
         "Kubernetes has no external shuffle service, and shuffle-block migration on decommission needs Spark 3.1: "
         "bound how long shuffle data keeps an executor with spark.dynamicAllocation.shuffleTracking.timeout (an "
         "executor released early can force its shuffle output to be recomputed), or upgrade and use decommissioning.";
-    f.settings = {context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "")};
+    f.settings = {context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "30min")};
   } else {
     f.recommendation =
         "Run the external shuffle service on every node (YARN auxiliary service or standalone worker) and enable "
@@ -445,7 +445,7 @@ void dynamic_allocation_without_shuffle_service(const DetectorContext& context, 
         "an executor with spark.dynamicAllocation.shuffleTracking.timeout (an executor released early can force its "
         "shuffle output to be recomputed).";
     f.settings = {context.setting("spark.shuffle.service.enabled", "true"),
-                  context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "")};
+                  context.setting("spark.dynamicAllocation.shuffleTracking.timeout", "30min")};
   }
   f.evidence = {{"shuffleWriteBytes", static_cast<double>(shuffle_bytes), "bytes"},
                 {"executorsRemoved", static_cast<double>(removed), "count"}};

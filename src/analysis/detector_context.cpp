@@ -214,10 +214,14 @@ std::optional<double> DetectorContext::effective_number(std::string_view key) co
 
 double DetectorContext::reshape_cores(const model::StageAttempt& stage) const {
   const double window = occupancy(stage).window_cores;
-  if (effective_value("spark.dynamicAllocation.enabled").value_or("false") == "true") {
+  if (dynamic_allocation()) {
     return std::max(window, static_cast<double>(total_cores()));
   }
   return window;
+}
+
+bool DetectorContext::dynamic_allocation() const {
+  return bool_property("spark.dynamicAllocation.enabled").value_or(false);
 }
 
 bool DetectorContext::could_hold_more_cores(const model::StageAttempt& stage) const {

@@ -105,6 +105,8 @@ class DetectorContext {
   // The cores a stage with more tasks could run on: its window's, or under dynamic allocation
   // (idle executors are released, waiting tasks ask for more) the most the application held.
   double reshape_cores(const model::StageAttempt& stage) const;
+  // spark.dynamicAllocation.enabled in effect.
+  bool dynamic_allocation() const;
   // "on 8 cores", or under dynamic allocation, when the stage held fewer cores than more tasks
   // could have had, "on about 34 cores, where dynamic allocation could have held 200": it asks
   // for executors by pending tasks, so a stage of few tasks never had the application's peak.

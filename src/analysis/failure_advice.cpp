@@ -60,7 +60,8 @@ FailureAdvice advice_for(std::string_view reason, const FailureCause& cause) {
       has("exit code 137") || has("exit code 143")) {
     return {"Executors ran out of memory. Give each task more memory (more executor memory or memory overhead, "
             "or fewer cores per executor), or make partitions smaller so each task holds less.",
-            {{"spark.executor.memoryOverhead", ""}, {"spark.executor.memory", ""}, {"spark.sql.shuffle.partitions", ""}},
+            // Doubled from what was in effect by the caller (task_failures.cpp), which knows it.
+            {{"spark.executor.memoryOverhead", ""}, {"spark.executor.memory", ""}},
             true};
   }
   if (has("FetchFailed")) {
@@ -84,8 +85,9 @@ FailureAdvice advice_for(std::string_view reason, const FailureCause& cause) {
   }
   if (has("ExecutorLostFailure") || cause.kind == FailureCauseKind::kExecutorLost) {
     return {"Executors were lost while tasks ran on them (killed by the cluster manager, preempted, or crashed). "
-            "Check the executor logs; memory-limit kills call for more memory overhead.",
-            {{"spark.executor.memoryOverhead", ""}},
+            "Check the executor logs; memory-limit kills call for more memory overhead "
+            "(spark.executor.memoryOverhead).",
+            {},
             false};
   }
   if (has("Resubmitted")) {
@@ -96,7 +98,7 @@ FailureAdvice advice_for(std::string_view reason, const FailureCause& cause) {
   }
   if (has("TaskResultLost")) {
     return {"Task results were lost in transfer to the driver; large results should be written out, not collected.",
-            {{"spark.driver.maxResultSize", ""}},
+            {},
             false};
   }
   if (cause.kind == FailureCauseKind::kPythonException) {

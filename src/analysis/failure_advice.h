@@ -17,7 +17,8 @@ namespace sf::analysis {
 
 struct FailureAdvice {
   std::string advice;
-  std::vector<std::pair<std::string, std::string>> settings;  // key, suggested value ("" if none)
+  // key, suggested value; "" for a memory setting the caller doubles from the value in effect
+  std::vector<std::pair<std::string, std::string>> settings;
   bool out_of_memory = false;  // the cause is memory: executors or tasks ran out of it
 };
 

@@ -232,14 +232,26 @@ void more_memory_per_task(const DetectorContext& context, Finding& f) {
           " The heap is {} already: more would cross 32 GiB, where the JVM loses compressed object pointers and "
           "holds fewer objects, not more. {}",
           format_bytes(as_int(heap->bytes)),
-          can_halve_cores ? "Fewer cores per executor is the way to give each task more."
+          can_halve_cores ? "Fewer cores per executor is the way to give each task more, with twice the executors "
+                            "so as many tasks run at once."
                           : "Give each task more by spreading the work over more executors or partitions.");
     }
   } else {
-    f.settings.push_back(context.setting("spark.executor.memory", ""));
+    // No heap in the log: twice the one set, or Spark's default of 1 GiB.
+    const double set = static_cast<double>(context.memory_property_bytes("spark.executor.memory").value_or(int64_t{1} << 30));
+    f.settings.push_back(context.raise_setting("spark.executor.memory", gib_setting(2 * set)));
   }
-  if (can_halve_cores) {
-    f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores / 2)));
+  // Fewer cores per executor give each task more heap but run fewer tasks at once: a setting
+  // only where the heap cannot grow, and then with twice the executors, so the cluster still runs
+  // as many tasks (halving the cores alone halves the application's parallelism).
+  const bool heap_grows = std::any_of(f.settings.begin(), f.settings.end(),
+                                      [](const SettingChange& c) { return c.key == "spark.executor.memory"; });
+  if (can_halve_cores && !heap_grows) {
+    const char* count_key = context.dynamic_allocation() ? "spark.dynamicAllocation.maxExecutors" : "spark.executor.instances";
+    if (const auto count = context.number_property(count_key); count && *count > 0) {
+      f.settings.push_back(context.setting("spark.executor.cores", std::to_string(*cores / 2)));
+      f.settings.push_back(context.raise_setting(count_key, std::to_string(static_cast<int64_t>(2 * *count))));
+    }
   }
 }
 
@@ -498,12 +510,17 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
       if (g1) f.settings.push_back(*g1);
       if (app_caches_data(context.model())) {
         const double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
-        if (fraction > 0.3) {
-          f.recommendation +=
-              " The application caches data: lowering spark.memory.fraction leaves more heap to the tasks' own "
-              "objects at the price of caching less.";
-          f.settings.push_back(
-              context.setting("spark.memory.fraction", fmt::format("{:g}", std::round((fraction - 0.1) * 100) / 100)));
+        // Unified memory (spark.memory.fraction) since Spark 1.6; before it, storage had a fixed
+        // share of the heap, spark.storage.memoryFraction (default 0.6).
+        const bool unified = !context.version() || *context.version() >= SparkVersion{1, 6};
+        const char* share_key = unified ? "spark.memory.fraction" : "spark.storage.memoryFraction";
+        const double share = unified ? fraction : context.number_property(share_key).value_or(0.6);
+        if (share > 0.3) {
+          f.recommendation += fmt::format(
+              " The application caches data: lowering {} leaves more heap to the tasks' own objects at the price of "
+              "caching less.",
+              share_key);
+          f.settings.push_back(context.lower_setting(share_key, fmt::format("{:g}", std::round((share - 0.1) * 100) / 100)));
         }
       }
     }

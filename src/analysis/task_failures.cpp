@@ -38,9 +38,27 @@ std::string short_reason(const std::string& reason, size_t limit = 160) {
   return text;
 }
 
+// Twice the executor heap or its overhead in effect (Spark's defaults when unset: a 1 GiB heap,
+// an overhead of memoryOverheadFactor of it, at least 384 MiB); "" past the 31 GiB heap where
+// the JVM loses compressed object pointers.
+std::string doubled_memory(const DetectorContext& context, std::string_view key) {
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  const double heap = static_cast<double>(context.memory_property_bytes("spark.executor.memory").value_or(int64_t{1} << 30));
+  if (key == "spark.executor.memory") return 2 * heap <= 31 * kGiB ? mib_setting(2 * heap) : "";
+  if (key == "spark.executor.memoryOverhead") {
+    const auto set = context.memory_property_bytes(key);
+    const double factor = context.number_property("spark.executor.memoryOverheadFactor").value_or(0.10);
+    return mib_setting(2 * (set ? static_cast<double>(*set) : std::max(384.0 * 1024 * 1024, factor * heap)));
+  }
+  return "";
+}
+
 void add_settings(const DetectorContext& context, const FailureAdvice& advice, Finding& f) {
   f.recommendation = advice.advice;
-  for (const auto& [key, value] : advice.settings) f.settings.push_back(context.setting(key, value));
+  for (const auto& [key, value] : advice.settings) {
+    const std::string suggested = value.empty() ? doubled_memory(context, key) : value;
+    if (!suggested.empty()) f.settings.push_back(context.raise_setting(key, suggested));
+  }
 }
 
 // Retry waste worth fixing first: past a floor against noise and a share of the application's

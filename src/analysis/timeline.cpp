@@ -42,10 +42,6 @@ std::optional<int64_t> earliest(const std::vector<T>& items, std::optional<int64
   return first;
 }
 
-bool dynamic_allocation(const DetectorContext& context) {
-  return context.bool_property("spark.dynamicAllocation.enabled").value_or(false);
-}
-
 // ---------------------------------------------------------------------------------------------
 // coldStart
 
@@ -115,7 +111,7 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
     // that started as soon as both were there waited for the first executor alone.
     const double wait_for_more = gap - std::max(executor_wait, driver_wait);
     const bool waited_for_others = wait_for_more >= kRegisteredResourcesWaitMs;
-    const bool dynamic = dynamic_allocation(context);
+    const bool dynamic = context.dynamic_allocation();
     f.recommendation = dynamic ? "Ask for the executors up front: more initial executors under dynamic allocation."
                                : "Executors were slow to arrive.";
     f.recommendation +=
@@ -353,7 +349,7 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
     f.recommendation += " " + databricks_scaling_advice(average_busy, peak_executors);
   } else if (context.local_master()) {
     f.recommendation += " In local mode the cores are the driver's machine's: run with fewer (local[N]).";
-  } else if (dynamic_allocation(context)) {
+  } else if (context.dynamic_allocation()) {
     dynamic_allocation_release_advice(context, f, average_busy);
   } else {
     f.recommendation += fmt::format(
@@ -384,7 +380,7 @@ void utilization(const DetectorContext& context, std::vector<Finding>& findings)
   if (context.interactive_session()) {
     f.explanation +=
         " This is an interactive session (a shell or notebook): most idle time is a person reading and typing.";
-    if (!context.databricks() && !dynamic_allocation(context) && !context.local_master()) {
+    if (!context.databricks() && !context.dynamic_allocation() && !context.local_master()) {
       f.recommendation +=
           " For interactive sessions, dynamic allocation with a short idle timeout returns executors while nobody "
           "is running anything.";
@@ -520,7 +516,7 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
   }
   if (short_lived == 0 || static_cast<double>(short_lived) < t.churn_min_short_lived) return;
   // Churn is dynamic allocation's doing only when it removed most of them; otherwise they were lost.
-  const bool churned_by_scaling = dynamic_allocation(context) && 2 * scaled_down_count >= short_lived;
+  const bool churned_by_scaling = context.dynamic_allocation() && 2 * scaled_down_count >= short_lived;
   // Executors whose processes exited with a code are one root cause the failures finding reports
   // with their count, exit code and the tasks they took down: not a second finding here.
   if (!churned_by_scaling && died_with_exit_code == short_lived) return;
@@ -584,7 +580,7 @@ void autoscaling_churn(const DetectorContext& context, std::vector<Finding>& fin
     f.recommendation = fmt::format(
         "{} Read the removal reasons above and the failures findings; memory-limit kills call for more memory "
         "overhead, preemption for a different queue.",
-        dynamic_allocation(context)
+        context.dynamic_allocation()
             ? "Most of these executors were lost or killed and replaced, not scaled away by dynamic allocation."
             : "Dynamic allocation is off, so these executors were lost or killed and replaced, not scaled away.");
   }

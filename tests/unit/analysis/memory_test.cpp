@@ -111,7 +111,8 @@ TEST(Memory, GcPastTheWarningRatio) {
   ASSERT_NE(find_setting(f, "spark.executor.memory"), nullptr);
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
   EXPECT_EQ(current(f, "spark.executor.memory"), "8g");
-  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  // The heap grows: halving the cores as well would halve the tasks running at once for nothing.
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "<absent>");
   // Java 17 collects with G1 and sizes its concurrent cycle itself: no collector flag to suggest.
   EXPECT_EQ(find_setting(f, "spark.executor.extraJavaOptions"), nullptr);
   EXPECT_NE(f.recommendation.find("already collects with G1"), std::string::npos) << f.recommendation;
@@ -333,9 +334,10 @@ TEST(Memory, GcJavaOptionsLeaveOutWhatSparkAddsItself) {
 TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) {
   StageSpec stage = eighty_second_stage();
   for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
-  const auto gc_with_heap = [&](const std::string& heap) {
+  const auto gc_with_heap = [&](const std::string& heap, const std::string& instances = "") {
     ScenarioLog log = short_app();
     log.property("spark.executor.memory", heap);
+    if (!instances.empty()) log.property("spark.executor.instances", instances);
     auto result = run_stage(log, stage);
     EXPECT_EQ(result.of_type("gc").size(), 1u) << heap;
     return *result.of_type("gc")[0];
@@ -348,12 +350,18 @@ TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) 
   f = gc_with_heap("20g");
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "31g");
   EXPECT_NE(f.recommendation.find("stops at 31g"), std::string::npos) << f.recommendation;
-  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
-  // 30g: nothing worth raising below the limit; fewer cores per executor instead.
-  f = gc_with_heap("30g");
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "<absent>");
+  // 30g: nothing worth raising below the limit; fewer cores per executor instead, with twice
+  // the executors so as many tasks run at once.
+  f = gc_with_heap("30g", "2");
   EXPECT_EQ(find_setting(f, "spark.executor.memory"), nullptr);
   EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "4");
   EXPECT_NE(f.recommendation.find("Fewer cores per executor"), std::string::npos) << f.recommendation;
+  // Without an executor count to double, no cores setting alone: the words say what to do.
+  f = gc_with_heap("30g");
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "<absent>");
+  EXPECT_NE(f.recommendation.find("with twice the executors"), std::string::npos) << f.recommendation;
   // The container counts a set overhead and the off-heap region.
   ScenarioLog log = short_app();
   log.property("spark.executor.memoryOverhead", "2g")
