@@ -130,6 +130,8 @@ double ImpactEstimator::share_band_input(const Finding& finding) const {
 bool ImpactEstimator::below_significance(const Finding& finding) const {
   const ImpactEstimate& impact = finding.impact;
   if (impact.basis != Basis::kResourceOnly || !impact.raw_waste) return false;
+  // A failed job matters for its failure, not for the core time it lost: reported however small.
+  if (finding.type == "jobFailureRate") return false;
   const RawWaste& raw = *impact.raw_waste;
   switch (raw.unit) {
     case WasteUnit::kCoreMs: return raw.value / 3.6e6 < thresholds_.significance_min_core_hours;

@@ -66,8 +66,16 @@ def problem_stages(doc):
     return stages
 
 
+def all_findings(doc):
+    """What the detectors found: each entry and the findings folded into it (one fix, one entry)."""
+    for f in doc["findings"]:
+        yield f
+        for answered in f["alsoAnswers"]:
+            yield answered["finding"]
+
+
 def of_type(doc, finding_type, rule=None):
-    return [f for f in doc["findings"] if f["type"] == finding_type and (rule is None or f["rule"] == rule)]
+    return [f for f in all_findings(doc) if f["type"] == finding_type and (rule is None or f["rule"] == rule)]
 
 
 def evidence(finding, name):
@@ -160,7 +168,7 @@ def test_tasks_cancelled_by_a_shutdown_are_named_as_such():
     assert started - ended, f"{name}: no task was running when the session stopped: nothing was planted"
     assert sum(evidence(f, "runningTasksAbandoned") for f in cancelled) == len(started - ended)
     # Not blamed on a fetch failure, a lost executor or the tasks' code.
-    for f in doc["findings"]:
+    for f in all_findings(doc):
         assert f["type"] not in ("failures", "retryWaste"), f"{name}: {f['id']}: nothing failed in the tasks"
         assert "FetchFailed" not in f["title"] + f["explanation"], f"{name}: {f['id']} blames a fetch failure"
         assert not any(s["key"].startswith("spark.shuffle.") for s in f["settings"]), f"{name}: {f['id']}: {f['settings']}"
