@@ -106,6 +106,32 @@ void adaptive_execution_off(const DetectorContext& context, std::vector<Finding>
            !execution_flag(context, sql, "spark.sql.adaptive.enabled", adaptive_default(version));
   });
   if (without_aqe.empty()) return;
+  // What AQE would have acted on in those executions: shuffles cut into many partitions far
+  // smaller than its target (it merges them), or with a partition far past the median (it splits
+  // it in a join). Without such a shuffle, and stages long enough to matter, "AQE is off" is a
+  // generic audit line on a log where it would have changed nothing (six copies of it on the
+  // corpus's small test logs).
+  const Thresholds& t = context.thresholds();
+  int64_t small_partition_stages = 0;
+  int64_t skewed_stages = 0;
+  int64_t acted_stages = 0;
+  double acted_on_ms = 0;
+  for (int64_t id : without_aqe) {
+    for (const StageAttempt* stage : context.ran_stages_of_execution(id)) {
+      if (stage->shuffle_read_bytes() <= 0) continue;
+      const auto& read = stage->quantile(model::QuantileMetric::kShuffleReadBytes);
+      const bool small = stage->num_tasks > context.total_cores() &&
+                         static_cast<double>(read.p50) < t.partition_target_bytes / 8;
+      const bool skewed = static_cast<double>(read.max) >= t.skew_bytes_max_to_median_ratio * static_cast<double>(read.p50) &&
+                          static_cast<double>(read.max - read.p50) >= t.skew_min_bytes_excess;
+      if (!small && !skewed) continue;
+      small_partition_stages += small ? 1 : 0;
+      skewed_stages += skewed ? 1 : 0;
+      ++acted_stages;
+      acted_on_ms += context.occupancy(*stage).duration_ms;
+    }
+  }
+  if (!context.significant_ms(acted_on_ms, t.stage_min_duration_ms)) return;
   // How the first affected execution came to run without AQE.
   const SqlExecution& example = *context.model().sql_execution(without_aqe.front());
   const bool session_set = std::any_of(example.modified_configs.begin(), example.modified_configs.end(),
@@ -125,12 +151,25 @@ void adaptive_execution_off(const DetectorContext& context, std::vector<Finding>
       "produced.",
       source, without_aqe.size() == 1 ? std::string("One execution") : fmt::format("{} executions", without_aqe.size()),
       execution_list(without_aqe));
+  std::string acted = fmt::format(" AQE would have acted on {} of their shuffle stages, which ran {}:",
+                                  format_count(acted_stages), format_duration_ms(as_int(acted_on_ms)));
+  if (small_partition_stages > 0) {
+    acted += fmt::format(" {} cut into partitions of under {} at the median, which it merges",
+                         format_count(small_partition_stages), format_bytes(as_int(t.partition_target_bytes / 8)));
+  }
+  if (skewed_stages > 0) {
+    acted += fmt::format("{} {} with a partition far past the median, which it splits in a join",
+                         small_partition_stages > 0 ? ";" : "", format_count(skewed_stages));
+  }
+  f.explanation += acted + ".";
   f.recommendation =
       "Turn AQE on: it merges small shuffle partitions, turns a sort-merge join into a broadcast join when one side "
       "turns out small, and splits skewed partitions, all from the sizes measured at run time.";
   f.settings = {context.setting("spark.sql.adaptive.enabled", "true")};
   f.evidence = {{"executionsWithoutAqe", static_cast<double>(without_aqe.size()), "count"},
-                {"executionsWithShuffles", static_cast<double>(shuffling.size()), "count"}};
+                {"executionsWithShuffles", static_cast<double>(shuffling.size()), "count"},
+                {"stagesAqeWouldActOn", static_cast<double>(acted_stages), "count"},
+                {"stagesAqeWouldActOnMs", acted_on_ms, "ms"}};
   f.confidence = Confidence::kHigh;  // the setting and the plans agree
   findings.push_back(std::move(f));
 }

@@ -106,9 +106,12 @@ TEST(ConfigAudit, CleanLogHasNoConfigFindings) {
   EXPECT_TRUE(audit(result).empty());
 }
 
+// A shuffle AQE would have merged: 200 partitions of 1 MiB on 8 cores, 25 s.
+StageSpec many_small_partitions() { return stage(0, 1000, 200, kMiB); }
+
 TEST(ConfigAudit, AdaptiveExecutionOffByDefaultOnSpark31) {
   auto log = cluster("3.1.2");
-  add_sql(log, aggregate_plan());
+  add_sql(log, aggregate_plan(), many_small_partitions());
   auto result = analyze_scenario(log);
   auto found = audit(result, "adaptiveExecutionOff");
   ASSERT_EQ(found.size(), 1u);
@@ -119,12 +122,16 @@ TEST(ConfigAudit, AdaptiveExecutionOffByDefaultOnSpark31) {
   EXPECT_EQ(found[0]->settings[0].suggested_value, "true");
   EXPECT_EQ(found[0]->settings[0].current_value, "");
   EXPECT_EQ(found[0]->confidence, Confidence::kHigh);
+  EXPECT_NE(found[0]->explanation.find("AQE would have acted on 1 of their shuffle stages, which ran 25.1s: 1 cut into "
+                                       "partitions of under 16.0 MiB at the median, which it merges."),
+            std::string::npos)
+      << found[0]->explanation;
 }
 
 TEST(ConfigAudit, AdaptiveExecutionTurnedOff) {
   auto log = cluster();
   log.property("spark.sql.adaptive.enabled", "false");
-  add_sql(log, aggregate_plan());
+  add_sql(log, aggregate_plan(), many_small_partitions());
   auto result = analyze_scenario(log);
   auto found = audit(result, "adaptiveExecutionOff");
   ASSERT_EQ(found.size(), 1u);
@@ -155,6 +162,17 @@ TEST(ConfigAudit, AdaptiveExecutionNearMisses) {
   {  // No shuffle: nothing for AQE to adapt.
     auto log = cluster("3.1.2");
     add_sql(log, scan("db.t"));
+    EXPECT_TRUE(audit(analyze_scenario(log), "adaptiveExecutionOff").empty());
+  }
+  {  // Off, but its shuffle was 8 partitions of 10 MiB in 1 s: nothing AQE would have changed
+     // (the corpus's small rapids test logs).
+    auto log = cluster("3.1.2");
+    add_sql(log, aggregate_plan(), stage(0, 1000, 8, 10 * kMiB));
+    EXPECT_TRUE(audit(analyze_scenario(log), "adaptiveExecutionOff").empty());
+  }
+  {  // Many small partitions, but 2 s of them: under stage.minDurationMs.
+    auto log = cluster("3.1.2");
+    add_sql(log, aggregate_plan(), stage(0, 1000, 16, kMiB));
     EXPECT_TRUE(audit(analyze_scenario(log), "adaptiveExecutionOff").empty());
   }
 }
