@@ -104,6 +104,9 @@ double speculation_multiplier(double ratio) {
 // at a lower multiplier already the copy was not held back by it, and a higher one would only
 // contradict speculationWaste.
 std::vector<SettingChange> speculation_settings(const DetectorContext& context, double ratio) {
+  // Spark never runs a copy of a task on the host an attempt of it runs on: in local mode, one
+  // host, no copy ever starts.
+  if (context.local_master()) return {};
   const std::string multiplier = fmt::format("{:g}", speculation_multiplier(ratio));
   const bool on = context.bool_property("spark.speculation").value_or(false);  // off by default in every Spark
   return {context.setting("spark.speculation", "true"),
@@ -151,9 +154,9 @@ Advice uneven_tasks_advice(const DetectorContext& context, const StageAttempt& s
   }
   return {fmt::format("The slow tasks did not get more data ({}), so their size does not explain them: look for a "
                       "few keys with costly rows, a slow host, or GC pauses (the straggler and slowHost findings). "
-                      "Partition-size remedies such as AQE's skew join will not see this; speculation starts copies "
-                      "of outliers on other executors.",
-                      spread_sentence(data)),
+                      "Partition-size remedies such as AQE's skew join will not see this{}.",
+                      spread_sentence(data),
+                      context.local_master() ? "" : "; speculation starts copies of outliers on other executors"),
           speculation_settings(context, time_ratio)};
 }
 
@@ -375,11 +378,16 @@ void straggler(const DetectorContext& context, std::vector<Finding>& findings) {
           " The data is not skewed ({}), so this is a time outlier: a slow or overloaded host, "
           "GC pauses, or a slow read, not a bigger share of the work.",
           spread_sentence(data));
-      f.recommendation = fmt::format(
-          "Check the slowHost findings for this stage and the GC time of the executor that ran the task. Speculation "
-          "starts a copy of a task running past multiplier x the median elsewhere; a multiplier of {} would have "
-          "copied this one at about {}.",
-          speculation_multiplier(ratio), duration_text(speculation_multiplier(ratio) * static_cast<double>(d.p50)));
+      f.recommendation =
+          context.local_master()
+              ? std::string("Check the GC time of the task and what its rows held: in local mode every task runs in "
+                            "the driver's JVM, and speculation never starts a copy (Spark runs none on the host of "
+                            "the attempt).")
+              : fmt::format("Check the slowHost findings for this stage and the GC time of the executor that ran the "
+                            "task. Speculation starts a copy of a task running past multiplier x the median elsewhere; "
+                            "a multiplier of {} would have copied this one at about {}.",
+                            speculation_multiplier(ratio),
+                            duration_text(speculation_multiplier(ratio) * static_cast<double>(d.p50)));
       f.settings = speculation_settings(context, ratio);
     }
     f.evidence = {{"successfulTasks", static_cast<double>(d.count), "count"},

@@ -327,6 +327,18 @@ TEST(Straggler, TimeOutlierWithEvenData) {
   EXPECT_TRUE(result.detected("stageShape").empty());
 }
 
+TEST(Straggler, SpeculationIsNeverSuggestedInLocalMode) {
+  // Spark runs no copy of a task on the host of an attempt of it: local mode has one host.
+  ScenarioLog log = cluster();
+  log.property("spark.master", "local[8]");
+  auto result = analyze_stage(straggler_stage(0, 1000), false, testing::detector_thresholds(), log);
+  auto stragglers = result.detected("straggler");
+  ASSERT_EQ(stragglers.size(), 1u);
+  EXPECT_EQ(find_setting(*stragglers[0], "spark.speculation"), nullptr);
+  EXPECT_NE(stragglers[0]->recommendation.find("speculation never starts a copy"), std::string::npos)
+      << stragglers[0]->recommendation;
+}
+
 // The first tasks on a fresh executor run while its JVM loads classes and compiles: three corpus
 // logs (apache 1536831636016_59384, the rapids dynamic-allocation log, delight's example) and a
 // real Spark 4.3 cluster had their "stragglers" there, each with about a second (once 15 s) of
