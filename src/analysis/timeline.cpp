@@ -48,6 +48,58 @@ std::optional<int64_t> earliest(const std::vector<T>& items, std::optional<int64
 // Less than this from the first executor to the first task is launching it, not waiting for more.
 constexpr double kRegisteredResourcesWaitMs = 1000;
 
+// Who delivers executors, and what makes them late: on Kubernetes a pod scheduled, its image
+// pulled and its JVM started (and pods are asked for a batch at a time); on YARN containers the
+// ResourceManager grants from the queue's free capacity; on a standalone cluster workers' free
+// cores. Appends the settings that speed delivery; returns the words.
+std::string executor_delivery_advice(const DetectorContext& context, Finding& f) {
+  const std::string master = context.property("spark.master").value_or("");
+  if (master.starts_with("k8s://")) {
+    std::string words =
+        " On Kubernetes an executor is a pod: it waits to be scheduled on a node (nodes scaling up, or none with "
+        "room), for its image to be pulled, then for its JVM to start.";
+    const std::string image = context.property("spark.kubernetes.executor.container.image")
+                                  .value_or(context.property("spark.kubernetes.container.image").value_or(""));
+    words += fmt::format(" Keep the image{} small and cached on the nodes", image.empty() ? "" : " (" + image + ")");
+    const std::string pull = context.property("spark.kubernetes.container.image.pullPolicy").value_or("IfNotPresent");
+    if (pull == "Always") {
+      words += " (the pull policy is Always: every pod pulls it again)";
+      f.settings.push_back(context.setting("spark.kubernetes.container.image.pullPolicy", "IfNotPresent"));
+    }
+    words +=
+        ", and place executors on nodes that are up with a pod template (spark.kubernetes.executor.podTemplateFile: "
+        "node selectors, tolerations) or keep spare nodes with the cluster autoscaler's overprovisioning.";
+    // Pods are requested in rounds of batch.size a second (spark.kubernetes.allocation.batch.delay).
+    const auto version = context.version();
+    const int64_t default_batch = !version || *version >= SparkVersion{4, 2}   ? 20
+                                  : *version >= SparkVersion{4, 0}             ? 10
+                                                                               : 5;
+    const auto batch = static_cast<int64_t>(
+        context.number_property("spark.kubernetes.allocation.batch.size").value_or(static_cast<double>(default_batch)));
+    const int64_t wanted = std::max<int64_t>(1, context.model().peak_concurrent_executors);
+    if (wanted > batch) {
+      words += fmt::format(" Its {} were asked for {} pods a second (spark.kubernetes.allocation.batch.size).",
+                           executors_words(wanted), format_count(batch));
+      f.settings.push_back(context.raise_setting("spark.kubernetes.allocation.batch.size", std::to_string(wanted)));
+    }
+    return words;
+  }
+  if (master.starts_with("yarn")) {
+    const std::string queue = context.property("spark.yarn.queue").value_or("default");
+    return fmt::format(
+        " On YARN the ResourceManager grants containers from the free capacity of the queue ({}): a full queue, or "
+        "node labels few nodes carry, leave them pending. That is the cluster's scheduling capacity, not the "
+        "application: a queue with guaranteed capacity, or a time the queue is free.",
+        queue);
+  }
+  if (master.starts_with("spark://")) {
+    return " On a standalone cluster executors start on workers with free cores and memory: other applications held "
+           "them, or the workers had too little memory for spark.executor.memory.";
+  }
+  return " Look at why its container or pod was pending (an image pull, nodes scaling up, a full queue); if the "
+         "cluster's queue was full, this is scheduling capacity rather than the application.";
+}
+
 void cold_start(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const model::AppModel& model = context.model();
@@ -120,9 +172,8 @@ void cold_start(const DetectorContext& context, std::vector<Finding>& findings) 
                           "registered, for a share of the others to register too.",
                           format_duration_ms(as_int(wait_for_more)))
             : " The first task started as soon as the first executor registered: the time went to the cluster manager "
-              "delivering one. Look at why its container or pod was pending (an image pull, nodes scaling up, a full "
-              "queue).";
-    f.recommendation += " If the cluster's queue was full, this is scheduling capacity rather than the application.";
+              "delivering one.";
+    f.recommendation += executor_delivery_advice(context, f);
     const auto initial = std::max(1, model.peak_concurrent_executors);
     if (dynamic) {
       f.settings.push_back(context.setting("spark.dynamicAllocation.initialExecutors", std::to_string(initial)));

@@ -163,6 +163,37 @@ TEST(Timeline, ColdStartWhoseFirstExecutorCameLateAsksNothingOfTheRegisteredShar
       << cold[0]->recommendation;
 }
 
+TEST(Timeline, ColdStartOnKubernetesNamesWhatMakesPodsLate) {
+  // The kubeflow log's shape on Kubernetes: the executors' pods came 35 s after the first job.
+  // The remedies are the pods' (the image pull, where they are placed, how fast they are asked
+  // for), not the driver's work.
+  auto log = first_task_at(300000, 69300, 34000, 69400, 91000);
+  log.property("spark.master", "k8s://https://172.20.0.1:443")
+      .property("spark.kubernetes.container.image", "spark:3.5.3")
+      .property("spark.kubernetes.container.image.pullPolicy", "Always")
+      .property("spark.kubernetes.allocation.batch.size", "1");
+  const auto result = analyze_scenario(log);
+  auto cold = result.of_type("coldStart");
+  ASSERT_EQ(cold.size(), 1u);
+  const Finding& f = *cold[0];
+  EXPECT_NE(f.recommendation.find("an executor is a pod"), std::string::npos) << f.recommendation;
+  EXPECT_NE(f.recommendation.find("Keep the image (spark:3.5.3) small"), std::string::npos) << f.recommendation;
+  EXPECT_NE(f.recommendation.find("spark.kubernetes.executor.podTemplateFile"), std::string::npos) << f.recommendation;
+  EXPECT_EQ(suggested(f, "spark.kubernetes.container.image.pullPolicy"), "IfNotPresent");
+  EXPECT_EQ(suggested(f, "spark.kubernetes.allocation.batch.size"), "2");  // its 2 executors, 1 pod a round
+  EXPECT_EQ(f.recommendation.find("Shorten the driver's work"), std::string::npos) << "the driver did not wait";
+}
+
+TEST(Timeline, ColdStartOnYarnNamesTheQueue) {
+  auto log = first_task_at(300000, 69300, 34000, 69400, 91000);
+  log.property("spark.master", "yarn").property("spark.yarn.queue", "etl");
+  const auto result = analyze_scenario(log);
+  auto cold = result.of_type("coldStart");
+  ASSERT_EQ(cold.size(), 1u);
+  EXPECT_NE(cold[0]->recommendation.find("free capacity of the queue (etl)"), std::string::npos)
+      << cold[0]->recommendation;
+}
+
 TEST(Timeline, ColdStartOnTheDriver) {
   // Executors are there after 0.1 s, but the driver submits its first job at 44 s.
   auto log = cluster(200000);
