@@ -100,7 +100,7 @@ const std::array kRegistry = {
     ThresholdInfo{"jobFailureRate.minRate", "fraction", "failed jobs / jobs", &T::job_failure_min_rate},
     ThresholdInfo{"jobFailureRate.minFailed", "count", "failed jobs needed to report", &T::job_failure_min_failed},
     ThresholdInfo{"cachingOpportunity.minReads", "count", "SQL executions that scan the same input, or compute the same subtree", &T::caching_min_reads},
-    ThresholdInfo{"cachingOpportunity.minBytes", "bytes", "and at least 1 GiB read in all (input re-read)", &T::caching_min_bytes},
+    ThresholdInfo{"cachingOpportunity.minBytes", "bytes", "and at least 1 GiB read in all, half that a cache would have served (input re-read)", &T::caching_min_bytes},
     ThresholdInfo{"cachingOpportunity.minSubtreeNodes", "count", "operators a subtree computed again needs to matter", &T::caching_min_subtree_nodes},
     ThresholdInfo{"cachingOpportunity.minRecomputedMs", "ms", "wall-clock of computing it again, at least (or significant for a short app)", &T::caching_min_recomputed_ms},
     ThresholdInfo{"cacheUtilization.minMissingFraction", "fraction", "cached partitions missing from the cache", &T::cache_min_missing_fraction},

@@ -63,8 +63,9 @@ PlanNodeSpec sales_scan(int ids, int64_t accumulators, std::string filter = "isn
                        {"ReadSchema", "struct<id:bigint,amount:double>"}}};
 }
 
-// SQL execution `id` aggregating one scan that read `bytes`, run by job `id` in stage `id`.
-void add_read(ScenarioLog& log, int64_t id, PlanNodeSpec scan, int64_t bytes) {
+// SQL execution `id` aggregating one scan that listed `bytes`, run by job `id` in stage `id`,
+// each of whose 8 tasks read `task_input_bytes` (0: the tasks report no input).
+void add_read(ScenarioLog& log, int64_t id, PlanNodeSpec scan, int64_t bytes, int64_t task_input_bytes = 0) {
   const int64_t start = 1000 + id * 30000;
   const int64_t accumulator = scan.metrics.front().accumulator_id;
   log.sql({.execution_id = id,
@@ -79,7 +80,11 @@ void add_read(ScenarioLog& log, int64_t id, PlanNodeSpec scan, int64_t bytes) {
            .submit_ms = start,
            .end_ms = start + 21000,
            .sql_execution_id = id,
-           .stages = {stage(id, start, {accumulator + 2})}});
+           .stages = {[&] {
+             StageSpec s = stage(id, start, {accumulator + 2});
+             for (auto& task : s.tasks) task.input_bytes = task_input_bytes;
+             return s;
+           }()}});
 }
 
 
@@ -122,6 +127,32 @@ TEST(Caching, SameInputReadByTwoExecutions) {
   ASSERT_TRUE(f.impact.raw_waste);
   EXPECT_EQ(f.impact.raw_waste->unit, WasteUnit::kMs);
   EXPECT_DOUBLE_EQ(f.impact.raw_waste->value, 800.0 * kMiB / 200e6 * 1000.0);
+}
+
+TEST(Caching, AShowThenAFullReadIsNotAReRead) {
+  // The kubeflow NewYorkTaxiData log: SQL 0 is a show() whose scan lists 1.81 GiB of files and
+  // whose one task reads 36 MiB of one; SQL 2 reads it all. A cache filled by the show() would
+  // hold the 36 MiB, so the full read reads the rest from storage anyway: no finding. The bytes
+  // are what the tasks read, not what the scan listed.
+  auto log = cluster();
+  add_read(log, 0, sales_scan(3, 100), 1800 * kMiB, 36 * kMiB / 8);
+  add_read(log, 1, sales_scan(13, 200), 1800 * kMiB, 1800 * kMiB / 8);
+  auto result = analyze_scenario(log);
+  EXPECT_TRUE(result.of_type("cachingOpportunity").empty());
+  // The same two reads the other way round: the full read first, the show() after it is served
+  // by the cache, 36 MiB, under the floor.
+  auto reversed = cluster();
+  add_read(reversed, 0, sales_scan(3, 100), 1800 * kMiB, 1800 * kMiB / 8);
+  add_read(reversed, 1, sales_scan(13, 200), 1800 * kMiB, 36 * kMiB / 8);
+  EXPECT_TRUE(analyze_scenario(reversed).of_type("cachingOpportunity").empty());
+  // Two full reads: the second is served whole.
+  auto twice = cluster();
+  add_read(twice, 0, sales_scan(3, 100), 1800 * kMiB, 1800 * kMiB / 8);
+  add_read(twice, 1, sales_scan(13, 200), 1800 * kMiB, 1800 * kMiB / 8);
+  const auto result_twice = analyze_scenario(twice);
+  auto found = result_twice.of_type("cachingOpportunity");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(evidence_of(*found[0], "reReadBytes"), 1800.0 * kMiB);
 }
 
 TEST(Caching, ScanWithoutASizeMetricIsMeasuredByItsStagesInput) {
