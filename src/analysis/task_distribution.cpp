@@ -563,6 +563,15 @@ void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findi
     // must also run well past the median, by the skew family's noise floor.
     const double tail_ms = static_cast<double>(d.max - d.p50);
     if (share <= t.task_stage_skew_ratio || tail_ms < t.task_stage_skew_min_excess_ms) continue;
+    // The longest task held the stage only if it still ran near the stage's end: one that ended a
+    // median task's time (or a tenth of the stage) before it left the stage to the tasks that
+    // came after (sparklint's junoHourly stage 0.0: its longest task ran from 4 s to 846 s of a
+    // 1,354 s stage that a late wave of tasks, launched up to 672 s, ended).
+    if (stage->max_task_duration_finish_ms && stage->max_task_duration_ms == d.max) {
+      const double ended_before =
+          context.occupancy(*stage).window.end_ms - static_cast<double>(*stage->max_task_duration_finish_ms);
+      if (ended_before > std::max(static_cast<double>(d.p50), 0.1 * duration)) continue;
+    }
     const int64_t task_count = stage->num_tasks > 0 ? stage->num_tasks : d.count;
     const double concurrency = std::min<double>(cores, static_cast<double>(task_count));
     const double idle_core_ms = std::max(0.0, concurrency - 1) * tail_ms;

@@ -337,6 +337,7 @@ struct StageAttempt {
   int64_t max_task_duration_ms = 0;
   std::optional<int64_t> max_task_duration_task_id;
   std::string max_task_duration_host;    // host of that attempt; "" when unknown
+  std::optional<int64_t> max_task_duration_finish_ms;  // when that attempt ended
 
   std::vector<ExecutorStageSummary> executors;  // sorted by executor id
   std::vector<HostStageSummary> hosts;          // sorted by host

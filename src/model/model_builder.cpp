@@ -748,6 +748,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     out.max_task_duration_ms = duration_ms;
     out.max_task_duration_task_id = e.info.task_id;
     out.max_task_duration_host = std::string(e.info.host);
+    if (e.info.finish_time_ms > 0) out.max_task_duration_finish_ms = e.info.finish_time_ms;
   }
 
   ExecutorBuild* executor = s.live_executor(e.info.executor_id);

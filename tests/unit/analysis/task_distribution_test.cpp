@@ -635,6 +635,22 @@ TEST(StageShape, TaskStageSkew) {
   EXPECT_EQ(result.detected("straggler").size(), 1u);
 }
 
+TEST(StageShape, ALongTaskThatEndedBeforeTheStageDidIsNotTaskStageSkew) {
+  // sparklint's junoHourly stage 0.0: its longest task ran from the start to 846 s of a 1,354 s
+  // stage, which tasks launched later ended. That task did not hold the stage: no taskStageSkew.
+  // Here: the longest, 70 s, from 1 s; 10 s tasks on the other slots; the last one launched at
+  // 80 s runs 40 s, to 120 s.
+  StageSpec stage = stage_of(0, 1000, repeat(1, 70000) + repeat(42, 10000));
+  TaskSpec late;
+  late.launch_ms = 80000;
+  late.duration_ms = 40000;
+  late.executor_id = "2";
+  stage.tasks.push_back(late);
+  stage.complete_ms = 120000;
+  auto result = analyze_stage(stage);
+  EXPECT_TRUE(result.detected("stageShape", "taskStageSkew").empty());
+}
+
 TEST(StageShape, TaskStageSkewNearMissesYieldNone) {
   // 40 of 80 s: exactly half, not more.
   expect_near_miss({"half the stage", stage_of(0, 1000, repeat(7, 10000) + repeat(1, 40000), 40000),
