@@ -24,7 +24,19 @@ struct SameFix {
   // which failed it is the stage's own message (tasks_executors_fail: a lost executor, then the
   // fetch failures that failed the stage), not a pairing.
   bool b_within_a = false;
+  // a and b need not share a stage: one event (the SparkContext's shutdown) explains both.
+  bool any_stage = false;
+  // A further condition on the pair, or none.
+  bool (*when)(const Finding& a, const Finding& b) = nullptr;
 };
+
+const Evidence* evidence_named(const Finding& f, std::string_view name);
+
+// The jobs the finding counts as failed include some the shutdown cancelled.
+bool shutdown_cancelled_jobs(const Finding& rate, const Finding&) {
+  const Evidence* cancelled = evidence_named(rate, "cancelledByShutdown");
+  return cancelled != nullptr && cancelled->value > 0;
+}
 
 constexpr SameFix kSameFixes[] = {
     // skew's max/median branch and straggler judge the same longest task.
@@ -55,6 +67,12 @@ constexpr SameFix kSameFixes[] = {
     {"stageSlowness", nullptr, "shuffle", nullptr, "the stage's shuffle is why it was slow", true},
     // A stage attempt that failed, and the task failures that made it fail: one root cause.
     {"stageFailed", "", "failures", nullptr, "the failed tasks are why the stage attempt failed", false, true},
+    // One shutdown cancels every stage and job still running: one entry, not one per stage
+    // (gpu_oom_eventlog: four stages cancelled, four entries).
+    {"jobFailureRate", nullptr, "stageFailed", "cancelledByShutdown",
+     "the shutdown that cancelled the jobs cancelled this stage", false, false, true, &shutdown_cancelled_jobs},
+    {"stageFailed", "cancelledByShutdown", "stageFailed", "cancelledByShutdown",
+     "the same shutdown cancelled this stage", false, false, true},
     {"stageFailed", nullptr, "retryWaste", "failedStageAttempt", "the failed attempt is what the retry wasted"},
 };
 
@@ -157,7 +175,9 @@ void merge_same_fixes(const model::AppModel& model, const Thresholds& thresholds
       }
       for (size_t b = 0; b < findings.size(); ++b) {
         if (a == b || keeper[b] != b || keeper[a] != a || !is(findings[b], pair.type_b, pair.rule_b) ||
-            !share_a_stage(findings[a], findings[b]) || (pair.b_within_a && !within(findings[b], findings[a]))) {
+            (!pair.any_stage && !share_a_stage(findings[a], findings[b])) ||
+            (pair.b_within_a && !within(findings[b], findings[a])) ||
+            (pair.when != nullptr && !pair.when(findings[a], findings[b]))) {
           continue;
         }
         if (!pair.a_only_points && keeps_over(findings[a], findings[b])) {

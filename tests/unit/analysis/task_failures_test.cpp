@@ -476,6 +476,9 @@ TEST(TaskFailures, StageCancelledBySparkContextShutdown) {
   ASSERT_EQ(rate.size(), 1u);
   EXPECT_TRUE(contains(rate[0]->title, "all cancelled by the SparkContext shutting down")) << rate[0]->title;
   EXPECT_DOUBLE_EQ(evidence_of(*rate[0], "cancelledByShutdown"), 1);
+  // One shutdown, one entry: the cancelled stage is the job failure rate's evidence.
+  EXPECT_EQ(result.entry_of(f.id), rate[0]);
+  EXPECT_TRUE(result.of_type("stageFailed").empty());
 }
 
 // groupon sparklint's event_log_1 (Spark 1.6 on YARN): the application's end is logged, then a
