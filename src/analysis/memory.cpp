@@ -694,22 +694,20 @@ bool any_out_of_memory_failure(const model::AppModel& model) {
 }
 
 void data_unavailable(const DetectorContext& context, const MemoryPicture& picture, std::vector<Finding>& findings) {
-  Finding f = memory_finding("dataUnavailable");
+  // Before Spark 3.0 no executor logs its heap use: saying so on every such log, with "upgrade"
+  // as the remedy, is about the log, not the application (four corpus logs of Spark 1.5-2.3).
   const auto version = context.spark_version();
   const bool before_3 = version && version->first < 3;
+  if (before_3) return;
+  Finding f = memory_finding("dataUnavailable");
   f.title = "No executor reported its JVM heap use: heap sizing cannot be judged";
   f.explanation = fmt::format(
       "None of the {} executors that ran tasks logged a JVMHeapMemory peak (Task Executor Metrics or "
       "SparkListenerStageExecutorMetrics), so how much of the {} heap the application used is unknown.{}",
-      format_count(static_cast<int64_t>(picture.executors.size())), format_bytes(as_int(picture.heap.bytes)),
-      before_3 ? fmt::format(" Spark {} does not log executor memory metrics; Spark 3.0 and later do.",
-                             context.model().app.spark_version)
-               : "");
-  f.recommendation = before_3 ? "Run on Spark 3.0 or later and log per-stage executor memory peaks, so heap use can "
-                                "be compared with the heap size."
-                              : "Log per-stage executor memory peaks (spark.eventLog.logStageExecutorMetrics) and poll "
-                                "executor metrics during tasks (spark.executor.metrics.pollingInterval), so heap use "
-                                "can be compared with the heap size.";
+      format_count(static_cast<int64_t>(picture.executors.size())), format_bytes(as_int(picture.heap.bytes)), "");
+  f.recommendation =
+      "Log per-stage executor memory peaks (spark.eventLog.logStageExecutorMetrics) and poll executor metrics during "
+      "tasks (spark.executor.metrics.pollingInterval), so heap use can be compared with the heap size.";
   f.settings = {context.setting("spark.eventLog.logStageExecutorMetrics", "true"),
                 context.setting("spark.executor.metrics.pollingInterval", "5s")};
   f.evidence = {{"taskExecutors", static_cast<double>(picture.executors.size()), "count"},

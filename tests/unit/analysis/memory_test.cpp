@@ -698,6 +698,10 @@ TEST(Memory, DataUnavailableWithoutHeapPeaks) {
   EXPECT_EQ(f.impact.basis, Basis::kInformational);
   EXPECT_EQ(f.impact.method, EstimateMethod::kNone);
   EXPECT_EQ(suggested(f, "spark.eventLog.logStageExecutorMetrics"), "true");
+  // Before Spark 3.0 no executor logs heap use: nothing the application could turn on.
+  ScenarioLog old = long_app();
+  old.spark_version("2.4.8");
+  EXPECT_TRUE(memory_findings(analyze_scenario(busy_app(old, -1, -1))).empty());
 }
 
 TEST(Memory, ShortApplicationsAreNotJudged) {
