@@ -16,6 +16,8 @@ export interface Finding {
   confidence: string; impactBand: ImpactBand; validationRequired: string | null;
   impactEstimate: { basis: string; wallClock: { lowMs: number; highMs: number } | null; estimateMethod: string;
                     rawWaste: { value: number; unit: string } | null };
+  // Findings the same change answers, folded into this one (one fix, one entry).
+  alsoAnswers?: { why: string; finding: Finding }[];
 }
 
 export interface RollupGroup {

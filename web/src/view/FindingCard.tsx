@@ -28,6 +28,16 @@ export function FindingCard({ finding }: { finding: Finding }) {
               <td>{s.suggestedValue || <span class="muted">–</span>}</td></tr>))}</tbody>
         </table>
       )}
+      {(finding.alsoAnswers ?? []).length > 0 && (
+        <details class="also-answers">
+          <summary>The same fix also answers {finding.alsoAnswers!.length} more</summary>
+          <ul>{finding.alsoAnswers!.map((a) => (
+            <li key={a.finding.id} data-finding-id={a.finding.id}>
+              <BandBadge band={a.finding.impactBand} /> {a.finding.title}
+              <span class="muted"> · {a.finding.type}{a.finding.rule ? `/${a.finding.rule}` : ''}: {a.why}</span>
+            </li>))}</ul>
+        </details>
+      )}
       <details>
         <summary>Evidence</summary>
         <ul class="evidence">{finding.evidence.map((e) => <li key={e.name}>{e.name}: {formatEvidence(e.value, e.unit)}</li>)}</ul>
