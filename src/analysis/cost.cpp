@@ -210,7 +210,8 @@ Cost compute_cost(const model::AppModel& model, const ClusterShape& shape, const
   for (size_t k = 0; k < jobs.size(); ++k) cost.jobs.push_back({jobs[k].first, shares[k]});
   std::vector<std::pair<int64_t, Interval>> executions;
   for (const model::SqlExecution& x : model.sql) {
-    if (x.start_time_ms) {
+    // A sub-execution runs inside its root's window: the root carries the cost of both.
+    if (x.start_time_ms && !x.is_sub_execution()) {
       executions.push_back({x.execution_id, {epoch_ms(*x.start_time_ms), x.end_time_ms ? epoch_ms(*x.end_time_ms) : *end}});
     }
   }

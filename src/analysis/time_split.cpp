@@ -1,6 +1,7 @@
 #include "analysis/time_split.h"
 
 #include <algorithm>
+#include <map>
 
 namespace sf::analysis {
 
@@ -108,14 +109,24 @@ std::vector<JobTimeSplit> job_time_splits(const model::AppModel& model) {
 std::vector<SqlTimeSplit> sql_time_splits(const model::AppModel& model) {
   const std::optional<double> end = app_end_ms(model);
   std::vector<SqlTimeSplit> out;
+  // A sub-execution's jobs are its root's: the root was not "without a job" while they ran
+  // (db_subExecution_id: execution 5 read as 4m 14s with no job, its sub-executions' jobs running).
+  std::map<int64_t, std::vector<const model::SqlExecution*>> subs_of;
   for (const model::SqlExecution& x : model.sql) {
-    if (!x.start_time_ms || (!x.end_time_ms && !end)) continue;
+    if (x.is_sub_execution()) subs_of[*x.root_execution_id].push_back(&x);
+  }
+  for (const model::SqlExecution& x : model.sql) {
+    if (x.is_sub_execution() || !x.start_time_ms || (!x.end_time_ms && !end)) continue;
     const Interval window = sql_window(x, end.value_or(0));  // end unused when the execution ended
+    std::vector<const model::SqlExecution*> tree = {&x};
+    if (auto it = subs_of.find(x.execution_id); it != subs_of.end()) tree.insert(tree.end(), it->second.begin(), it->second.end());
     std::vector<Interval> jobs;
-    for (int64_t id : x.job_ids) {
-      const model::Job* j = model.job(id);
-      if (j == nullptr || !j->submission_time_ms) continue;
-      jobs.push_back(job_window(*j, window.end_ms));
+    for (const model::SqlExecution* part : tree) {
+      for (int64_t id : part->job_ids) {
+        const model::Job* j = model.job(id);
+        if (j == nullptr || !j->submission_time_ms) continue;
+        jobs.push_back(job_window(*j, window.end_ms));
+      }
     }
     out.push_back({x.execution_id, split_window(window, std::move(jobs), x.end_time_ms.has_value())});
   }

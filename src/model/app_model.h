@@ -365,7 +365,10 @@ struct PlanVersion {
 
 struct SqlExecution {
   int64_t execution_id = 0;
+  // Spark 3.4+: the execution a sub-execution (a command's inner query, a Databricks step) runs
+  // under; its own id for a root.
   std::optional<int64_t> root_execution_id;
+  bool is_sub_execution() const { return root_execution_id && *root_execution_id != execution_id; }
   std::string description;
   std::string details;
   std::optional<int64_t> start_time_ms;

@@ -305,7 +305,8 @@ std::string ScenarioLog::text() const {
     for (const auto& [k, v] : sql.modified_configs) modified[k] = v;
     add(sql.start_ms, kSqlStart,
         {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart"},
-         {"executionId", sql.execution_id}, {"rootExecutionId", sql.execution_id}, {"description", sql.description},
+         {"executionId", sql.execution_id}, {"rootExecutionId", sql.root_execution_id.value_or(sql.execution_id)},
+         {"description", sql.description},
          {"details", sql.details}, {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
          {"sparkPlanInfo", plan_json(sql.plan)}, {"time", sql.start_ms}, {"modifiedConfigs", modified}});
     for (const auto& update : sql.adaptive_plans) {

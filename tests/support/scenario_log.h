@@ -116,6 +116,7 @@ struct SqlSpec {
   std::vector<PlanNodeSpec> adaptive_plans;  // AQE updates, in order
   std::vector<std::pair<int64_t, int64_t>> driver_accum_updates;
   std::vector<std::pair<std::string, std::string>> modified_configs;  // session-level SQL settings
+  std::optional<int64_t> root_execution_id;  // a sub-execution's root; unset: its own id
 };
 
 class ScenarioLog {

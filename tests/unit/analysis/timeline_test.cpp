@@ -122,6 +122,24 @@ TEST(Timeline, DriverTimeInsideAQueryIsSparksNotTheDriversCode) {
   EXPECT_NE(f.explanation.find("5.5s passed inside SQL executions"), std::string::npos) << f.explanation;
 }
 
+TEST(Timeline, ASubExecutionsJobsAreItsRootsInTheTimeSplitAndTheCost) {
+  // The rapids db_subExecution_id log's shape: root execution 0 from 1 s to 60 s runs no job of
+  // its own; its sub-execution 1 runs the job from 5 s to 58 s. The root was not "without a job"
+  // for 59 s, and it carries the sub-execution's cost rather than splitting it.
+  auto log = cluster(100000);
+  log.sql({.execution_id = 0, .start_ms = 1000, .end_ms = 60000});
+  log.sql({.execution_id = 1, .start_ms = 4000, .end_ms = 59000, .root_execution_id = 0});
+  log.job({.job_id = 0, .submit_ms = 5000, .end_ms = 58000, .sql_execution_id = 1,
+           .stages = {stage_of(0, 5000, 8, 50000, 57000)}});
+  const auto result = analyze_scenario(log);
+  const auto& splits = result.analysis.economics.sql;
+  ASSERT_EQ(splits.size(), 1u) << "the sub-execution is inside its root";
+  EXPECT_EQ(splits[0].execution_id, 0);
+  EXPECT_LE(splits[0].split.outside_ms(), 6000.0) << "4 s before the job, 2 s after";
+  ASSERT_EQ(result.analysis.economics.cost.sql.size(), 1u);
+  EXPECT_EQ(result.analysis.economics.cost.sql[0].first, 0);
+}
+
 // --- coldStart -------------------------------------------------------------------------------
 
 TEST(Timeline, ColdStartWaitingForExecutors) {
