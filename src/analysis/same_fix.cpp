@@ -30,7 +30,12 @@ struct SameFix {
   bool (*when)(const Finding& a, const Finding& b) = nullptr;
 };
 
-const Evidence* evidence_named(const Finding& f, std::string_view name);
+const Evidence* evidence_named(const Finding& f, std::string_view name) {
+  for (const Evidence& e : f.evidence) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
 
 // The jobs the finding counts as failed include some the shutdown cancelled.
 bool shutdown_cancelled_jobs(const Finding& rate, const Finding&) {
@@ -102,13 +107,6 @@ bool keeps_over(const Finding& a, const Finding& b) {
   return true;
 }
 
-const Evidence* evidence_named(const Finding& f, std::string_view name) {
-  for (const Evidence& e : f.evidence) {
-    if (e.name == name) return &e;
-  }
-  return nullptr;
-}
-
 // A straggler, or a skew of task time alone (skew's duration rules), is the slow host's when the
 // data is even (a time outlier), the longest task ran on a host a slowHost finding on the same
 // stage attempt names with a wall-clock claim, and that task is typical of the host (at most this
@@ -174,7 +172,7 @@ void merge_same_fixes(const model::AppModel& model, const Thresholds& thresholds
         continue;
       }
       for (size_t b = 0; b < findings.size(); ++b) {
-        if (a == b || keeper[b] != b || keeper[a] != a || !is(findings[b], pair.type_b, pair.rule_b) ||
+        if (a == b || keeper[b] != b || !is(findings[b], pair.type_b, pair.rule_b) ||
             (!pair.any_stage && !share_a_stage(findings[a], findings[b])) ||
             (pair.b_within_a && !within(findings[b], findings[a])) ||
             (pair.when != nullptr && !pair.when(findings[a], findings[b]))) {
@@ -184,6 +182,7 @@ void merge_same_fixes(const model::AppModel& model, const Thresholds& thresholds
           fold(b, a, pair.why);
         } else {
           fold(a, b, pair.why);
+          break;  // a has left its entry: it pairs with nothing more
         }
       }
     }
@@ -199,11 +198,8 @@ void merge_same_fixes(const model::AppModel& model, const Thresholds& thresholds
     std::stable_sort(losers.begin(), losers.end(), [&](const auto& x, const auto& y) {
       return high_ms(findings[x.first]) > high_ms(findings[y.first]);
     });
-    for (const auto& [loser, why] : losers) {
-      // An absorbed finding's own absorbed ones were moved to the root above: none nest.
-      findings[loser].also_answers.clear();
-      findings[winner].also_answers.push_back({std::move(findings[loser]), why});
-    }
+    // Losers are never roots, so none carries answered findings of its own: none nest.
+    for (const auto& [loser, why] : losers) findings[winner].also_answers.push_back({std::move(findings[loser]), why});
   }
   std::vector<Finding> kept;
   kept.reserve(findings.size());

@@ -987,19 +987,19 @@ void ModelBuilder::State::clock_check() {
   int64_t farthest = 0;  // the time farthest from the run, for the note
   // A time outside the run stands replaced by the run's clock when it was read: where in the
   // run the event sits, which is as near its true time as the log tells.
-  auto replace = [&](std::optional<int64_t>& time, std::optional<int64_t> clock) {
+  // `logged`, when given, keeps the time as the log wrote it (the History Server serves that).
+  auto replace = [&](std::optional<int64_t>& time, std::optional<int64_t> clock,
+                     std::optional<int64_t>* logged = nullptr) {
     if (!time || *time <= 0 || inside(*time)) return;
     const auto distance = [&](int64_t t) { return std::max(*first_core_time_ms - t, t - *last_core_time_ms); };
     if (outside++ == 0 || distance(*time) > distance(farthest)) farthest = *time;
+    if (logged != nullptr) *logged = time;
     time = clock.value_or(*first_core_time_ms);
   };
   for (auto& [id, exec] : executors) {
-    if (exec.out.add_time_ms && !inside(*exec.out.add_time_ms)) exec.out.logged_add_time_ms = exec.out.add_time_ms;
-    if (exec.out.remove_time_ms && !inside(*exec.out.remove_time_ms)) {
-      exec.out.logged_remove_time_ms = exec.out.remove_time_ms;
-    }
-    replace(exec.out.add_time_ms, exec.clock_at_add ? exec.clock_at_add : exec.clock_at_block_manager_add);
-    replace(exec.out.remove_time_ms, exec.clock_at_remove);
+    replace(exec.out.add_time_ms, exec.clock_at_add ? exec.clock_at_add : exec.clock_at_block_manager_add,
+            &exec.out.logged_add_time_ms);
+    replace(exec.out.remove_time_ms, exec.clock_at_remove, &exec.out.logged_remove_time_ms);
     replace(exec.out.block_manager_add_time_ms, exec.clock_at_block_manager_add);
     replace(exec.out.block_manager_remove_time_ms, exec.clock_at_block_manager_remove);
   }
