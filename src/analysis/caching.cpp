@@ -509,9 +509,9 @@ void cache_utilization(const DetectorContext& context, std::vector<Finding>& fin
     f.explanation = std::move(text);
     const auto [memory_key, memory_value] = memory_suggestion(context, waste_bytes);
     // Unified memory (spark.memory.*) since Spark 1.6; before it, a fixed storage share.
-    const bool unified = !context.version() || *context.version() >= SparkVersion{1, 6};
+    const bool unified = context.has_setting("spark.memory.storageFraction");
     const char* share_key = unified ? "spark.memory.storageFraction" : "spark.storage.memoryFraction";
-    const double share = context.number_property(share_key).value_or(unified ? 0.5 : 0.6);
+    const double share = context.effective_number(share_key).value_or(unified ? 0.5 : 0.6);
     const double larger_share = std::min(0.8, std::round((share + 0.2) * 10) / 10);
     const bool kryo = context.effective_value("spark.serializer").value_or("").find("Kryo") != std::string::npos;
     f.recommendation = fmt::format(

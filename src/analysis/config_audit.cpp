@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "analysis/detectors.h"
+#include "analysis/figure_words.h"
 #include "analysis/partition_origin.h"
 #include "analysis/plan_text.h"
 #include "common/units.h"

@@ -224,6 +224,11 @@ bool DetectorContext::dynamic_allocation() const {
   return bool_property("spark.dynamicAllocation.enabled").value_or(false);
 }
 
+bool DetectorContext::has_setting(std::string_view key) const {
+  const SparkSetting* known = find_spark_setting(key);
+  return known == nullptr || exists_in(*known, version());
+}
+
 bool DetectorContext::could_hold_more_cores(const model::StageAttempt& stage) const {
   return reshape_cores(stage) >= occupancy(stage).window_cores + 1.0;
 }

@@ -107,6 +107,9 @@ class DetectorContext {
   double reshape_cores(const model::StageAttempt& stage) const;
   // spark.dynamicAllocation.enabled in effect.
   bool dynamic_allocation() const;
+  // The log's Spark reads `key` (spark_settings.h): true for a key the table lacks or a log
+  // without a version.
+  bool has_setting(std::string_view key) const;
   // "on 8 cores", or under dynamic allocation, when the stage held fewer cores than more tasks
   // could have had, "on about 34 cores, where dynamic allocation could have held 200": it asks
   // for executors by pending tasks, so a stage of few tasks never had the application's peak.

@@ -16,6 +16,7 @@
 namespace sf::analysis {
 
 inline constexpr double kMiB = 1024.0 * 1024.0;
+inline constexpr double kGiB = 1024.0 * kMiB;
 
 inline int64_t as_int(double value) { return static_cast<int64_t>(std::llround(value)); }
 

@@ -14,6 +14,7 @@
 #include "analysis/databricks_scaling.h"
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
+#include "analysis/heap_sizes.h"
 #include "analysis/partition_origin.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"
@@ -31,7 +32,6 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-constexpr double kGiB = 1024.0 * kMiB;
 // Spark keeps this much of the heap out of the unified (execution + storage) region.
 constexpr double kReservedHeapBytes = 300 * kMiB;
 constexpr double kDefaultMemoryFraction = 0.6;
@@ -142,9 +142,6 @@ bool app_caches_data(const model::AppModel& model) {
   return std::any_of(model.rdds.begin(), model.rdds.end(), [](const auto& entry) { return entry.second.is_cached(); });
 }
 
-// The largest heap in whole GiB that keeps the JVM's compressed object pointers (they end at 32 GiB).
-constexpr double kCompressedOopsHeapBytes = 31 * kGiB;
-
 // The heap to suggest for twice the memory per task: double, but never past the compressed-
 // pointer limit, and nothing when what is left below it is not worth a change (under 1.5x).
 std::optional<double> bigger_heap(double heap_bytes) {
@@ -152,14 +149,6 @@ std::optional<double> bigger_heap(double heap_bytes) {
   if (doubled <= kCompressedOopsHeapBytes) return doubled;
   if (kCompressedOopsHeapBytes >= 1.5 * heap_bytes) return kCompressedOopsHeapBytes;
   return std::nullopt;
-}
-
-// What an executor's container holds besides its heap: spark.executor.memoryOverhead, else Spark's
-// default of spark.executor.memoryOverheadFactor (0.10) of the heap, at least 384 MiB.
-double memory_overhead_bytes(const DetectorContext& context, double heap_bytes) {
-  if (const auto set = context_memory_bytes(context, "spark.executor.memoryOverhead")) return *set;
-  const double factor = context.number_property("spark.executor.memoryOverheadFactor").value_or(0.10);
-  return std::max(384 * kMiB, factor * heap_bytes);
 }
 
 // Memory outside the heap and the overhead that the container is sized for too: Spark's
@@ -512,9 +501,9 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
         const double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
         // Unified memory (spark.memory.fraction) since Spark 1.6; before it, storage had a fixed
         // share of the heap, spark.storage.memoryFraction (default 0.6).
-        const bool unified = !context.version() || *context.version() >= SparkVersion{1, 6};
+        const bool unified = context.has_setting("spark.memory.fraction");
         const char* share_key = unified ? "spark.memory.fraction" : "spark.storage.memoryFraction";
-        const double share = unified ? fraction : context.number_property(share_key).value_or(0.6);
+        const double share = unified ? fraction : context.effective_number(share_key).value_or(0.6);
         if (share > 0.3) {
           f.recommendation += fmt::format(
               " The application caches data: lowering {} leaves more heap to the tasks' own objects at the price of "
@@ -703,8 +692,8 @@ void data_unavailable(const DetectorContext& context, const MemoryPicture& pictu
   f.title = "No executor reported its JVM heap use: heap sizing cannot be judged";
   f.explanation = fmt::format(
       "None of the {} executors that ran tasks logged a JVMHeapMemory peak (Task Executor Metrics or "
-      "SparkListenerStageExecutorMetrics), so how much of the {} heap the application used is unknown.{}",
-      format_count(static_cast<int64_t>(picture.executors.size())), format_bytes(as_int(picture.heap.bytes)), "");
+      "SparkListenerStageExecutorMetrics), so how much of the {} heap the application used is unknown.",
+      format_count(static_cast<int64_t>(picture.executors.size())), format_bytes(as_int(picture.heap.bytes)));
   f.recommendation =
       "Log per-stage executor memory peaks (spark.eventLog.logStageExecutorMetrics) and poll executor metrics during "
       "tasks (spark.executor.metrics.pollingInterval), so heap use can be compared with the heap size.";

@@ -55,6 +55,8 @@ constexpr SettingDefault kOne[] = {{version_of(1, 0), "1"}};
 constexpr SettingDefault kDriverMemory[] = {{version_of(1, 0), "1g"}};
 constexpr SettingDefault kMinOverhead[] = {{version_of(4, 0), "384m"}};
 constexpr SettingDefault kZeroBytes[] = {{version_of(1, 6), "0"}};
+constexpr SettingDefault kPodBatch[] = {{version_of(2, 3), "5"}, {version_of(4, 0), "10"}, {version_of(4, 2), "20"}};
+constexpr SettingDefault kLegacyStorageFraction[] = {{version_of(1, 0), "0.6"}};
 
 constexpr SparkSetting kSettings[] = {
     {"spark.decommission.enabled", Type::kBoolean, version_of(3, 1), kFalse, "", "executors hand over their blocks before they go"},
@@ -100,6 +102,8 @@ constexpr SparkSetting kSettings[] = {
     {"spark.executor.pyspark.memory", Type::kMemoryMiB, version_of(2, 4), kNone, "",
      "memory of each executor's Python workers, on top of the JVM's (default: not bounded, not asked for)"},
     {"spark.io.compression.codec", Type::kText, version_of(1, 0), kCodec, "", "codec of shuffle, spill and broadcast data"},
+    {"spark.kubernetes.allocation.batch.size", Type::kInteger, version_of(2, 3), kPodBatch, "",
+     "executor pods asked for in each round of allocation (a round a second)"},
     {"spark.locality.wait", Type::kDuration, version_of(1, 0), kLocalityWait, "", "how long a task waits for a slot near its data"},
     {"spark.memory.fraction", Type::kDouble, version_of(1, 6), kMemoryFraction, "",
      "the heap share (after 300 MiB) for execution and storage"},
@@ -153,6 +157,8 @@ constexpr SparkSetting kSettings[] = {
      "partitions of SQL shuffles (before adaptive execution coalesces them)"},
     {"spark.storage.decommission.enabled", Type::kBoolean, version_of(3, 1), kFalse, "",
      "a decommissioned executor moves its blocks"},
+    {"spark.storage.memoryFraction", Type::kDouble, version_of(1, 0), kLegacyStorageFraction, "",
+     "the heap share for cached blocks before unified memory (Spark 1.6; after it only in legacy mode)"},
     {"spark.task.cpus", Type::kInteger, version_of(1, 0), kTaskCpus, "", "cores each task takes"},
     {"spark.yarn.exclude.nodes", Type::kText, version_of(3, 0), kNone, "", "YARN nodes executors are never placed on"},
 };

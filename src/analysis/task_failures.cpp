@@ -9,6 +9,7 @@
 #include "analysis/detectors.h"
 #include "analysis/failure_advice.h"
 #include "analysis/figure_words.h"
+#include "analysis/heap_sizes.h"
 #include "common/units.h"
 #include "model/failure_cause.h"
 
@@ -39,17 +40,11 @@ std::string short_reason(const std::string& reason, size_t limit = 160) {
 }
 
 // Twice the executor heap or its overhead in effect (Spark's defaults when unset: a 1 GiB heap,
-// an overhead of memoryOverheadFactor of it, at least 384 MiB); "" past the 31 GiB heap where
-// the JVM loses compressed object pointers.
+// the overhead heap_sizes.h says); "" past the heap where the JVM loses compressed object pointers.
 std::string doubled_memory(const DetectorContext& context, std::string_view key) {
-  constexpr double kGiB = 1024.0 * 1024 * 1024;
   const double heap = static_cast<double>(context.memory_property_bytes("spark.executor.memory").value_or(int64_t{1} << 30));
-  if (key == "spark.executor.memory") return 2 * heap <= 31 * kGiB ? mib_setting(2 * heap) : "";
-  if (key == "spark.executor.memoryOverhead") {
-    const auto set = context.memory_property_bytes(key);
-    const double factor = context.number_property("spark.executor.memoryOverheadFactor").value_or(0.10);
-    return mib_setting(2 * (set ? static_cast<double>(*set) : std::max(384.0 * 1024 * 1024, factor * heap)));
-  }
+  if (key == "spark.executor.memory") return 2 * heap <= kCompressedOopsHeapBytes ? mib_setting(2 * heap) : "";
+  if (key == "spark.executor.memoryOverhead") return mib_setting(2 * memory_overhead_bytes(context, heap));
   return "";
 }
 

@@ -69,13 +69,9 @@ std::string executor_delivery_advice(const DetectorContext& context, Finding& f)
     words +=
         ", and place executors on nodes that are up with a pod template (spark.kubernetes.executor.podTemplateFile: "
         "node selectors, tolerations) or keep spare nodes with the cluster autoscaler's overprovisioning.";
-    // Pods are requested in rounds of batch.size a second (spark.kubernetes.allocation.batch.delay).
-    const auto version = context.version();
-    const int64_t default_batch = !version || *version >= SparkVersion{4, 2}   ? 20
-                                  : *version >= SparkVersion{4, 0}             ? 10
-                                                                               : 5;
-    const auto batch = static_cast<int64_t>(
-        context.number_property("spark.kubernetes.allocation.batch.size").value_or(static_cast<double>(default_batch)));
+    // Pods are requested in rounds of batch.size a second (spark.kubernetes.allocation.batch.delay);
+    // its default by version is the settings table's.
+    const auto batch = static_cast<int64_t>(context.effective_number("spark.kubernetes.allocation.batch.size").value_or(20));
     const int64_t wanted = std::max<int64_t>(1, context.model().peak_concurrent_executors);
     if (wanted > batch) {
       words += fmt::format(" Its {} were asked for {} pods a second (spark.kubernetes.allocation.batch.size).",
