@@ -156,6 +156,7 @@ std::string ComparisonNormalizer::normalize(std::string_view text) const {
   out = replace_staging_directories(out);
   out = replace_dates(out);
   out = replace_in_lists(out);
+  out = replace_codegen_ids(out);
   return replace_file_index_counts(out);
 }
 
@@ -266,6 +267,26 @@ std::string replace_file_index_counts(std::string_view text) {
       while (end < text.size() && is_digit(text[end])) ++end;
       if (text.substr(end, 6) == " paths" || text.substr(end, 6) == " path)") {
         out += "(#";
+        i = end;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+std::string replace_codegen_ids(std::string_view text) {
+  constexpr std::string_view kCodegen = "WholeStageCodegen (";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.substr(i).starts_with(kCodegen)) {
+      size_t end = i + kCodegen.size();
+      while (end < text.size() && is_digit(text[end])) ++end;
+      if (end > i + kCodegen.size() && end < text.size() && text[end] == ')') {
+        out += kCodegen;
+        out += '#';
         i = end;
         continue;
       }

@@ -2,7 +2,10 @@
 //
 // Two runs of one job print text that differs for reasons that say nothing about the work:
 // a random staging directory, the run date in a predicate, an IN list that grows with the
-// processing window, the number of files a file index lists. The ComparisonNormalizer rewrites
+// processing window, the number of files a file index lists, the number Spark gives a
+// whole-stage-codegen subtree (its place in the plan: a union's two branches that read one table
+// differ only in it, and a run that lists them in the other order swaps it). The
+// ComparisonNormalizer rewrites
 // exactly those to a fixed form, after the caller's own patterns (--normalize-path), which see
 // the text as Spark printed it. Numbers, paths and literals in general are left alone: blanket
 // stripping fused distinct stages of one run (a filter on 2 and one on 3 are different stages).
@@ -60,6 +63,7 @@ std::string replace_staging_directories(std::string_view text);
 std::string replace_dates(std::string_view text);
 std::string replace_in_lists(std::string_view text);
 std::string replace_file_index_counts(std::string_view text);
+std::string replace_codegen_ids(std::string_view text);
 
 // A stage name as a run-independent label: lowercased, digit runs and long hex ids collapsed to
 // '#' ("count at Foo.scala:42" -> "count at foo.scala:#").

@@ -97,6 +97,21 @@ bool is_framework_frame(std::string_view frame) {
                      [&](std::string_view p) { return frame.starts_with(p); });
 }
 
+// Each stage's height in its job's graph: 0 for a stage with no parent, else one more than its
+// tallest parent. Spark numbers a parent before its children, so one pass in stage-id order sees
+// every parent first; skipped parents count, as their place in the graph is the same.
+std::map<int64_t, int32_t> stage_heights(const model::AppModel& model) {
+  std::map<int64_t, int32_t> height;
+  for (const model::StageAttempt& attempt : model.stages) {
+    int32_t h = 0;
+    for (int64_t parent : attempt.parent_ids) {
+      if (const auto it = height.find(parent); it != height.end()) h = std::max(h, it->second + 1);
+    }
+    height[attempt.stage_id] = std::max(height[attempt.stage_id], h);
+  }
+  return height;
+}
+
 }  // namespace
 
 StageTotals& StageTotals::operator+=(const StageTotals& o) {
@@ -137,8 +152,10 @@ std::vector<std::string> user_frames(std::string_view call_site) {
   return frames;
 }
 
+
 RunIndex index_run(const model::AppModel& model, const ComparisonNormalizer& normalizer, TokenDictionary& dictionary) {
   RunIndex index;
+  const std::map<int64_t, int32_t> heights = stage_heights(model);
   const TextNormalizer normalize = [&normalizer](std::string_view text) { return normalizer.normalize(text); };
 
   // Attempts of one stage are adjacent (stages are sorted by stage id, then attempt).
@@ -160,6 +177,7 @@ RunIndex index_run(const model::AppModel& model, const ComparisonNormalizer& nor
     stage.totals.duration_ms = latest.duration_ms().value_or(0);
     stage.totals.task_skew = skew_of(latest);
     stage.name = latest.name;
+    stage.height = heights.at(stage.stage_id);
 
     const model::SqlExecution* sql = latest.sql_execution_id ? model.sql_execution(*latest.sql_execution_id) : nullptr;
     if (sql != nullptr) stage.execution_id = sql->execution_id;

@@ -48,7 +48,10 @@ struct StageRecord {
   std::vector<std::string> tokens;      // name and normalized node (or call-site) text
   bool has_plan_nodes = false;
   bool delta_bookkeeping = false;
+  int32_t height = 0;  // its place in the job: stages in the longest chain of parents above it
   StageTotals totals;
+
+  int64_t bytes_read() const { return totals.input_bytes + totals.shuffle_read_bytes; }
 };
 
 struct ExecutionRecord {

@@ -87,7 +87,10 @@ StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const A
       base_paired[p.base] = cand_paired[p.cand] = true;
       const StageRecord& b = base.stages[p.base];
       const StageRecord& c = cand.stages[p.cand];
-      result.pairs.push_back({b.stage_id, c.stage_id, b.execution_id, c.execution_id, p.method, p.score});
+      StagePair pair{b.stage_id, c.stage_id, b.execution_id, c.execution_id, p.method, p.score, {}, {}};
+      for (size_t k : p.ambiguous_base) pair.ambiguous_base_stage_ids.push_back(base.stages[k].stage_id);
+      for (size_t k : p.ambiguous_cand) pair.ambiguous_cand_stage_ids.push_back(cand.stages[k].stage_id);
+      result.pairs.push_back(std::move(pair));
       result.paired_run_time_ms += b.totals.executor_run_time_ms + c.totals.executor_run_time_ms;
     }
   };
@@ -101,7 +104,7 @@ StageAlignment align_indexed(const RunIndex& base, const RunIndex& cand, const A
     if (!b || !c || base.stages[*b].delta_bookkeeping || cand.stages[*c].delta_bookkeeping) continue;
     if (base_paired[*b] || cand_paired[*c]) continue;
     base_paired[*b] = cand_paired[*c] = true;
-    pinned.push_back({*b, *c, PairMethod::kPinned, 1.0});
+    pinned.push_back({*b, *c, PairMethod::kPinned, 1.0, {}, {}});
   }
   record(pinned);
 

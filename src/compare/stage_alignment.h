@@ -58,6 +58,12 @@ struct StagePair {
   std::optional<int64_t> cand_execution_id;
   PairMethod method = PairMethod::kExact;
   double score = 1;
+  // Stages that fit as well by place in the job and bytes read (stage_pairing.h): baseline stages
+  // that could take the candidate's, candidate stages that could take the baseline's.
+  std::vector<int64_t> ambiguous_base_stage_ids;
+  std::vector<int64_t> ambiguous_cand_stage_ids;
+
+  bool ambiguous() const { return !ambiguous_base_stage_ids.empty() || !ambiguous_cand_stage_ids.empty(); }
 };
 
 struct ReplannedGroup {

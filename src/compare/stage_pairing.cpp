@@ -1,9 +1,15 @@
 #include "compare/stage_pairing.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
+
+#include "compare/assignment.h"
 
 namespace sf::compare {
 
@@ -19,29 +25,117 @@ struct Side {
   const StageRecord& stage(size_t k) const { return run.stages[stages[k]]; }
 };
 
-// Pairs free stages sharing the key `key_of` gives (skipping empty keys) in stage-id order.
+// What pairing two stages of one key goes against: their place in the job first, then the
+// bytes they read beyond kSameBytesRatio apart.
+double evidence_cost(const StageRecord& b, const StageRecord& c) {
+  constexpr double kPlaceWeight = 1000;  // above any bytes gap: ln(2^63) is 44
+  const double gap = std::abs(std::log((static_cast<double>(b.bytes_read()) + 1) /
+                                       (static_cast<double>(c.bytes_read()) + 1)));
+  return kPlaceWeight * std::abs(b.height - c.height) + std::max(0.0, gap - std::log(kSameBytesRatio));
+}
+
+// Whether taking one stage for the other would change the pair's figures.
+bool differs_materially(const StageRecord& x, const StageRecord& y) {
+  const auto a = static_cast<double>(x.totals.executor_run_time_ms);
+  const auto b = static_cast<double>(y.totals.executor_run_time_ms);
+  return std::abs(a - b) > kMaterialRunTimeShare * std::max(a, b);
+}
+
+// (position in the baseline's group, position in the candidate's): as many pairs as the smaller
+// side has, at the least evidence cost, stage-id order deciding among equals.
+std::vector<std::pair<size_t, size_t>> assign_group(const Side& base, const Side& cand, const std::vector<size_t>& bs,
+                                                    const std::vector<size_t>& cs) {
+  std::vector<std::pair<size_t, size_t>> chosen;
+  if (std::max(bs.size(), cs.size()) > kMaxAssignmentGroup || (bs.size() == 1 && cs.size() == 1)) {
+    for (size_t k = 0; k < std::min(bs.size(), cs.size()); ++k) chosen.emplace_back(k, k);
+    return chosen;
+  }
+  constexpr double kOrderWeight = 1e-6;  // under any bytes gap that counts
+  const bool rows_are_base = bs.size() <= cs.size();
+  const size_t rows = rows_are_base ? bs.size() : cs.size();
+  const size_t cols = rows_are_base ? cs.size() : bs.size();
+  std::vector<std::vector<double>> cost(rows, std::vector<double>(cols));
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t i = rows_are_base ? r : c, j = rows_are_base ? c : r;
+      cost[r][c] = evidence_cost(base.stage(bs[i]), cand.stage(cs[j])) +
+                   kOrderWeight * std::abs(static_cast<double>(i) - static_cast<double>(j));
+    }
+  }
+  const std::vector<size_t> column = least_cost_assignment(cost);
+  for (size_t r = 0; r < rows; ++r) chosen.emplace_back(rows_are_base ? r : column[r], rows_are_base ? column[r] : r);
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+// Fills each chosen pair's rivals: stages of the group that place and bytes fit as well, whose
+// taking would change the figures.
+void mark_ambiguous(const Side& base, const Side& cand, const std::vector<size_t>& bs, const std::vector<size_t>& cs,
+                    const std::vector<std::pair<size_t, size_t>>& chosen, std::vector<IndexPair>& pairs) {
+  constexpr double kTie = 1e-9;
+  std::vector<std::optional<size_t>> partner_of_cand(cs.size()), partner_of_base(bs.size());
+  for (const auto& [i, j] : chosen) {
+    partner_of_cand[j] = i;
+    partner_of_base[i] = j;
+  }
+  auto cost = [&](size_t i, size_t j) { return evidence_cost(base.stage(bs[i]), cand.stage(cs[j])); };
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    const auto [i, j] = chosen[k];
+    IndexPair& pair = pairs[k];
+    for (size_t j2 = 0; j2 < cs.size(); ++j2) {
+      if (j2 == j) continue;
+      if (const auto i2 = partner_of_cand[j2]) {
+        // Swapping partners with another pair: rivals both ways when the swap costs no more.
+        if (cost(i, j2) + cost(*i2, j) > cost(i, j) + cost(*i2, j2) + kTie) continue;
+        if (!differs_materially(cand.stage(cs[j]), cand.stage(cs[j2])) &&
+            !differs_materially(base.stage(bs[i]), base.stage(bs[*i2])))
+          continue;
+        pair.ambiguous_cand.push_back(cand.stages[cs[j2]]);
+        pair.ambiguous_base.push_back(base.stages[bs[*i2]]);
+      } else if (cost(i, j2) <= cost(i, j) + kTie && differs_materially(cand.stage(cs[j]), cand.stage(cs[j2]))) {
+        pair.ambiguous_cand.push_back(cand.stages[cs[j2]]);
+      }
+    }
+    for (size_t i2 = 0; i2 < bs.size(); ++i2) {
+      if (partner_of_base[i2] || i2 == i) continue;
+      if (cost(i2, j) <= cost(i, j) + kTie && differs_materially(base.stage(bs[i]), base.stage(bs[i2])))
+        pair.ambiguous_base.push_back(base.stages[bs[i2]]);
+    }
+    std::sort(pair.ambiguous_base.begin(), pair.ambiguous_base.end());
+  }
+}
+
+// Pairs free stages sharing the key `key_of` gives (skipping empty keys); the step's pairs come
+// out by baseline stage id.
 template <class KeyOf>
 void pair_by_key(Side& base, Side& cand, PairMethod method, const KeyOf& key_of, std::vector<IndexPair>& out) {
-  std::map<std::string, std::vector<size_t>> cand_by_key;
+  std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> groups;
+  for (size_t k = 0; k < base.stages.size(); ++k) {
+    if (base.taken[k]) continue;
+    if (std::string key = key_of(base.stage(k)); !key.empty()) groups[std::move(key)].first.push_back(k);
+  }
   for (size_t k = 0; k < cand.stages.size(); ++k) {
     if (cand.taken[k]) continue;
     const std::string key = key_of(cand.stage(k));
-    if (!key.empty()) cand_by_key[key].push_back(k);
+    if (const auto it = groups.find(key); !key.empty() && it != groups.end()) it->second.second.push_back(k);
   }
-  std::map<std::string, size_t> used;  // how many of each key's candidates are taken
-  for (size_t k = 0; k < base.stages.size(); ++k) {
-    if (base.taken[k]) continue;
-    const std::string key = key_of(base.stage(k));
-    if (key.empty()) continue;
-    const auto it = cand_by_key.find(key);
-    if (it == cand_by_key.end()) continue;
-    size_t& next = used[key];
-    if (next >= it->second.size()) continue;
-    const size_t c = it->second[next++];
-    base.taken[k] = cand.taken[c] = true;
-    const double score = method == PairMethod::kExact ? 1.0 : jaccard(base.stage(k).tokens, cand.stage(c).tokens);
-    out.push_back({base.stages[k], cand.stages[c], method, score});
+  std::vector<IndexPair> step;
+  for (const auto& [key, sides] : groups) {
+    const auto& [bs, cs] = sides;
+    if (cs.empty()) continue;
+    const auto chosen = assign_group(base, cand, bs, cs);
+    std::vector<IndexPair> pairs;
+    for (const auto& [i, j] : chosen) {
+      base.taken[bs[i]] = cand.taken[cs[j]] = true;
+      const double score =
+          method == PairMethod::kExact ? 1.0 : jaccard(base.stage(bs[i]).tokens, cand.stage(cs[j]).tokens);
+      pairs.push_back({base.stages[bs[i]], cand.stages[cs[j]], method, score, {}, {}});
+    }
+    if (std::max(bs.size(), cs.size()) <= kMaxAssignmentGroup) mark_ambiguous(base, cand, bs, cs, chosen, pairs);
+    step.insert(step.end(), std::make_move_iterator(pairs.begin()), std::make_move_iterator(pairs.end()));
   }
+  std::sort(step.begin(), step.end(), [](const IndexPair& x, const IndexPair& y) { return x.base < y.base; });
+  out.insert(out.end(), std::make_move_iterator(step.begin()), std::make_move_iterator(step.end()));
 }
 
 // Only stages with plan evidence: the call-site text of plan-less stages (a shell's
@@ -68,7 +162,7 @@ void pair_by_similarity(Side& base, Side& cand, std::vector<IndexPair>& out) {
   for (const auto& candidate : candidates) {
     if (base.taken[candidate.b] || cand.taken[candidate.c]) continue;
     base.taken[candidate.b] = cand.taken[candidate.c] = true;
-    out.push_back({base.stages[candidate.b], cand.stages[candidate.c], PairMethod::kAligned, candidate.score});
+    out.push_back({base.stages[candidate.b], cand.stages[candidate.c], PairMethod::kAligned, candidate.score, {}, {}});
   }
 }
 

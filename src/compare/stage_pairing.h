@@ -1,13 +1,23 @@
 // Level two of the alignment: pairing the stages of one aligned pair of executions.
 //
 // In this order, each stage pairing at most once:
-//   1. exact       the same exact key; stages sharing a key pair off in stage-id order, as
-//                  many as both sides have (a self-join subtree run 3 times vs 2 pairs 2)
+//   1. exact       the same exact key; of stages sharing a key, as many pair as both sides have
+//                  (a self-join subtree run 3 times vs 2 pairs 2), as set out below
 //   2. structural  the same structural key, different text
 //   3. aligned     stages with attributed plan nodes whose detail tokens (name and normalized
 //                  node text) are at least 60% alike (Jaccard), best-scoring pairs first
 //   4. positional  stages with no attributed plan nodes, by position among the stages of the
 //                  same name; score 0.5, since no plan evidence backs them
+// Stages sharing a key pair by their place in the job first (height: the longest chain of parent
+// stages above them), then by the bytes they read (input and shuffle; within kSameBytesRatio is
+// the same), and only then by stage-id order: a run that submits two scans of one table in the
+// other order, or reads 10 GiB in one and 1 GiB in the other, must not cross them. The least
+// total of these costs over the group wins (least_cost_assignment); groups of more than
+// kMaxAssignmentGroup stages on a side pair in stage-id order (docs/limits.md).
+// A pair is ambiguous when place and bytes do not decide it: another stage of the group fits as
+// well, and it differs from the chosen one by more than kMaterialRunTimeShare of run time, so the
+// choice changes the figures. Its rivals are listed (ambiguous_base, ambiguous_cand), and a pin
+// settles it.
 // Score: 1 for exact, the token similarity for structural and aligned, 0.5 for positional.
 // A fifth method, pinned, is never chosen here: it marks a pair the caller made by hand
 // (AlignmentOptions::pins), taken before any of the above.
@@ -23,6 +33,9 @@ namespace sf::compare {
 
 inline constexpr double kAlignedMinSimilarity = 0.6;
 inline constexpr double kPositionalScore = 0.5;
+inline constexpr double kSameBytesRatio = 1.25;
+inline constexpr double kMaterialRunTimeShare = 0.2;
+inline constexpr size_t kMaxAssignmentGroup = 200;
 
 enum class PairMethod { kExact, kStructural, kAligned, kPositional, kPinned };
 
@@ -37,6 +50,10 @@ struct IndexPair {
   size_t cand = 0;
   PairMethod method = PairMethod::kExact;
   double score = 1;
+  // Stages that fit this pair as well by place and bytes: baseline stages that could take `cand`,
+  // candidate stages that could take `base` (indices into each run's stages).
+  std::vector<size_t> ambiguous_base;
+  std::vector<size_t> ambiguous_cand;
 };
 
 // Pairs `base_stages` of `base` with `cand_stages` of `cand` (indices into each run's stages,

@@ -1,6 +1,7 @@
 #include "report/comparison_figures.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,7 +76,26 @@ std::string pair_method_figure(const compare::StagePair& pair) {
   const std::string method = pair.method == compare::PairMethod::kPositional
                                  ? "aligned by position"
                                  : std::string(compare::to_string(pair.method));
-  return fmt::format("{} {:.2f}", method, pair.score);
+  return fmt::format("{} {:.2f}{}", method, pair.score, pair.ambiguous() ? ", ambiguous" : "");
+}
+
+std::string ambiguity_figure(const compare::StagePair& pair) {
+  if (!pair.ambiguous()) return "";
+  std::vector<std::string> rivals, pins;
+  auto side = [&](std::string_view run, const std::vector<int64_t>& ids, bool rival_is_candidate) {
+    if (ids.empty()) return;
+    rivals.push_back(fmt::format("{} stage{} {}", run, ids.size() == 1 ? "" : "s", fmt::join(ids, ", ")));
+    for (int64_t id : ids) {
+      pins.push_back(rival_is_candidate ? fmt::format("{}:{}", pair.base_stage_id, id)
+                                        : fmt::format("{}:{}", id, pair.cand_stage_id));
+    }
+  };
+  side("candidate", pair.ambiguous_cand_stage_ids, true);
+  side("baseline", pair.ambiguous_base_stage_ids, false);
+  return fmt::format("stage {} -> {}: {} {} as well by place in the job and bytes read (--pin {} takes {})",
+                     pair.base_stage_id, pair.cand_stage_id, fmt::join(rivals, " and "),
+                     pins.size() == 1 ? "fits" : "fit", fmt::join(pins, " or --pin "),
+                     pins.size() == 1 ? "it" : "one");
 }
 
 std::string execution_alignment_figure(const compare::ExecutionAlignment& e) {
@@ -90,6 +110,8 @@ std::string pair_counts_figure(const compare::StageAlignment& a) {
   for (const auto& p : a.pairs) ++counts[static_cast<size_t>(p.method)];
   std::string out = fmt::format("{} stage pairs (exact {}, structural {}, aligned {}, by position {}", a.pairs.size(),
                                 counts[0], counts[1], counts[2], counts[3]);
+  const auto ambiguous = std::count_if(a.pairs.begin(), a.pairs.end(), [](const auto& p) { return p.ambiguous(); });
+  if (ambiguous > 0) out += fmt::format(", ambiguous {}", ambiguous);
   // Only a comparison given pins says so, so the usual line stays as it was.
   if (counts[4] > 0) out += fmt::format(", pinned by hand {}", counts[4]);
   out += ')';

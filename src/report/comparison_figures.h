@@ -17,11 +17,17 @@ std::string metric_figure(std::string_view unit, std::optional<double> value);
 std::string change_figure(const compare::MetricDelta& delta);
 // The direction, with the band when a change was read as noise: "unchanged (within 1.2s)".
 std::string direction_figure(const compare::MetricDelta& delta);
-// "exact 1.00", "aligned 0.72", "aligned by position 0.50".
+// "exact 1.00", "aligned 0.72", "aligned by position 0.50"; ", ambiguous" when another stage
+// fits as well.
 std::string pair_method_figure(const compare::StagePair& pair);
+// What else an ambiguous pair could have been, and the pin that settles it: "stage 3 -> 5:
+// candidate stage 6 fits as well by place and bytes read (--pin 3:6 takes it)". "" when the
+// pair is not ambiguous.
+std::string ambiguity_figure(const compare::StagePair& pair);
 // "14 of 14 / 15 executions paired (banded)".
 std::string execution_alignment_figure(const compare::ExecutionAlignment& executions);
-// "pairs 12 (exact 10, structural 1, aligned 1, by position 0)".
+// "pairs 12 (exact 10, structural 1, aligned 1, by position 0)", with ", ambiguous N" and
+// ", pinned by hand N" when there are any.
 std::string pair_counts_figure(const compare::StageAlignment& alignment);
 // "ok", "EXCEEDED", "unchecked: <reason>" with the figures.
 std::string budget_figure(const compare::BudgetResult& result, std::string_view unit);

@@ -159,6 +159,15 @@ void write_execution_alignment(JsonWriter& w, const ExecutionAlignment& e) {
   });
 }
 
+// The two sides of a list, as {"baseline": [...], "candidate": [...]}.
+void write_sides(JsonWriter& w, std::string_view name, const std::vector<int64_t>& base,
+                 const std::vector<int64_t>& cand) {
+  w.object_field(name, [&] {
+    w.field("baseline", base);
+    w.field("candidate", cand);
+  });
+}
+
 void write_pair(JsonWriter& w, const StagePair& p) {
   w.object([&] {
     w.field("baselineStageId", p.base_stage_id);
@@ -169,15 +178,8 @@ void write_pair(JsonWriter& w, const StagePair& p) {
     w.field("byPosition", p.method == PairMethod::kPositional);
     w.field("score", rounded(p.score));
     w.field("quality", pair_quality(p.method, p.score));
-  });
-}
-
-// The two sides of a list, as {"baseline": [...], "candidate": [...]}.
-void write_sides(JsonWriter& w, std::string_view name, const std::vector<int64_t>& base,
-                 const std::vector<int64_t>& cand) {
-  w.object_field(name, [&] {
-    w.field("baseline", base);
-    w.field("candidate", cand);
+    w.field("ambiguous", p.ambiguous());
+    write_sides(w, "ambiguousWith", p.ambiguous_base_stage_ids, p.ambiguous_cand_stage_ids);
   });
 }
 

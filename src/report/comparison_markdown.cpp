@@ -98,6 +98,9 @@ std::string comparison_markdown(const Comparison& c, size_t top_stages) {
                        d->run_time_delta_ms < 0 ? "-" : "+",
                        units::format_duration_ms(std::llabs(d->run_time_delta_ms)), markdown_cell(d->base.name));
   }
+  for (const auto& p : a.pairs) {
+    if (p.ambiguous()) out += "\nAmbiguous pairing: " + markdown_cell(ambiguity_figure(p)) + ".\n";
+  }
   out += "\n</details>\n";
   return out;
 }

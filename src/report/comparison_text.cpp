@@ -93,6 +93,9 @@ std::string comparison_text(const Comparison& c, const ComparisonTextOptions& op
                        d->run_time_delta_ms < 0 ? "-" : "+",
                        units::format_duration_ms(std::llabs(d->run_time_delta_ms)), d->base.name);
   }
+  for (const auto& p : a.pairs) {
+    if (p.ambiguous()) out += "  ambiguous: " + ambiguity_figure(p) + "\n";
+  }
   for (const auto& g : a.replanned) {
     out += fmt::format("  replanned: execution {} -> {}: stages [{}] -> [{}], run time {} -> {}\n", g.base_execution_id,
                        g.cand_execution_id, fmt::join(g.base_stage_ids, ", "), fmt::join(g.cand_stage_ids, ", "),

@@ -13,7 +13,11 @@ the marker the tests use to find the stages a finding must be about.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
+import shutil
+import tempfile
 from typing import Callable, Optional
 
 from standalone import Cluster
@@ -129,6 +133,17 @@ def problem_job(spark, what: str) -> None:
 
 def other_job(spark, what: str) -> None:
     spark.sparkContext.setJobDescription(what)
+
+
+@contextlib.contextmanager
+def scratch_dir(name):
+    """A directory for the files a workload writes before its problem job, removed afterwards."""
+    path = os.path.join(tempfile.gettempdir(), f"sf-scenario-{os.getpid()}-{name}")
+    shutil.rmtree(path, ignore_errors=True)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def waits(condition):

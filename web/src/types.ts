@@ -132,7 +132,7 @@ export interface StageSide { stageId: number; name: string; executionId: number 
 export interface StagePairDoc {
   baselineStageId: number; candidateStageId: number; baselineExecutionId: number | null;
   candidateExecutionId: number | null; method: 'exact' | 'structural' | 'aligned' | 'pinned'; byPosition: boolean;
-  score: number; quality: string;
+  score: number; quality: string; ambiguous: boolean; ambiguousWith: { baseline: number[]; candidate: number[] };
 }
 export interface MetricDeltaDoc {
   name: string; unit: string; baseline: number | null; candidate: number | null; delta: number | null;

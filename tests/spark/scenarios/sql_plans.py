@@ -1,15 +1,11 @@
 """SQL plan shapes that cost time (docs/detectors/sql_plans.md, python_udf.md): a Python UDF where
 a builtin exists, a join kept from broadcasting by its threshold, thousands of small input files,
 the same aggregate computed twice, and Spark's own runtime bloom filter (a control)."""
-import contextlib
-import os
-import shutil
-import tempfile
 
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from scenario import Expectation, Scenario, other_job, problem_job, register
+from scenario import Expectation, Scenario, other_job, problem_job, register, scratch_dir
 
 
 def _names(spark, rows):
@@ -66,20 +62,9 @@ register(Scenario(
 ))
 
 
-@contextlib.contextmanager
-def _scratch_dir(name):
-    """A directory for the files a workload writes before its problem job, removed afterwards."""
-    path = os.path.join(tempfile.gettempdir(), f"sf-scenario-{os.getpid()}-{name}")
-    shutil.rmtree(path, ignore_errors=True)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
 def _small_files(spark, fixed):
     rows = spark.range(0, 240_000).select(F.col("id"), (F.col("id") % 97).alias("k"), (F.col("id") * 7).alias("v"))
-    with _scratch_dir("small-files") as path:
+    with scratch_dir("small-files") as path:
         other_job(spark, "writing the input")
         # Two writing tasks either way; the problem cuts their rows into files of 200.
         writer = rows.coalesce(2).write
@@ -128,7 +113,7 @@ register(Scenario(
 
 
 def _runtime_bloom_filter(spark, fixed):
-    with _scratch_dir("bloom") as path:
+    with scratch_dir("bloom") as path:
         other_job(spark, "writing the tables")
         spark.range(0, 1_000_000, numPartitions=2).select(
             (F.col("id") % 500_000).alias("k"), F.col("id").alias("v")).write.parquet(path + "/facts")

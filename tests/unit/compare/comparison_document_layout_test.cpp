@@ -90,7 +90,8 @@ const KeyOrders& comparison_key_orders() {
       "shuffleReadBytes shuffleWriteBytes memorySpillBytes diskSpillBytes tasks failedTasks taskSkew";
   static const std::string run = "label path appId appName sparkVersion durationMs";
   static const std::string pair =
-      "baselineStageId candidateStageId baselineExecutionId candidateExecutionId method byPosition score quality";
+      "baselineStageId candidateStageId baselineExecutionId candidateExecutionId method byPosition score quality "
+      "ambiguous ambiguousWith";
   static const std::string side = "stageId name executionId totals";
   static const std::string category = "rule band baseline candidate";
   static const KeyOrders orders = {
@@ -112,6 +113,7 @@ const KeyOrders& comparison_key_orders() {
       {"/executionAlignment", "baselineExecutions candidateExecutions paired agreement accepted bounded pairs"},
       {"/executionAlignment/pairs[]", "baselineExecutionId candidateExecutionId score"},
       {"/stagePairs[]", pair},
+      {"/stagePairs[]/ambiguousWith", "baseline candidate"},
       {"/unmatched", "baseline candidate"},
       {"/replanned[]",
        "baselineExecutionId candidateExecutionId baselineStageIds candidateStageIds baselineTotals candidateTotals"},
@@ -121,6 +123,7 @@ const KeyOrders& comparison_key_orders() {
       {"/runTime", "pairedMs replannedMs totalMs replannedCountsTowardCoverage"},
       {"/stageDeltas[]", "pair baseline candidate executorRunTimeDeltaMs"},
       {"/stageDeltas[]/pair", pair},
+      {"/stageDeltas[]/pair/ambiguousWith", "baseline candidate"},
       {"/stageDeltas[]/baseline", side},
       {"/stageDeltas[]/baseline/totals", totals},
       {"/stageDeltas[]/candidate", side},

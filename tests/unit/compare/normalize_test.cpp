@@ -53,6 +53,15 @@ TEST(FileIndexCounts, CountsAreRewritten) {
   EXPECT_EQ(replace_file_index_counts("Project (4 columns)"), "Project (4 columns)");
 }
 
+TEST(CodegenIds, ThePlaceOfACodegenSubtreeIsRewritten) {
+  EXPECT_EQ(replace_codegen_ids("WholeStageCodegen (12)"), "WholeStageCodegen (#)");
+  EXPECT_EQ(replace_codegen_ids("WholeStageCodegen (1) WholeStageCodegen (2)"),
+            "WholeStageCodegen (#) WholeStageCodegen (#)");
+  // Only the codegen node's own number: other parenthesized numbers stay.
+  EXPECT_EQ(replace_codegen_ids("Project (4 columns)"), "Project (4 columns)");
+  EXPECT_EQ(replace_codegen_ids("WholeStageCodegen (x)"), "WholeStageCodegen (x)");
+}
+
 TEST(ComparisonNormalizer, DoesNotStripNumbersOrPathsInGeneral) {
   const ComparisonNormalizer normalizer;
   EXPECT_NE(normalizer.normalize("Filter (x#1 = 2)"), normalizer.normalize("Filter (x#1 = 3)"));

@@ -60,6 +60,7 @@ sf::testing::StageSpec RunBuilder::stage_spec(const QueryStage& stage, const std
     task.run_time_ms = stage.run_ms;
     task.executor_id = t % 2 == 0 ? "1" : "2";
     task.disk_spill_bytes = stage.disk_spill_bytes;
+    task.input_bytes = stage.input_bytes;
     task.memory_spill_bytes = stage.disk_spill_bytes * 2;
     for (int64_t id : accumulators) task.accumulables.emplace_back(id, 10);
     spec.tasks.push_back(std::move(task));

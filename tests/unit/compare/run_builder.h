@@ -30,6 +30,7 @@ struct QueryStage {
   int tasks = 2;
   std::string call_site{};       // default: a user frame of the query's call site
   int64_t disk_spill_bytes = 0;  // per task
+  int64_t input_bytes = 0;       // per task
 };
 
 struct Query {

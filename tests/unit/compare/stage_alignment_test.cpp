@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "unit/compare/run_builder.h"
 
@@ -71,15 +72,25 @@ TEST(StageAlignment, ALoopOfFourteenAgainstFifteenPairsFourteen) {
   for (const auto& p : a.executions.pairs) EXPECT_EQ(p.base_execution_id, p.cand_execution_id);
 }
 
-// One execution that reads the same subtree `copies` times and unions the results.
-Query self_union(int copies) {
-  QueryNode uni{"Union", "Union", static_cast<int>(copies), {}};
+// One execution that reads the same subtree once per stage of `reads` and unions the results.
+Query self_union_of(const std::vector<QueryStage>& reads) {
+  const int copies = static_cast<int>(reads.size());
+  QueryNode uni{"Union", "Union", copies, {}};
   for (int c = 0; c < copies; ++c) uni.children.push_back(scan_chain("clicks", "user_id", c));
   QueryNode agg{"HashAggregate", "HashAggregate(keys=[user_id#1], functions=[count(1)])", copies, {uni}};
-  Query q{"self join", {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}}, {}};
-  for (int c = 0; c < copies; ++c) q.stages.push_back({"run at Job.scala:30", 800, 2});
+  Query q{"self join", {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}}, reads};
   q.stages.push_back({"run at Job.scala:30", 400, 2});
   return q;
+}
+
+Query self_union(int copies) {
+  return self_union_of(std::vector<QueryStage>(static_cast<size_t>(copies), {"run at Job.scala:30", 800, 2}));
+}
+
+QueryStage read_of(int64_t run_ms, int64_t input_bytes) {
+  QueryStage stage{"run at Job.scala:30", run_ms, 2};
+  stage.input_bytes = input_bytes;
+  return stage;
 }
 
 TEST(StageAlignment, ASelfJoinSubtreeRunThreeTimesAgainstTwoPairsTwo) {
@@ -97,6 +108,8 @@ TEST(StageAlignment, ASelfJoinSubtreeRunThreeTimesAgainstTwoPairsTwo) {
     }
   }
   EXPECT_EQ(subtree_pairs, 2u);
+  // The subtree stages are alike in every way, so taking one for another changes no figure.
+  for (const auto& p : a.pairs) EXPECT_FALSE(p.ambiguous()) << p.base_stage_id;
   // Four stages against three in one aligned execution: the leftover is re-planned work.
   ASSERT_EQ(a.replanned.size(), 1u);
   EXPECT_TRUE(contains(a.replanned[0].base_stage_ids, 2));
@@ -366,6 +379,48 @@ TEST(StageAlignment, AStagePairsAtMostOnce) {
   // (one exact key, in stage-id order); the third is unmatched, as outside executions nothing
   // is re-planned.
   EXPECT_EQ(a.unmatched_cand.size(), 1u);
+}
+
+// A run that submits its two reads of one table in the other order: the 10 GiB read pairs with the
+// 10 GiB read, not with the stage of its stage-id rank.
+TEST(StageAlignment, StagesOfOneKeyPairByTheBytesTheyReadNotBySubmissionOrder) {
+  constexpr int64_t kGiB = int64_t{1} << 30;
+  RunBuilder base("app-bytes-a"), cand("app-bytes-b");
+  base.query(self_union_of({read_of(4000, 5 * kGiB), read_of(800, kGiB / 2)}));
+  cand.query(self_union_of({read_of(700, kGiB / 2), read_of(3000, 5 * kGiB)}));
+  const StageAlignment a = align_stages(base.load(), cand.load());
+  ASSERT_TRUE(a.executions.accepted);
+  std::map<int64_t, int64_t> cand_of;
+  for (const auto& p : a.pairs) {
+    cand_of[p.base_stage_id] = p.cand_stage_id;
+    EXPECT_FALSE(p.ambiguous()) << p.base_stage_id;
+  }
+  EXPECT_EQ(cand_of[0], 1);
+  EXPECT_EQ(cand_of[1], 0);
+  EXPECT_EQ(cand_of[2], 2);
+}
+
+// Two reads of one table alike in bytes but not in run time: nothing in the log says which is
+// which, so stage-id order pairs them and the pairs say they are ambiguous, naming the rival.
+TEST(StageAlignment, ReadsAlikeInPlaceAndBytesButNotRunTimeAreAmbiguous) {
+  constexpr int64_t kGiB = int64_t{1} << 30;
+  RunBuilder base("app-amb-a"), cand("app-amb-b");
+  base.query(self_union_of({read_of(4000, kGiB), read_of(800, kGiB)}));
+  cand.query(self_union_of({read_of(900, kGiB), read_of(3800, kGiB)}));
+  const StageAlignment a = align_stages(base.load(), cand.load());
+  ASSERT_TRUE(a.executions.accepted);
+  const auto first = std::find_if(a.pairs.begin(), a.pairs.end(), [](const auto& p) { return p.base_stage_id == 0; });
+  ASSERT_NE(first, a.pairs.end());
+  EXPECT_EQ(first->cand_stage_id, 0);
+  EXPECT_TRUE(first->ambiguous());
+  EXPECT_EQ(first->ambiguous_cand_stage_ids, (std::vector<int64_t>{1}));
+  EXPECT_EQ(first->ambiguous_base_stage_ids, (std::vector<int64_t>{1}));
+  // The final aggregate has a key of its own.
+  for (const auto& p : a.pairs) {
+    if (p.base_stage_id == 2) {
+      EXPECT_FALSE(p.ambiguous());
+    }
+  }
 }
 
 }  // namespace

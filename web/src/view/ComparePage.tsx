@@ -8,7 +8,7 @@ import { api, ApiError, inlinedComparison, isReport } from '../api';
 import { formatBytes, formatCount, formatMs } from '../format';
 import { navigateQuery } from '../route';
 import { checkSize, pollParse } from '../store/useIngest';
-import type { ApplicationRow, ComparisonDocument, Direction, MetricDeltaDoc, ParseStatus, StageSide,
+import type { ApplicationRow, ComparisonDocument, Direction, MetricDeltaDoc, ParseStatus, StagePairDoc, StageSide,
               StageTotals } from '../types';
 import { BandBadge } from './badges';
 import { Link } from './Link';
@@ -245,6 +245,15 @@ function Executions({ c, onPlan, selected }: { c: ComparisonDocument; onPlan: (b
 
 const METHOD_TEXT: Record<string, string> = { exact: 'exact', structural: 'structural', aligned: 'aligned', pinned: 'pinned by hand' };
 
+// Which other stages fit an ambiguous pair as well; the pin panel settles it.
+function ambiguityTitle(pair: StagePairDoc): string {
+  const sides = [
+    pair.ambiguousWith.candidate.length ? `candidate stage ${pair.ambiguousWith.candidate.join(', ')}` : '',
+    pair.ambiguousWith.baseline.length ? `baseline stage ${pair.ambiguousWith.baseline.join(', ')}` : '',
+  ].filter((s) => s);
+  return `${sides.join(' and ')} fits as well by place in the job and bytes read; pin the pair you mean`;
+}
+
 function stageName(stages: StageSide[], id: number): string {
   return stages.find((s) => s.stageId === id)?.name ?? '';
 }
@@ -262,7 +271,8 @@ function Pairs({ c }: { c: ComparisonDocument }) {
               <td><span class="num">{d.baseline.stageId}</span> <span class="muted">{d.baseline.name}</span></td>
               <td><span class="num">{d.candidate.stageId}</span> <span class="muted">{d.candidate.name}</span></td>
               <td class="method">{d.pair.byPosition ? 'aligned by position' : METHOD_TEXT[d.pair.method] ?? d.pair.method}</td>
-              <td>{d.pair.score.toFixed(2)}</td><td>{d.pair.quality}</td>
+              <td>{d.pair.score.toFixed(2)}</td>
+              <td>{d.pair.quality}{d.pair.ambiguous ? <span class="muted" title={ambiguityTitle(d.pair)}> · ambiguous</span> : null}</td>
               <td>{formatMs(d.baseline.totals.executorRunTimeMs)}</td><td>{formatMs(d.candidate.totals.executorRunTimeMs)}</td>
               <td>{signed('ms', d.executorRunTimeDeltaMs)}</td>
             </tr>))}</tbody>
