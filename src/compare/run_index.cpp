@@ -152,7 +152,6 @@ std::vector<std::string> user_frames(std::string_view call_site) {
   return frames;
 }
 
-
 RunIndex index_run(const model::AppModel& model, const ComparisonNormalizer& normalizer, TokenDictionary& dictionary) {
   RunIndex index;
   const std::map<int64_t, int32_t> heights = stage_heights(model);

@@ -41,16 +41,23 @@ bool differs_materially(const StageRecord& x, const StageRecord& y) {
   return std::abs(a - b) > kMaterialRunTimeShare * std::max(a, b);
 }
 
+// Whether a group is small enough to weigh place and bytes (and so to be called ambiguous); a
+// larger one pairs in stage-id order (docs/limits.md).
+bool weighs_evidence(const std::vector<size_t>& bs, const std::vector<size_t>& cs) {
+  return std::max(bs.size(), cs.size()) <= kMaxAssignmentGroup;
+}
+
 // (position in the baseline's group, position in the candidate's): as many pairs as the smaller
 // side has, at the least evidence cost, stage-id order deciding among equals.
 std::vector<std::pair<size_t, size_t>> assign_group(const Side& base, const Side& cand, const std::vector<size_t>& bs,
                                                     const std::vector<size_t>& cs) {
   std::vector<std::pair<size_t, size_t>> chosen;
-  if (std::max(bs.size(), cs.size()) > kMaxAssignmentGroup || (bs.size() == 1 && cs.size() == 1)) {
+  if (!weighs_evidence(bs, cs) || (bs.size() == 1 && cs.size() == 1)) {
     for (size_t k = 0; k < std::min(bs.size(), cs.size()); ++k) chosen.emplace_back(k, k);
     return chosen;
   }
-  constexpr double kOrderWeight = 1e-6;  // under any bytes gap that counts
+  // Small beside place and any real bytes gap: order decides among stages they leave about equal.
+  constexpr double kOrderWeight = 1e-6;
   const bool rows_are_base = bs.size() <= cs.size();
   const size_t rows = rows_are_base ? bs.size() : cs.size();
   const size_t cols = rows_are_base ? cs.size() : bs.size();
@@ -131,7 +138,7 @@ void pair_by_key(Side& base, Side& cand, PairMethod method, const KeyOf& key_of,
           method == PairMethod::kExact ? 1.0 : jaccard(base.stage(bs[i]).tokens, cand.stage(cs[j]).tokens);
       pairs.push_back({base.stages[bs[i]], cand.stages[cs[j]], method, score, {}, {}});
     }
-    if (std::max(bs.size(), cs.size()) <= kMaxAssignmentGroup) mark_ambiguous(base, cand, bs, cs, chosen, pairs);
+    if (weighs_evidence(bs, cs)) mark_ambiguous(base, cand, bs, cs, chosen, pairs);
     step.insert(step.end(), std::make_move_iterator(pairs.begin()), std::make_move_iterator(pairs.end()));
   }
   std::sort(step.begin(), step.end(), [](const IndexPair& x, const IndexPair& y) { return x.base < y.base; });

@@ -21,7 +21,7 @@ std::string direction_figure(const compare::MetricDelta& delta);
 // fits as well.
 std::string pair_method_figure(const compare::StagePair& pair);
 // What else an ambiguous pair could have been, and the pin that settles it: "stage 3 -> 5:
-// candidate stage 6 fits as well by place and bytes read (--pin 3:6 takes it)". "" when the
+// candidate stage 6 fits as well by place in the job and bytes read (--pin 3:6 takes it)". "" when the
 // pair is not ambiguous.
 std::string ambiguity_figure(const compare::StagePair& pair);
 // "14 of 14 / 15 executions paired (banded)".

@@ -251,7 +251,9 @@ function ambiguityTitle(pair: StagePairDoc): string {
     pair.ambiguousWith.candidate.length ? `candidate stage ${pair.ambiguousWith.candidate.join(', ')}` : '',
     pair.ambiguousWith.baseline.length ? `baseline stage ${pair.ambiguousWith.baseline.join(', ')}` : '',
   ].filter((s) => s);
-  return `${sides.join(' and ')} fits as well by place in the job and bytes read; pin the pair you mean`;
+  const rivals = pair.ambiguousWith.candidate.length + pair.ambiguousWith.baseline.length;
+  return `${sides.join(' and ')} ${rivals === 1 ? 'fits' : 'fit'} as well by place in the job and bytes read; ` +
+    'pin the pair you mean';
 }
 
 function stageName(stages: StageSide[], id: number): string {
