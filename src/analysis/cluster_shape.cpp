@@ -93,8 +93,11 @@ double median(std::vector<double> values) {
 
 // The wait from the latest job or stage submission or executor loss before each executor's
 // registration to it (what asked for it), for executors that registered after the first job:
-// what asking for one costs.
-double startup_ms(const model::AppModel& model) {
+// what asking for one costs. Dynamic allocation asks a backlog timeout after the submission, and
+// only its first round then: a later registration after the same submission was asked for in a
+// later round of the ramp (schedule_simulation.h models it), so only the first one counts, less
+// the timeout.
+double startup_ms(const model::AppModel& model, const DynamicAllocation& da) {
   std::vector<double> submissions;
   for (const model::Executor& e : model.executors) {
     if (!e.is_driver() && e.remove_time_ms && !removed_by_scaling(e.remove_reason)) {
@@ -116,17 +119,66 @@ double startup_ms(const model::AppModel& model) {
     }
     return first;
   }();
-  std::vector<double> waits;
+  std::vector<double> added_times;
   for (const model::Executor& e : model.executors) {
     if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
     const double added = static_cast<double>(*e.add_time_ms);
-    if (!(added > first_job)) continue;  // before the first job: started with the application
+    if (added > first_job) added_times.push_back(added);  // before the first job: started with the application
+  }
+  std::sort(added_times.begin(), added_times.end());
+  std::vector<double> waits;
+  double anchor_taken = -std::numeric_limits<double>::infinity();
+  for (const double added : added_times) {
     auto after = std::upper_bound(submissions.begin(), submissions.end(), added);
     if (after == submissions.begin()) continue;
-    const double wait = added - *(after - 1);
-    if (wait <= kMaxStartupMs) waits.push_back(wait);
+    const double anchor = *(after - 1);
+    // Under dynamic allocation one backlog asks for several executors at once: only the first to
+    // register after each submission measures the wait; the rest came in the same ramp.
+    if (da.enabled && anchor == anchor_taken) continue;
+    anchor_taken = anchor;
+    const double wait = added - anchor;
+    // Spark asks only after the backlog timeout; the simulation waits that timeout itself.
+    if (wait <= kMaxStartupMs) waits.push_back(da.enabled ? std::max(0.0, wait - da.backlog_timeout_ms) : wait);
   }
   return median(std::move(waits));
+}
+
+// Under dynamic allocation, the executors the log's cluster held beyond what Spark's ramp could
+// have asked for: at each registration, more alive than the most tasks ever waiting and running
+// at once fill (at the allocation ratio). The ramp never asks past that need, so they were asked
+// for up front (a platform's defaults, an initial count the log's properties do not show); the
+// replay starts with them. 0 when every registration follows the need.
+int32_t executors_beyond_the_need(const model::AppModel& model, const DynamicAllocation& da, int32_t slots) {
+  std::vector<std::pair<int64_t, int64_t>> task_changes;  // (time, +tasks at submission / -tasks at completion)
+  for (const model::StageAttempt& s : model.stages) {
+    if (!s.submission_time_ms) continue;
+    task_changes.push_back({*s.submission_time_ms, s.num_tasks});
+    if (s.completion_time_ms) task_changes.push_back({*s.completion_time_ms, -int64_t{s.num_tasks}});
+  }
+  std::sort(task_changes.begin(), task_changes.end());
+  std::vector<std::pair<int64_t, int64_t>> alive_changes;  // (time, +1 registered / -1 removed)
+  for (const model::Executor& e : model.executors) {
+    if (e.is_driver() || e.total_cores <= 0 || !e.add_time_ms) continue;
+    alive_changes.push_back({*e.add_time_ms, 1});
+    if (e.remove_time_ms) alive_changes.push_back({*e.remove_time_ms, -1});
+  }
+  std::sort(alive_changes.begin(), alive_changes.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+  int64_t active_tasks = 0;
+  int64_t most_needed = 0;
+  size_t next_change = 0;
+  int64_t alive = 0;
+  int64_t beyond = 0;
+  for (const auto& [at, change] : alive_changes) {
+    for (; next_change < task_changes.size() && task_changes[next_change].first <= at; ++next_change) {
+      active_tasks += task_changes[next_change].second;
+      const double filled = std::ceil(static_cast<double>(active_tasks) * da.allocation_ratio / slots);
+      most_needed = std::max(most_needed, static_cast<int64_t>(filled));
+    }
+    alive += change;
+    if (change > 0 && alive > most_needed) beyond = std::max(beyond, alive);
+  }
+  return static_cast<int32_t>(beyond);
 }
 
 }  // namespace
@@ -157,6 +209,12 @@ ClusterShape cluster_shape(const model::AppModel& model) {
   }
   da.idle_timeout_ms = effective_number(model, "spark.dynamicAllocation.executorIdleTimeout").value_or(60000);
   da.backlog_timeout_ms = effective_number(model, "spark.dynamicAllocation.schedulerBacklogTimeout").value_or(1000);
+  da.sustained_backlog_timeout_ms =
+      effective_number(model, "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout").value_or(da.backlog_timeout_ms);
+  // Spark refuses a ratio outside (0, 1]; a log that claims one keeps Spark's default.
+  if (auto ratio = effective_number(model, "spark.dynamicAllocation.executorAllocationRatio"); ratio && *ratio > 0 && *ratio <= 1) {
+    da.allocation_ratio = *ratio;
+  }
 
   shape.task_cpus = std::max(1, as_count(effective_number(model, "spark.task.cpus").value_or(1)));
   const model::Executor* driver = model.executor("driver");
@@ -193,14 +251,16 @@ ClusterShape cluster_shape(const model::AppModel& model) {
     }
     std::stable_sort(shape.executor_registrations.begin(), shape.executor_registrations.end(),
                      [](const auto& a, const auto& b) { return a.registered_ms < b.registered_ms; });
-    shape.executor_startup_ms = startup_ms(model);
+    shape.executor_startup_ms = startup_ms(model, da);
     // Executors that registered within a startup of the first one were asked for with it: at the
     // start, whatever the settings say (a platform's defaults, executors asked for up front).
     if (da.enabled && !shape.executor_registrations.empty()) {
       const double burst_end = shape.executor_registrations.front().registered_ms + shape.executor_startup_ms;
       const auto burst = std::count_if(shape.executor_registrations.begin(), shape.executor_registrations.end(),
                                        [&](const LoggedExecutor& r) { return r.registered_ms <= burst_end; });
-      da.initial_executors = std::max(da.initial_executors, static_cast<int32_t>(burst));
+      const int32_t slots = std::max(1, shape.cores_per_executor / shape.task_cpus);
+      da.initial_executors = std::max({da.initial_executors, static_cast<int32_t>(burst),
+                                       executors_beyond_the_need(model, da, slots)});
     }
   }
 

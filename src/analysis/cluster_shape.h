@@ -26,11 +26,17 @@ struct DynamicAllocation {
   bool enabled = false;
   int32_t min_executors = 0;
   // max(initialExecutors, minExecutors, spark.executor.instances, the executors that registered
-  // within a startup of the first one: asked for together at the start)
+  // within a startup of the first one: asked for together at the start, and the most alive at a
+  // registration beyond what the tasks waiting and running until then could have asked for)
   int32_t initial_executors = 0;
   std::optional<int32_t> max_executors;     // nullopt: no bound
   double idle_timeout_ms = 60000;
+  // Spark's ramp: tasks waiting for backlog_timeout_ms ask for one more executor, and while they
+  // keep waiting, every sustained_backlog_timeout_ms twice as many as the round before, never
+  // more than allocation_ratio of the executors the pending and running tasks would fill.
   double backlog_timeout_ms = 1000;
+  double sustained_backlog_timeout_ms = 1000;
+  double allocation_ratio = 1;
 };
 
 // One executor as the log shows it: when it registered (ms after the application start) and,

@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -22,7 +23,10 @@ constexpr size_t kEnd = 1;
 size_t job_submitted(size_t j) { return 2 + 2 * j; }
 size_t job_completed(size_t j) { return 3 + 2 * j; }
 
-enum class EventKind : uint8_t { kMilestone, kStageReady, kTaskEnd, kRegistration, kExecutorLost, kIdleCheck };
+enum class EventKind : uint8_t { kMilestone, kStageReady, kTaskEnd, kRegistration, kExecutorLost, kIdleCheck, kAllocationTick };
+
+// Spark's allocation manager looks at its timers every 100 ms: no ramp round comes sooner.
+constexpr double kAllocationTickMs = 100;
 
 struct Event {
   double time_ms = 0;
@@ -231,10 +235,10 @@ class ScheduleSimulation::Replay {
   }
 
   SimulationResult run() {
-    const size_t first = cluster_.dynamic_allocation
-                             ? static_cast<size_t>(std::clamp(cluster_.initial_executors, 0, most_executors_))
-                             : static_cast<size_t>(most_executors_);
-    for (size_t k = 0; k < first; ++k) ask_for_executor(true);
+    const int32_t first = cluster_.dynamic_allocation ? std::clamp(cluster_.initial_executors, 0, most_executors_)
+                                                      : most_executors_;
+    target_ = first;
+    for (int32_t k = 0; k < first; ++k) ask_for_executor(true);
     push(0, EventKind::kMilestone, kStart);
     while (reached_at_[kEnd] < 0) {
       if (queue_.empty()) {
@@ -278,6 +282,8 @@ class ScheduleSimulation::Replay {
       case EventKind::kIdleCheck:
         idle_check(event.first, event.second);
         break;
+      case EventKind::kAllocationTick:
+        break;  // the ramp's round is taken after the instant's events (follow_the_tasks)
     }
   }
 
@@ -303,6 +309,7 @@ class ScheduleSimulation::Replay {
       if (!plan.tasks_ms.empty()) {
         pending_tasks_ += static_cast<int64_t>(plan.tasks_ms.size());
         push(now_ + plan.ready_after_ms, EventKind::kStageReady, s);
+        backlogged();
       }
     }
     if (m >= 2 && m < base && (m - 2) % 2 == 1) complete_job((m - 2) / 2);
@@ -498,35 +505,95 @@ class ScheduleSimulation::Replay {
       ready_.insert(ready_key(task.stage));  // it was ready: it ran tasks
     }
     remove_executor(e);
-    if (!cluster_.dynamic_allocation) ask_for_executor(false);
+    if (!cluster_.dynamic_allocation) {
+      ask_for_executor(false);
+    } else if (!executor.tasks.empty()) {
+      backlogged();  // Spark's listener too: a failed task waits to run again
+    }
   }
 
   void executor_idle(size_t e) {
     if (cluster_.dynamic_allocation) push(now_ + cluster_.idle_timeout_ms, EventKind::kIdleCheck, e, executors_[e].idle_stamp);
   }
 
+  // Spark lowers its target to the need before it looks at idle executors, and keeps one while
+  // the cluster would fall below the target without it.
   void idle_check(size_t e, size_t stamp) {
     const Executor& executor = executors_[e];
     if (executor.removed_ms >= 0 || !executor.tasks.empty() || executor.idle_stamp != stamp) return;
-    if (alive_ > needed_executors()) {
+    lower_target_to_need();
+    if (alive_ > target_) {
       remove_executor(e);
     } else {
       executor_idle(e);  // looked at again a timeout later
     }
   }
 
+  // --- dynamic allocation's target (schedule_simulation.h) -------------------------------------
+
+  // The executors the pending and running tasks would fill, at the allocation ratio, within
+  // [minExecutors, N].
   int32_t needed_executors() const {
-    const int64_t tasks = pending_tasks_ + running_tasks_;
-    const auto need = static_cast<int32_t>(std::min<int64_t>((tasks + slots_ - 1) / slots_, most_executors_));
+    const double tasks = static_cast<double>(pending_tasks_ + running_tasks_);
+    const double filled = std::ceil(tasks * cluster_.allocation_ratio / slots_);
+    const auto need = static_cast<int32_t>(std::min<double>(filled, most_executors_));
     return std::max(need, std::min(cluster_.min_executors, most_executors_));
+  }
+
+  // A stage's tasks were submitted: the backlog timer starts unless it runs already.
+  void backlogged() {
+    initializing_ = false;
+    if (!add_at_ms_) add_at_ms_ = now_ + std::max(kAllocationTickMs, cluster_.backlog_timeout_ms);
+  }
+
+  // The replay is woken for the next round only when it could add (until then, the events that
+  // raise the need look at the timer themselves), once per round.
+  void wake_for_ramp() {
+    if (add_at_ms_ && *add_at_ms_ != woken_at_ms_ && target_ < needed_executors()) {
+      woken_at_ms_ = *add_at_ms_;
+      push(*add_at_ms_, EventKind::kAllocationTick, 0);
+    }
+  }
+
+  void lower_target_to_need() {
+    if (initializing_) return;
+    const int32_t need = needed_executors();
+    if (need < target_) {
+      target_ = need;
+      to_add_ = 1;
+    }
+  }
+
+  // One round of the ramp: one more executor, or twice the last round's when that one was met in
+  // full; never beyond the need nor N.
+  void ramp_round() {
+    if (target_ >= most_executors_) {
+      to_add_ = 1;
+      return;
+    }
+    const int32_t before = target_;
+    const int64_t raised = int64_t{std::max(target_, alive_)} + to_add_;
+    target_ = static_cast<int32_t>(std::min<int64_t>(raised, needed_executors()));
+    const int32_t delta = target_ - before;
+    to_add_ = delta > 0 && delta == to_add_ ? std::min(to_add_ * 2, most_executors_) : 1;
   }
 
   void follow_the_tasks() {
     if (!cluster_.dynamic_allocation) return;
-    const int32_t need = needed_executors();
+    if (pending_tasks_ == 0) {  // the queue drained: the timer and the doubling start again
+      add_at_ms_.reset();
+      to_add_ = 1;
+    }
+    const int32_t before = target_;
+    lower_target_to_need();
+    if (target_ == before && add_at_ms_ && now_ >= *add_at_ms_ && !initializing_) {
+      ramp_round();
+      add_at_ms_ = now_ + std::max(kAllocationTickMs, cluster_.sustained_backlog_timeout_ms);
+    }
+    wake_for_ramp();
     const auto have = alive_ + static_cast<int32_t>(pending_.size());
-    for (int32_t k = have; k < need; ++k) ask_for_executor(false);
-    for (int32_t k = need; k < have && withdraw_request(); ++k) {
+    for (int32_t k = have; k < target_; ++k) ask_for_executor(false);
+    for (int32_t k = target_; k < have && withdraw_request(); ++k) {
     }
   }
 
@@ -580,6 +647,12 @@ class ScheduleSimulation::Replay {
   std::deque<size_t> free_cores_;
   int32_t alive_ = 0;
   int32_t peak_executors_ = 0;
+  // Dynamic allocation's target, the next round's increase and when it is due (unset: no backlog).
+  int32_t target_ = 0;
+  int32_t to_add_ = 1;
+  std::optional<double> add_at_ms_;
+  double woken_at_ms_ = -1;   // the round a wake-up is queued for
+  bool initializing_ = true;  // no stage submitted yet: the target stays at the initial executors
   struct Request {
     double asked_ms = 0;       // when it was asked for, plus the startup
     double time_ms = 0;        // when it registers (infinity while it waits for a stage)

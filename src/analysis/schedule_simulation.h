@@ -24,16 +24,19 @@
 // cluster's pace). An executor paced by the log's k-th is lost as that one was (a failed
 // container, a lost worker: removed for anything but scaling down), after the same time; the
 // tasks it was running start again elsewhere, and a static cluster asks for a replacement.
-// Dynamic allocation asks for executors when the submitted stages' tasks need them
-// (ceil(tasks / cores), between minExecutors and N); an idle executor leaves after the idle
-// timeout while the tasks need fewer, and requests not yet met are withdrawn, the latest first,
-// when the need falls.
+// Dynamic allocation follows Spark's ExecutorAllocationManager: its target starts at the initial
+// executors and stays there until the first stage is submitted. Tasks waiting for the backlog
+// timeout raise it by one executor, and while tasks keep waiting, every sustained timeout by
+// twice the round before (back to one when a round is cut short), never beyond N nor the
+// executors allocation_ratio of the pending and running tasks would fill
+// (ceil(tasks x ratio / cores)). When the tasks need fewer than the target, it falls to that need
+// (at least minExecutors) at once, and requests not yet met are withdrawn, the latest first. An
+// idle executor leaves after the idle timeout while the cluster holds more than the target.
 //
 // Not modelled: locality waits (tasks run on the first free core), the FAIR scheduler (pools run
 // in FIFO order), speculation (killed copies are replayed as tasks of their mean duration),
-// dynamic allocation's ramp-up (the startup measured from the log includes it) and its keeping
-// executors that hold cached blocks, and tasks that run faster or slower because more of them
-// share a host.
+// Spark's 100 ms allocation tick, dynamic allocation's keeping executors that hold cached blocks,
+// and tasks that run faster or slower because more of them share a host.
 //
 // ScheduleSimulation is built once per model and run for as many cluster sizes as wanted; run()
 // is const and thread-safe.
@@ -56,6 +59,10 @@ struct SimulatedCluster {
   int32_t min_executors = 0;       // dynamic allocation
   int32_t initial_executors = 0;   // dynamic allocation (static: all `executors` are initial)
   double idle_timeout_ms = 60000;  // dynamic allocation
+  // Dynamic allocation's ramp (cluster_shape.h DynamicAllocation); a timeout of 0 asks at once.
+  double backlog_timeout_ms = 1000;
+  double sustained_backlog_timeout_ms = 1000;
+  double allocation_ratio = 1;
   double startup_ms = 0;           // from asking for an executor (after the start) to its registration
   int32_t today_executors = 1;     // the most the log's cluster held at once
   // The executors asked for at the start: the k-th registers as initial[min(k, size - 1)] did in
