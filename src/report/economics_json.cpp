@@ -134,6 +134,7 @@ void write_what_if(JsonWriter& w, const WhatIf& what_if) {
   w.object([&] {
     w.field("coresPerExecutor", what_if.cores_per_executor);
     w.field("todayExecutors", what_if.today_executors);
+    w.field("peakExecutors", what_if.peak_executors);
     w.field("dynamicAllocation", what_if.dynamic_allocation);
     w.field("measuredMs", what_if.measured_ms);
     w.field("todaySimulatedMs", what_if.today_simulated_ms);
@@ -142,6 +143,20 @@ void write_what_if(JsonWriter& w, const WhatIf& what_if) {
     w.field("kneeMs", what_if.knee_ms);
     w.field("bestMs", what_if.best_ms);
     w.field("kneeShare", WhatIf::kKneeShare);
+    if (what_if.ramp) {
+      w.object_field("allocationRamp", [&] {
+        w.field("executors", what_if.ramp->executors);
+        w.field("allocationRatio", what_if.ramp->allocation_ratio);
+        w.field("sustainedBacklogTimeoutMs", what_if.ramp->sustained_backlog_timeout_ms);
+        w.field("settingsMs", what_if.ramp->settings_ms);
+        w.field("executorStartupMs", what_if.ramp->executor_startup_ms);
+        w.field("defaultRampMs", what_if.ramp->default_ms);
+        w.field("defaultRatioMs", what_if.ramp->default_ratio_ms);
+        w.field("defaultRoundsMs", what_if.ramp->default_rounds_ms);
+        w.field("settingsExecutorHours", what_if.ramp->settings_executor_hours);
+        w.field("defaultRampExecutorHours", what_if.ramp->default_executor_hours);
+      });
+    }
     w.array_field("curve", [&] {
       for (const WhatIfPoint& p : what_if.curve) {
         w.object([&] {

@@ -79,10 +79,14 @@ std::string path_phrase(const CriticalPath& p) {
 }
 
 std::string today_phrase(const WhatIf& w) {
+  const std::string allocation =
+      !w.dynamic_allocation ? ""
+      : w.peak_executors == w.today_executors
+          ? " (dynamic allocation; N is its maxExecutors)"
+          : fmt::format(" (dynamic allocation; N is its maxExecutors; {} held at most)", w.peak_executors);
   return fmt::format("today {} executor{} of {} core{}{}: measured {}, simulated {} ({:+.1f}%)", w.today_executors,
                      w.today_executors == 1 ? "" : "s", w.cores_per_executor, w.cores_per_executor == 1 ? "" : "s",
-                     w.dynamic_allocation ? " (dynamic allocation; N is its maxExecutors)" : "", duration(w.measured_ms),
-                     duration(w.today_simulated_ms), 100 * w.today_error);
+                     allocation, duration(w.measured_ms), duration(w.today_simulated_ms), 100 * w.today_error);
 }
 
 std::string knee_phrase(const WhatIf& w) {
