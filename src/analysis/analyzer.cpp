@@ -77,6 +77,8 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const std::vector<StageOccupancy> occupancy = compute_occupancy(model);
   const DetectorContext context(model, analysis.thresholds, occupancy);
   for (const DetectorFamily& family : detector_families()) family.run(context, analysis.findings);
+  analysis.economics = economics.get();
+  if (analysis.economics.what_if) detect_allocation_ramp(context, *analysis.economics.what_if, analysis.findings);
 
   const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
   for (Finding& f : analysis.findings) {
@@ -92,7 +94,6 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   merge_same_fixes(model, analysis.thresholds, analysis.findings);
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
-  analysis.economics = economics.get();
   price_economics(analysis.economics, model, occupancy, analysis.findings, options.rate_card);
   return analysis;
 }

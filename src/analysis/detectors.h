@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/detector_context.h"
+#include "analysis/what_if.h"
 
 namespace sf::analysis {
 
@@ -36,6 +37,10 @@ void detect_timeline(const DetectorContext& context, std::vector<Finding>& findi
 void detect_config(const DetectorContext& context, std::vector<Finding>& findings);
 // incompleteRun, logDefect
 void detect_run_state(const DetectorContext& context, std::vector<Finding>& findings);
+
+// allocationRamp: reads the what-if's replays of the ramp (what_if.h), so the analyzer runs it
+// once the economics are worked out, after the families below.
+void detect_allocation_ramp(const DetectorContext& context, const WhatIf& what_if, std::vector<Finding>& findings);
 
 struct DetectorFamily {
   std::string_view name;

@@ -166,6 +166,11 @@ struct Thresholds {
   double churn_max_lifetime_ms = 120000;     // executors that lived less than 2 minutes
   double churn_min_short_lived = 3;          // at least this many of them
 
+  // --- allocationRamp ---------------------------------------------------------------------------
+  double ramp_max_replay_error = 0.2;        // |replayed - measured| / measured, the replay to trust
+  double ramp_min_gain_ms = 5000;            // wall-clock the default ramp would win, at least
+  double ramp_min_share = 0.05;              // and at least this share of the application's
+
   // --- jobFailureRate ---------------------------------------------------------------------------
   double job_failure_min_rate = 0.1;         // failed jobs / jobs
   double job_failure_min_failed = 1;        // failed jobs needed to report

@@ -52,6 +52,44 @@ register(Scenario(
 ))
 
 
+# --- slow_allocation_ramp --------------------------------------------------------------------------
+
+RAMP_JOBS = 3
+RAMP_TASKS = 16
+RAMP_TASK_ROWS = 1500  # about 1.5 s a task: one 1 ms wait a row
+RAMP_RATIO = 0.125     # executors for 16 x 0.125 = 2 of the 16 tasks at once, of the 4 allowed
+
+
+def _slow_ramp(spark, fixed):
+    # Jobs of 16 waiting tasks on up to four one-core executors; the executors stay between jobs
+    # (the default idle timeout, 60 s, is longer than the run), so only the ratio limits them.
+    # Each job's rows are new ones, as a batch job's next input is: nothing to cache.
+    rows = RAMP_TASKS * RAMP_TASK_ROWS
+    for job in range(RAMP_JOBS):
+        problem_job(spark, f"job {job}: {RAMP_TASKS} tasks on the executors the allocation ratio allows")
+        spark.range(job * rows, (job + 1) * rows, 1, RAMP_TASKS).select(waits(F.lit(True)).alias("w")) \
+            .write.format("noop").mode("overwrite").save()
+
+
+register(Scenario(
+    name="slow_allocation_ramp",
+    family="timeline",
+    planted=f"dynamic allocation with executorAllocationRatio {RAMP_RATIO} holds 2 of the 4 executors it may, "
+            f"so each job of {RAMP_TASKS} tasks runs in twice as many waves",
+    workload=_slow_ramp,
+    master="local-cluster[4,1,1024]",
+    settings={**QUICK_EXECUTOR_JVMS,
+              "spark.dynamicAllocation.enabled": "true",
+              "spark.dynamicAllocation.shuffleTracking.enabled": "true",
+              "spark.dynamicAllocation.maxExecutors": "4",
+              "spark.dynamicAllocation.executorAllocationRatio": str(RAMP_RATIO)},
+    # analyze: the default ratio, replayed against the log's ratio on the same schedule.
+    fix_settings={"spark.dynamicAllocation.executorAllocationRatio": "1"},
+    expect=Expectation(finding="allocationRamp",
+                       settings={"spark.dynamicAllocation.executorAllocationRatio": "1"}),
+))
+
+
 # --- slow_host ------------------------------------------------------------------------------------
 
 # Three hosts of three task slots. The third can be slow: its executor's environment says so, and a
