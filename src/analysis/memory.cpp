@@ -573,12 +573,12 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
 // memory in whole pages (64 MiB at most) and keep a pointer array beside the rows, so a task
 // whose rows just fit still spills (measured on real Spark: a 6-way split of tasks that held
 // 64 MiB and spilled 240 MiB each still spilled). Without peaks in the log: its disk spill
-// against the partition target.
-int64_t split_factor(const StageAttempt& stage, const Thresholds& t) {
+// (`disk_bytes`, the stage's) against the partition target.
+int64_t split_factor(const StageAttempt& stage, const Thresholds& t, double disk_bytes) {
   const model::Quantiles& peak = stage.quantile(model::QuantileMetric::kPeakExecutionMemoryBytes);
   const double tasks = static_cast<double>(std::max<int64_t>(1, stage.quantile(model::QuantileMetric::kDurationMs).count));
   if (peak.p50 <= 0) {
-    const double disk_per_task = static_cast<double>(stage.metric(TaskMetric::kDiskBytesSpilled)) / tasks;
+    const double disk_per_task = disk_bytes / tasks;
     if (t.partition_target_bytes <= 0) return 2;
     return std::max<int64_t>(2, static_cast<int64_t>(std::ceil(disk_per_task / t.partition_target_bytes)));
   }
@@ -587,11 +587,32 @@ int64_t split_factor(const StageAttempt& stage, const Thresholds& t) {
   return std::max<int64_t>(2, static_cast<int64_t>(std::ceil((held + spilled_per_task) / held * 2)));
 }
 
+// The bytes a stage's spill wrote to disk: reported, or where the log's Spark reported only the
+// memory side (before 2.3: SPARK-3577), modeled from it (spill.unreportedDiskShare).
+struct SpilledToDisk {
+  double bytes = 0;
+  double median_task_bytes = 0;
+  bool modeled = false;
+};
+
+SpilledToDisk spilled_to_disk(const DetectorContext& context, const StageAttempt& stage) {
+  const double reported = static_cast<double>(stage.metric(TaskMetric::kDiskBytesSpilled));
+  const double memory = static_cast<double>(stage.metric(TaskMetric::kMemoryBytesSpilled));
+  const auto version = context.version();
+  if (reported > 0 || memory <= 0 || !version || *version >= SparkVersion{2, 3}) {
+    return {reported, static_cast<double>(stage.quantile(model::QuantileMetric::kDiskBytesSpilled).p50), false};
+  }
+  const double share = context.thresholds().spill_unreported_disk_share;
+  return {memory * share, static_cast<double>(stage.quantile(model::QuantileMetric::kMemoryBytesSpilled).p50) * share,
+          true};
+}
+
 void spill(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   for (const StageAttempt* stage : context.ran_stages()) {
     if (!context.ran_long_enough(*stage)) continue;
-    const double disk = static_cast<double>(stage->metric(TaskMetric::kDiskBytesSpilled));
+    const SpilledToDisk spilled = spilled_to_disk(context, *stage);
+    const double disk = spilled.bytes;
     const double memory = static_cast<double>(stage->metric(TaskMetric::kMemoryBytesSpilled));
     if (disk <= 0 && memory <= 0) continue;
     const double duration = context.occupancy(*stage).duration_ms;
@@ -603,19 +624,33 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
     }
     const int64_t partitions = stage->num_tasks > 0 ? stage->num_tasks : std::max<int64_t>(1, stage->tasks_started);
     const double per_task = disk / static_cast<double>(partitions);
-    const int64_t factor = split_factor(*stage, t);
-    const double median_task_spill = static_cast<double>(stage->quantile(model::QuantileMetric::kDiskBytesSpilled).p50);
+    const int64_t factor = split_factor(*stage, t, disk);
+    const double median_task_spill = spilled.median_task_bytes;
 
     Finding f = DetectorContext::stage_finding(*stage, "spill");
-    f.title = fmt::format("{}: tasks spilled {} ({} in memory) to disk", DetectorContext::stage_label(*stage),
-                          format_bytes(as_int(disk)), format_bytes(as_int(memory)));
-    f.explanation = fmt::format(
-        "The stage's tasks ran out of execution memory and spilled {} of data as it was in memory ({} on disk), {} "
-        "per task over its {} partitions (the median task spilled {} to disk). Writing that and reading it back, at "
-        "an assumed {} of spilled bytes, takes about {} of task time; the stage ran {}.",
-        format_bytes(as_int(memory)), format_bytes(as_int(disk)), format_bytes(as_int(per_task)),
-        format_count(partitions), format_bytes(as_int(median_task_spill)), rate_words(t.spill_io_throughput_bps),
-        format_duration_ms(as_int(spill_task_ms)), format_duration_ms(as_int(duration)));
+    if (spilled.modeled) {
+      f.title = fmt::format("{}: tasks spilled {} from memory to disk", DetectorContext::stage_label(*stage),
+                            format_bytes(as_int(memory)));
+      f.explanation = fmt::format(
+          "The stage's tasks ran out of execution memory and spilled {} of data as it was in memory, {} per task "
+          "over its {} partitions. Spark before 2.3 does not report what its Tungsten sorters wrote to disk (SPARK-3577), so "
+          "the disk side is modeled at {:g} of the memory side: about {} ({} per task). Writing that and reading it "
+          "back, at an assumed {} of spilled bytes, takes about {} of task time; the stage ran {}.",
+          format_bytes(as_int(memory)), format_bytes(as_int(memory / static_cast<double>(partitions))),
+          format_count(partitions), t.spill_unreported_disk_share, format_bytes(as_int(disk)),
+          format_bytes(as_int(per_task)), rate_words(t.spill_io_throughput_bps),
+          format_duration_ms(as_int(spill_task_ms)), format_duration_ms(as_int(duration)));
+    } else {
+      f.title = fmt::format("{}: tasks spilled {} ({} in memory) to disk", DetectorContext::stage_label(*stage),
+                            format_bytes(as_int(disk)), format_bytes(as_int(memory)));
+      f.explanation = fmt::format(
+          "The stage's tasks ran out of execution memory and spilled {} of data as it was in memory ({} on disk), {} "
+          "per task over its {} partitions (the median task spilled {} to disk). Writing that and reading it back, at "
+          "an assumed {} of spilled bytes, takes about {} of task time; the stage ran {}.",
+          format_bytes(as_int(memory)), format_bytes(as_int(disk)), format_bytes(as_int(per_task)),
+          format_count(partitions), format_bytes(as_int(median_task_spill)), rate_words(t.spill_io_throughput_bps),
+          format_duration_ms(as_int(spill_task_ms)), format_duration_ms(as_int(duration)));
+    }
     const PartitionAdvice split = partition_count_advice(context, *stage, partitions * factor);
     f.recommendation = fmt::format(
         "Split the stage's partitions {} ways (about {}), so each task's data fits in the memory it held before "
@@ -631,7 +666,9 @@ void spill(const DetectorContext& context, std::vector<Finding>& findings) {
                   {"modeledSpillIoMs", spill_task_ms, "ms"},
                   {"splitFactor", static_cast<double>(factor), "count"},
                   {"stageDurationMs", duration, "ms"}};
+    if (spilled.modeled) f.evidence.push_back({"unreportedDiskShare", t.spill_unreported_disk_share, "fraction"});
     f.thresholds = {"spill.minDiskBytes", "stage.minDurationMs", "significance.appShare"};
+    if (spilled.modeled) f.thresholds.push_back("spill.unreportedDiskShare");
     f.confidence = context.confidence_above(std::max(disk, 1.0), t.spill_min_disk_bytes);
     f.validation_caveat = fmt::format(
         "The spill time is modeled at an assumed {} of disk throughput (impact.spillIoThroughputBytesPerSec), not "

@@ -61,6 +61,10 @@ constexpr SameFix kSameFixes[] = {
     {"stageShape", "taskStageSkew", "straggler", nullptr, "both react to the stage's longest task"},
     {"stageShape", "taskStageSkew", "partitionSizing", nullptr, "both react to the stage's longest task"},
     {"stageShape", "taskStageSkew", "stageShape", "lowParallelism", "more, smaller tasks shorten the longest one"},
+    // After those (so what they folded follows): a spill's fix splits the stage's partitions too (or gives each task more memory, which the
+    // entry keeps saying): junoHourly stage 1.0, 40 tasks of 1.7 GiB on 200 cores, spilling.
+    {"stageShape", "lowParallelism", "spill", nullptr, "both ask for more partitions of this stage"},
+    {"partitionSizing", nullptr, "spill", nullptr, "both ask for more partitions of this stage"},
     // A stage the application spent its time in points at what made it slow; a finding that
     // says what is that pointer's answer.
     {"stageSlowness", nullptr, "stageShape", nullptr, "the stage's shape is why it was slow", true},

@@ -69,6 +69,7 @@ const std::array kRegistry = {
     ThresholdInfo{"shuffle.minReadBytes", "bytes", "1 GiB read by the stage", &T::shuffle_min_read_bytes},
     ThresholdInfo{"shuffle.minMeasuredShare", "fraction", "fetch wait + shuffle write time vs the tasks' run time", &T::shuffle_min_measured_share},
     ThresholdInfo{"spill.minDiskBytes", "bytes", "256 MiB spilled to disk by the stage", &T::spill_min_disk_bytes},
+    ThresholdInfo{"spill.unreportedDiskShare", "fraction", "disk bytes per memory byte spilled, modeled where Spark before 2.3 did not report them", &T::spill_unreported_disk_share},
     ThresholdInfo{"stageSlowness.infoMinMs", "ms", "a stage longer than 5 minutes", &T::stage_slowness_info_min_ms},
     ThresholdInfo{"stageSlowness.minAppShare", "fraction", "and a quarter of the application", &T::stage_slowness_min_app_share},
     ThresholdInfo{"partitionSizing.maxBytes", "bytes", "one task's shuffle read or input: 1 GiB is too big", &T::partition_max_bytes},

@@ -457,6 +457,37 @@ TEST(Memory, SpillToDisk) {
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
 }
 
+TEST(Memory, SpillBeforeSpark23ModelsTheDiskBytesItDidNotReport) {
+  // Spark 1.6's Tungsten sorters reported a spill's memory bytes and no disk bytes
+  // (SPARK-3577, fixed in 2.3): 40 x 160 MiB from memory, 0 on disk. The disk side is modeled at 0.2 of the
+  // memory side: 40 x 32 MiB, as SpillToDisk reports it.
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) {
+    t.disk_spill_bytes = 0;
+    t.memory_spill_bytes = 160 * kMiB;
+    t.shuffle_read_bytes = 16 * kMiB;
+  }
+  ScenarioLog old_spark = short_app();
+  old_spark.spark_version("1.6.1");
+  const auto result = run_stage(old_spark, stage);
+  auto spill = result.of_type("spill");
+  ASSERT_EQ(spill.size(), 1u);
+  const Finding& f = *spill[0];
+  const double disk = 40.0 * 32 * kMiB;
+  EXPECT_DOUBLE_EQ(evidence_of(f, "diskBytesSpilled"), disk);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "unreportedDiskShare"), 0.2);
+  EXPECT_NEAR(evidence_of(f, "modeledSpillIoMs"), disk / 200e6 * 1000, 1e-6);
+  EXPECT_EQ(evidence_of(f, "splitFactor"), 2);
+  EXPECT_NE(f.title.find("6.25 GiB from memory to disk"), std::string::npos) << f.title;
+  EXPECT_NE(f.explanation.find("SPARK-3577"), std::string::npos) << f.explanation;
+
+  // From Spark 2.3 the sorters report their disk bytes: a spill that reports none stayed in
+  // memory's accounting alone and costs no disk time to model.
+  ScenarioLog newer = short_app();
+  newer.spark_version("2.3.0");
+  EXPECT_TRUE(run_stage(newer, stage).of_type("spill").empty());
+}
+
 TEST(Memory, SpillOnDatabricksAsksForMoreMemoryPerCoreNotASetting) {
   StageSpec stage = eighty_second_stage();
   for (TaskSpec& t : stage.tasks) {

@@ -379,6 +379,29 @@ TEST(Shuffle, LowShuffleParallelismAndLowParallelismAreOneFix) {
   }
 }
 
+TEST(Shuffle, ASpillOfTooFewPartitionsIsTheSameFix) {
+  // The 3 partitions of 1 GiB spill 2 GiB each from memory, 512 MiB to disk: spill's fix splits
+  // the partitions, as lowParallelism's and lowShuffleParallelism's do (junoHourly stage 1.0).
+  // One entry holds all three.
+  StageSpec stage = few_big_tasks(3, kGiB);
+  for (TaskSpec& t : stage.tasks) {
+    t.memory_spill_bytes = 2 * kGiB;
+    t.disk_spill_bytes = kGiB / 2;
+  }
+  const auto result = run_stage(cluster(250000), stage);
+  auto spill = result.detected("spill");
+  auto cores = result.detected("stageShape", "lowParallelism");
+  auto bytes = result.detected("partitionSizing", "lowShuffleParallelism");
+  ASSERT_EQ(spill.size(), 1u);
+  ASSERT_EQ(cores.size(), 1u);
+  ASSERT_EQ(bytes.size(), 1u);
+  const Finding* entry = result.entry_of(spill[0]->id);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry, result.entry_of(cores[0]->id));
+  EXPECT_EQ(entry, result.entry_of(bytes[0]->id));
+  EXPECT_EQ(entry->also_answers.size(), 2u);
+}
+
 TEST(Shuffle, LowShuffleParallelismSetByTheCodeNamesTheCode) {
   // The corpus's kubeflow NewYorkTaxiData log (Spark 3.5.3): 5 GiB through a repartition(2) before
   // a write. spark.sql.shuffle.partitions does not change a repartition(n); the advice names it.
