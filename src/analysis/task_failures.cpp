@@ -2,10 +2,12 @@
 // jobFailureRate.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "analysis/cluster_shape.h"
 #include "analysis/detectors.h"
 #include "analysis/failure_advice.h"
 #include "analysis/figure_words.h"
@@ -435,10 +437,118 @@ std::string failed_attempts_list(const CauseGroup& group) {
   return list;
 }
 
+// The application stopped while work ran: a job the SparkContext's shutdown cancelled, and
+// executors lost (not scaled down) in the last kStopWindowMs before the application's end. On
+// YARN or Kubernetes the cluster manager takes the containers down as the driver stops, and the
+// running stage's tasks fail of it before the end is logged (NVIDIA's tasks_executors_fail log:
+// two executors "Executor Process Lost" 282 and 130 ms before the end, then 50 Resubmitted, one
+// ExecutorLostFailure and 2 FetchFailed on their shuffle files, and job 79 "cancelled because
+// SparkContext was shut down"). Those failures are the stop's, not the job's.
+constexpr int64_t kStopWindowMs = 2000;
+
+struct StopWhileRunning {
+  const model::Job* cancelled_job = nullptr;
+  std::set<std::string> lost_executors;  // lost within the window
+  int64_t first_loss_before_end_ms = 0;
+  std::string loss_reason;               // the first lost executor's
+};
+
+std::optional<StopWhileRunning> stop_while_running(const DetectorContext& context) {
+  const model::AppModel& model = context.model();
+  if (!model.app.end_time_ms) return std::nullopt;
+  const int64_t end = *model.app.end_time_ms;
+  StopWhileRunning stop;
+  for (const model::Job& job : model.jobs) {
+    if (cancelled_by_shutdown(job)) {
+      stop.cancelled_job = &job;
+      break;
+    }
+  }
+  if (stop.cancelled_job == nullptr) return std::nullopt;
+  for (const model::Executor& e : model.executors) {
+    if (e.is_driver() || !e.remove_time_ms || removed_by_scaling(e.remove_reason)) continue;
+    const int64_t before_end = end - *e.remove_time_ms;
+    if (before_end < 0 || before_end > kStopWindowMs) continue;
+    if (stop.lost_executors.empty() || before_end > stop.first_loss_before_end_ms) {
+      stop.first_loss_before_end_ms = before_end;
+      stop.loss_reason = e.remove_reason;
+    }
+    stop.lost_executors.insert(e.id);
+  }
+  if (stop.lost_executors.empty()) return std::nullopt;
+  return stop;
+}
+
+// A cause group the stop explains: in stages that ran into the stop (cancelled with the job, or
+// ended within the window), and either tasks of the executors lost in it (ExecutorLostFailure,
+// Resubmitted) or fetches of the shuffle files that went with them (FetchFailed).
+bool failed_of_the_stop(const DetectorContext& context, const StopWhileRunning& stop, const CauseGroup& group) {
+  const int64_t end = *context.model().app.end_time_ms;
+  for (const auto& [stage, count] : group.stages) {
+    if (job_cancelled_by_shutdown(context, *stage) == nullptr) return false;
+    if (stage->completion_time_ms && end - *stage->completion_time_ms > kStopWindowMs) return false;
+  }
+  if (group.reason == "FetchFailed") return true;
+  if (group.reason != "ExecutorLostFailure" && group.reason != "Resubmitted") return false;
+  return !group.executors.empty() && std::all_of(group.executors.begin(), group.executors.end(), [&](const std::string& id) {
+    return stop.lost_executors.count(id) > 0;
+  });
+}
+
+// One informational entry for every failure the stop explains.
+Finding stopped_while_running(const StopWhileRunning& stop, const std::vector<const CauseGroup*>& groups) {
+  int64_t attempts = 0;
+  std::vector<StageRef> stages;
+  std::string kinds;
+  for (const CauseGroup* group : groups) {
+    attempts += group->attempts;
+    for (const auto& [stage, count] : group->stages) stages.push_back(DetectorContext::ref(*stage));
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", format_count(group->attempts), group->reason);
+  }
+  std::sort(stages.begin(), stages.end());
+  stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+  const StageAttempt& first = *groups.front()->stages.front().first;
+  Finding f = DetectorContext::stage_finding(first, "failures", "stoppedWhileRunning");
+  const std::string where = stages.size() == 1 ? DetectorContext::stage_label(first)
+                                               : fmt::format("{} stage attempts", stages.size());
+  if (stages.size() > 1) {
+    f.scope = Scope::kApp;
+    f.id = DetectorContext::finding_id(f.type, f.rule, "app");
+    f.sql_execution_id.reset();
+  }
+  f.stages = stages;
+  const auto lost = static_cast<int64_t>(stop.lost_executors.size());
+  f.title = fmt::format("The application was stopped while {} ran: {} task attempt{} failed as its executors went",
+                        where, format_count(attempts), attempts == 1 ? "" : "s");
+  f.explanation = fmt::format(
+      "Job {} was cancelled: \"{}\". {} executor{} {} lost in the last {} before the application's end (\"{}\"): "
+      "the cluster manager takes the executors down as the driver stops. The failed attempts that followed ({}) "
+      "are the stop's, not the job's: nothing to fix in the job. If the stop was not meant (a timeout, a kill, a "
+      "notebook detached), that is where to look.",
+      stop.cancelled_job->job_id, short_reason(stop.cancelled_job->failure_reason), format_count(lost),
+      lost == 1 ? "" : "s", lost == 1 ? "was" : "were", format_duration_ms(stop.first_loss_before_end_ms),
+      short_reason(stop.loss_reason, 80), kinds);
+  f.evidence = {{"failedAttempts", static_cast<double>(attempts), "count"},
+                {"executorsLostAtTheEnd", static_cast<double>(lost), "count"},
+                {"firstLossBeforeEndMs", static_cast<double>(stop.first_loss_before_end_ms), "ms"},
+                {"stageAttempts", static_cast<double>(stages.size()), "count"}};
+  f.confidence = Confidence::kHigh;
+  f.band = ImpactBand::kLow;
+  f.claim.kind = WasteClaim::Kind::kInformational;
+  return f;
+}
+
 void failures(const DetectorContext& context, std::vector<Finding>& findings) {
   const Thresholds& t = context.thresholds();
   const model::AppModel& model = context.model();
-  for (auto& [key, group] : group_by_cause(model)) {
+  const std::optional<StopWhileRunning> stop = stop_while_running(context);
+  std::vector<const CauseGroup*> of_the_stop;
+  std::map<std::string, CauseGroup> groups = group_by_cause(model);
+  for (auto& [key, group] : groups) {
+    if (stop && !group.during_shutdown && failed_of_the_stop(context, *stop, group)) {
+      of_the_stop.push_back(&group);
+      continue;
+    }
     if (static_cast<double>(group.attempts) < t.failures_min_failed_tasks) continue;
     const model::FailureCause& cause = *group.cause;
     const StageAttempt& first = *group.stages.front().first;
@@ -506,6 +616,7 @@ void failures(const DetectorContext& context, std::vector<Finding>& findings) {
     f.claim.kind = WasteClaim::Kind::kInformational;
     findings.push_back(std::move(f));
   }
+  if (!of_the_stop.empty()) findings.push_back(stopped_while_running(*stop, of_the_stop));
 }
 
 void job_failure_rate(const DetectorContext& context, std::vector<Finding>& findings) {

@@ -557,6 +557,77 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
       << fetch[0]->explanation;
 }
 
+// NVIDIA's tasks_executors_fail log, in small: a shell stopped while stage 0 ran. Executor 2's
+// process was lost 300 ms before the application's end; its running task failed
+// (ExecutorLostFailure), two of its finished tasks were resubmitted, and two fetches from its
+// shuffle files failed on executor 1, failing the stage; the job was cancelled by the shutdown.
+// One low, informational entry says the application was stopped: no failure finding of its own.
+ScenarioLog stopped_while_running(int64_t loss_before_end_ms) {
+  constexpr int64_t kEnd = 100000;
+  ScenarioLog log;
+  log.start(0).finished(kEnd);
+  log.executor("1", "host-a", 4, 100)
+      .executor("2", "host-b", 4, 100, kEnd - loss_before_end_ms, int64_t{4} << 30, "Executor Process Lost");
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.name = "show";
+  stage.submit_ms = kEnd - 3000;
+  stage.tasks = ScenarioLog::uniform_tasks(8, kEnd - 3000, 500, {"1", "2"}, 4);
+  auto failed = [&](const char* reason, const char* executor, int64_t at, int32_t index) {
+    TaskSpec t;
+    t.launch_ms = at - 30;
+    t.duration_ms = 30;
+    t.executor_id = executor;
+    t.reason = reason;
+    t.failure_detail = std::string(reason) == "FetchFailed" ? "org.apache.spark.shuffle.FetchFailedException: "
+                                                               "java.nio.file.NoSuchFileException: /disk0/blockmgr/x.index"
+                                                             : "Executor Process Lost";
+    t.index = index;
+    stage.tasks.push_back(t);
+  };
+  const int64_t lost_at = kEnd - loss_before_end_ms;
+  failed("ExecutorLostFailure", "2", lost_at, 8);
+  failed("Resubmitted", "2", lost_at, 9);
+  failed("Resubmitted", "2", lost_at, 10);
+  failed("FetchFailed", "1", lost_at + 100, 11);
+  failed("FetchFailed", "1", lost_at + 110, 12);
+  stage.complete_ms = lost_at + 120;
+  stage.failure_reason = "org.apache.spark.shuffle.FetchFailedException: java.nio.file.NoSuchFileException";
+  log.job({.job_id = 79, .submit_ms = kEnd - 3000, .end_ms = kEnd + 40, .succeeded = false,
+           .failure_message = "Job 79 cancelled because SparkContext was shut down", .stages = {stage}});
+  return log;
+}
+
+TEST(TaskFailures, FailuresAsTheApplicationStoppedAreTheStopsNotTheJobs) {
+  const auto result = analyze_scenario(stopped_while_running(300));
+  auto stop = result.detected("failures", "stoppedWhileRunning");
+  ASSERT_EQ(stop.size(), 1u);
+  const Finding& f = *stop[0];
+  EXPECT_EQ(f.band, ImpactBand::kLow);
+  EXPECT_EQ(f.claim.kind, WasteClaim::Kind::kInformational);
+  EXPECT_DOUBLE_EQ(f.evidence[0].value, 5) << "failedAttempts";
+  EXPECT_TRUE(contains(f.title, "The application was stopped while stage 0.0")) << f.title;
+  EXPECT_TRUE(contains(f.explanation, "1 ExecutorLostFailure")) << f.explanation;
+  EXPECT_TRUE(contains(f.explanation, "2 FetchFailed")) << f.explanation;
+  EXPECT_TRUE(contains(f.explanation, "2 Resubmitted")) << f.explanation;
+  EXPECT_TRUE(contains(f.explanation, "in the last 300 ms")) << f.explanation;
+  for (const char* reason : {"ExecutorLostFailure", "FetchFailed", "Resubmitted"}) {
+    EXPECT_TRUE(result.detected("failures", reason).empty()) << reason;
+  }
+  // The stage's failure and the stop are one entry.
+  auto failed_stage = result.detected("stageFailed");
+  ASSERT_EQ(failed_stage.size(), 1u);
+  EXPECT_EQ(result.entry_of(f.id), result.entry_of(failed_stage[0]->id));
+}
+
+TEST(TaskFailures, AnExecutorLostLongBeforeTheEndIsAFailureOfItsOwn) {
+  // The same, with executor 2 lost 5 s before the end: outside the stop's 2 s, a loss the job
+  // met on its own, reported as such.
+  const auto result = analyze_scenario(stopped_while_running(5000));
+  EXPECT_TRUE(result.detected("failures", "stoppedWhileRunning").empty());
+  EXPECT_EQ(result.detected("failures", "ExecutorLostFailure").size(), 1u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // retryWaste's shares: the stage's and the application's, over a floor
 
