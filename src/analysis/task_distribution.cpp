@@ -1,5 +1,5 @@
 // Detectors of how a stage's work is spread over its tasks: skew, straggler, stageShape
-// (lowParallelism, dataExplosion, taskStageSkew) and tinyTask.
+// (lowParallelism, dataExplosion, taskStageSkew, longLastWave) and tinyTask.
 //
 // All of them read the per-stage distributions the model keeps (exact quantiles over a stage
 // attempt's successful tasks) and the stage's sums; none needs per-task records.
@@ -602,6 +602,87 @@ void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findi
   }
 }
 
+// --- stageShape/longLastWave -----------------------------------------------------------------
+
+// A stage of several waves whose end its last wave set: its task time spread over its cores
+// would have ended it well before it did, its data was even (skew's case otherwise), its longest
+// task no time outlier (straggler's, at straggler.maxToMedianRatio), and the
+// time past that is no more than its longest task (list scheduling ends within one task of the
+// even spread; a longer gap is some other wait), nor the stage longer than its waves of its
+// longest task. Long tasks still running when the rest had
+// finished held it: smaller tasks end closer together (sparklint's junoHourly stage 0.0: 544
+// tasks of 34 s to 14 min over 200 cores, 14m 28s of task time a core, 22m 44s long).
+//
+// Split so that the longest task, split alike, is at most this share of the even spread: the
+// end it can still hold is a quarter of the stage's ideal.
+constexpr double kLongestShareAfterSplit = 0.25;
+constexpr int64_t kMostSplitWays = 8;
+
+void long_last_wave(const DetectorContext& context, std::vector<Finding>& findings) {
+  const Thresholds& t = context.thresholds();
+  for (const StageAttempt* stage : context.ran_stages()) {
+    if (stage->tasks_started == 0 || schema_discovery(*stage)) continue;
+    const double duration = context.occupancy(*stage).duration_ms;
+    if (!context.significant_ms(duration, t.shape_min_duration_ms)) continue;
+    const Quantiles& d = stage->quantile(QuantileMetric::kDurationMs);
+    const StageWork work = context.work(*stage);
+    if (work.cores < 2 || work.tasks <= work.cores || d.max <= 0) continue;
+    const double spread_ms = work.slot_ms / work.cores + work.residual_ms;
+    const double past_ms = duration - spread_ms;
+    const auto longest = static_cast<double>(d.max);
+    if (past_ms < t.last_wave_min_share * duration || past_ms > longest) continue;
+    // Its waves account for its time: no longer than as many waves of its longest task as its
+    // tasks fill. Beyond that the stage waited between tasks (a locality wait, a lost executor),
+    // which smaller tasks do not remove.
+    if (duration > work.residual_ms + std::ceil(work.tasks / work.cores) * longest) continue;
+    // Skewed data is skew's; a longest task that is a time outlier is straggler's (its fix is the
+    // host or a copy, not smaller tasks). A long last wave is typical tasks that started late.
+    if (data_spread(*stage, t).skewed || ratio_to_median(d.max, d.p50) >= t.straggler_max_to_median_ratio) continue;
+    const double ideal_ms = work.slot_ms / work.cores;
+    const int64_t ways = std::clamp<int64_t>(
+        static_cast<int64_t>(std::ceil(longest / (kLongestShareAfterSplit * ideal_ms))), 2, kMostSplitWays);
+    const int64_t partitions = stage->num_tasks > 0 ? stage->num_tasks : static_cast<int64_t>(work.tasks);
+    const int64_t suggested = partitions * ways;
+    const double waves = work.tasks / work.cores;
+
+    Finding f = DetectorContext::stage_finding(*stage, "stageShape", "longLastWave");
+    f.title = fmt::format("{}: its last tasks ran {} past the rest of its work", DetectorContext::stage_label(*stage),
+                          duration_text(past_ms));
+    f.explanation = fmt::format(
+        "The stage's {} tasks ran in {:.1f} waves on about {} cores: {} of task time, {} a core, yet the stage took "
+        "{}. Its tasks were long (median {}, longest {}) and its data even, so the ones that started last were still "
+        "running long after the others had finished, on a few cores while the rest had nothing of this stage left.",
+        format_count(partitions), waves, format_count(as_int(work.cores)), duration_text(work.slot_ms),
+        duration_text(ideal_ms), duration_text(duration), format_duration_ms(d.p50), format_duration_ms(d.max));
+    const PartitionAdvice advice = partition_count_advice(context, *stage, suggested);
+    f.recommendation = fmt::format(
+        "Cut the stage's work into smaller tasks, about {} ({} ways): a longest task of about {} then ends close to "
+        "the others.{}{}",
+        format_count(suggested), ways, duration_text(longest / static_cast<double>(ways)), advice.text.empty() ? "" : " ",
+        advice.text);
+    f.settings = advice.settings;
+    f.evidence = {{"tasks", work.tasks, "count"},
+                  {"cores", work.cores, "count"},
+                  {"waves", waves, "count"},
+                  {"taskTimePerCoreMs", ideal_ms, "ms"},
+                  {"pastTheSpreadMs", past_ms, "ms"},
+                  {"taskDurationMaxMs", longest, "ms"},
+                  {"taskDurationP50Ms", static_cast<double>(d.p50), "ms"},
+                  {"splitWays", static_cast<double>(ways), "count"},
+                  {"stageDurationMs", duration, "ms"}};
+    f.thresholds = {"stageShape.lastWaveMinShare", "stageShape.minDurationMs", "skew.bytesMaxToMedianRatio",
+                    "straggler.maxToMedianRatio", "significance.appShare"};
+    f.confidence = context.confidence_above(past_ms / duration, t.last_wave_min_share);
+    f.validation_caveat = fmt::format(
+        "The estimate spreads the stage's task time evenly over the smaller tasks; the longest of them (about {}) can "
+        "still end after the rest, so the stage may gain up to that much less.",
+        duration_text(longest / static_cast<double>(ways)));
+    const double waste = context.claim_reshaped_stage(f, *stage, static_cast<double>(suggested), 1.0, EstimateMethod::kModeled);
+    if (waste < t.significance_min_ms) continue;
+    findings.push_back(std::move(f));
+  }
+}
+
 // --- tinyTask --------------------------------------------------------------------------------
 
 // How many partitions a stage of tiny tasks needs, and what that went by: enough for its data at
@@ -695,6 +776,7 @@ void detect_task_distribution(const DetectorContext& context, std::vector<Findin
   low_parallelism(context, findings);
   data_explosion(context, findings);
   task_stage_skew(context, findings);
+  long_last_wave(context, findings);
   tiny_task(context, findings);
 }
 

@@ -54,6 +54,7 @@ const std::array kRegistry = {
     ThresholdInfo{"straggler.lostCopyToMedianRatio", "ratio", "a losing speculative copy's run vs the median: past it the outliers are slow on any host", &T::straggler_lost_copy_to_median_ratio},
     ThresholdInfo{"stageShape.lowParallelismTaskRatio", "ratio", "tasks below this share of the cores", &T::low_parallelism_task_ratio},
     ThresholdInfo{"stageShape.minDurationMs", "ms", "stages shorter than this are not shape-checked", &T::shape_min_duration_ms},
+    ThresholdInfo{"stageShape.lastWaveMinShare", "fraction", "the stage's time past its task time spread over its cores, of its duration", &T::last_wave_min_share},
     ThresholdInfo{"stageShape.dataExplosionRatio", "ratio", "output / input", &T::data_explosion_ratio},
     ThresholdInfo{"stageShape.dataExplosionMinOutputBytes", "bytes", "1 GiB", &T::data_explosion_min_output_bytes},
     ThresholdInfo{"stageShape.taskStageSkewRatio", "ratio", "one task's share of the stage's wall-clock", &T::task_stage_skew_ratio},

@@ -94,6 +94,7 @@ struct Thresholds {
   // --- stageShape -------------------------------------------------------------------------------
   double low_parallelism_task_ratio = 0.5;   // tasks below this share of the cores
   double shape_min_duration_ms = 60000;      // stages shorter than this are not shape-checked
+  double last_wave_min_share = 0.25;         // the stage's time past its task time spread over its cores
   double data_explosion_ratio = 10;          // output / input
   double data_explosion_min_output_bytes = 1073741824;  // 1 GiB
   double task_stage_skew_ratio = 0.5;        // one task's share of the stage's wall-clock

@@ -58,6 +58,31 @@ register(Scenario(
 ))
 
 
+LAST_WAVE_PARTITIONS = 10    # on 8 slots: a wave of 8, then 2 alone
+LAST_WAVE_TASK_ROWS = 6000   # about 6 s a task: one 1 ms wait a row
+
+
+def _long_last_wave(spark, fixed):
+    rows = spark.range(0, LAST_WAVE_PARTITIONS * LAST_WAVE_TASK_ROWS, numPartitions=8)
+    # The problem: repartition(10) on 8 slots. Its even, long tasks run in one full wave and a
+    # second of two, which the other six slots wait out.
+    shaped = rows.repartition(4 * LAST_WAVE_PARTITIONS if fixed else LAST_WAVE_PARTITIONS)
+    problem_job(spark, "long tasks, a few more than the slots")
+    shaped.select(waits(F.lit(True)).alias("w")).agg(F.sum("w")).collect()
+
+
+register(Scenario(
+    name="long_last_wave",
+    family="task_distribution",
+    planted=f"repartition({LAST_WAVE_PARTITIONS}) of even 6 s tasks on 8 slots: the last 2 run alone for a wave",
+    workload=_long_last_wave,
+    master="local[8]",
+    fix_code=f"repartition({4 * LAST_WAVE_PARTITIONS}): the smaller tasks analyze suggests (4 ways)",
+    expect=Expectation(finding="stageShape", rule="longLastWave",
+                       recommendation_mentions=(f"repartition({4 * LAST_WAVE_PARTITIONS})",)),
+))
+
+
 def _tiny_tasks(spark, fixed):
     rows = spark.range(0, 200_000).select((F.col("id") % 5000).alias("k"), F.col("id").alias("v"))
     problem_job(spark, "an aggregation into thousands of partitions")

@@ -664,6 +664,44 @@ TEST(StageShape, TaskStageSkewNearMissesYieldNone) {
   expect_near_miss({"equal tasks", stage_of(0, 1000, repeat(8, 70000)), {}}, "stageShape", "taskStageSkew");
 }
 
+// --- stageShape: longLastWave ----------------------------------------------------------------
+
+TEST(TaskDistribution, LongLastWaveAsksForSmallerTasks) {
+  // 10 tasks of 60 s on 8 cores: 8 run from 0 s, the last 2 from 60 s to 120 s on 2 cores while 6
+  // have nothing left. 600 s of task time is 75 s a core: the stage ran 45 s (37.5%) past that,
+  // under its longest task (60 s), on even data. Split 4 ways (60 s / (0.25 x 75 s) = 3.2, up):
+  // 40 tasks of 15 s, five waves, about 75 s.
+  const StageSpec stage = stage_of(0, 1000, repeat(10, 60000));
+  const auto result = analyze_stage(stage);
+  auto found = result.detected("stageShape", "longLastWave");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(evidence_of(f, "tasks"), 10);
+  EXPECT_EQ(evidence_of(f, "cores"), 8);
+  EXPECT_NEAR(evidence_of(f, "taskTimePerCoreMs"), 75000, 1);
+  EXPECT_NEAR(evidence_of(f, "pastTheSpreadMs"), 45000, 100);
+  EXPECT_EQ(evidence_of(f, "splitWays"), 4);
+  EXPECT_NE(f.recommendation.find("about 40 (4 ways)"), std::string::npos) << f.recommendation;
+  ASSERT_TRUE(f.impact.wall_clock);
+  EXPECT_GT(f.impact.wall_clock->high_ms, 40000);
+  EXPECT_LE(f.impact.wall_clock->high_ms, 45000);
+  EXPECT_TRUE(result.detected("straggler").empty());
+  EXPECT_TRUE(result.detected("stageShape", "lowParallelism").empty());
+}
+
+TEST(TaskDistribution, FullWavesOrALastWaveUnderTheShareAreNotALongTail) {
+  // 16 tasks of 60 s on 8 cores: two full waves end together.
+  EXPECT_TRUE(analyze_stage(stage_of(0, 1000, repeat(16, 60000))).detected("stageShape", "longLastWave").empty());
+  // 12 tasks: 30 s (25%) past 90 s a core is at the share; 14 tasks: 15 s (12.5%) under it, and
+  // firing once the share is lowered to that.
+  EXPECT_EQ(analyze_stage(stage_of(0, 1000, repeat(12, 60000))).detected("stageShape", "longLastWave").size(), 1u);
+  const StageSpec fourteen = stage_of(0, 1000, repeat(14, 60000));
+  EXPECT_TRUE(analyze_stage(fourteen).detected("stageShape", "longLastWave").empty());
+  Thresholds t = testing::detector_thresholds();
+  t.last_wave_min_share = 0.12;
+  EXPECT_EQ(analyze_stage(fourteen, false, t).detected("stageShape", "longLastWave").size(), 1u);
+}
+
 // --- tinyTask --------------------------------------------------------------------------------
 
 TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
