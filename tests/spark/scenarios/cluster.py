@@ -13,6 +13,17 @@ from pyspark.sql import functions as F
 from scenario import QUICK_EXECUTOR_JVMS, Expectation, Scenario, problem_job, register, waits
 from standalone import Cluster, Worker
 
+
+def dynamic_allocation(max_executors, **settings):
+    """Dynamic allocation on local-cluster: no external shuffle service, so shuffle tracking keeps
+    the executors that hold shuffle data; settings are more dynamicAllocation.* keys."""
+    return {**QUICK_EXECUTOR_JVMS,
+            "spark.dynamicAllocation.enabled": "true",
+            "spark.dynamicAllocation.shuffleTracking.enabled": "true",
+            "spark.dynamicAllocation.maxExecutors": str(max_executors),
+            **{f"spark.dynamicAllocation.{key}": value for key, value in settings.items()}}
+
+
 # --- dynamic_allocation_churn --------------------------------------------------------------------
 
 CHURN_ROUNDS = 3
@@ -38,11 +49,7 @@ register(Scenario(
             "between jobs; every job then waits for new executor JVMs",
     workload=_churn,
     master="local-cluster[2,1,1024]",
-    settings={**QUICK_EXECUTOR_JVMS,
-              "spark.dynamicAllocation.enabled": "true",
-              "spark.dynamicAllocation.shuffleTracking.enabled": "true",
-              "spark.dynamicAllocation.executorIdleTimeout": "1s",
-              "spark.dynamicAllocation.maxExecutors": "2"},
+    settings=dynamic_allocation(2, executorIdleTimeout="1s"),
     # analyze: a timeout of max(2 x 1s, 2 min) and a floor of the executors held on average (under
     # one: one). No longer backlog timeout: the executors all worked before they were removed.
     fix_settings={"spark.dynamicAllocation.executorIdleTimeout": "120s", "spark.dynamicAllocation.minExecutors": "1"},
@@ -78,11 +85,7 @@ register(Scenario(
             f"so each job of {RAMP_TASKS} tasks runs in twice as many waves",
     workload=_slow_ramp,
     master="local-cluster[4,1,1024]",
-    settings={**QUICK_EXECUTOR_JVMS,
-              "spark.dynamicAllocation.enabled": "true",
-              "spark.dynamicAllocation.shuffleTracking.enabled": "true",
-              "spark.dynamicAllocation.maxExecutors": "4",
-              "spark.dynamicAllocation.executorAllocationRatio": str(RAMP_RATIO)},
+    settings=dynamic_allocation(4, executorAllocationRatio=str(RAMP_RATIO)),
     # analyze: the default ratio, replayed against the log's ratio on the same schedule.
     fix_settings={"spark.dynamicAllocation.executorAllocationRatio": "1"},
     expect=Expectation(finding="allocationRamp",
