@@ -49,7 +49,7 @@ void detect_allocation_ramp(const DetectorContext& context, const WhatIf& what_i
   const AllocationRamp& ramp = *what_if.ramp;
   // A replay that does not give today's wall-clock back cannot weigh a change to it.
   const double replay_error = (ramp.settings_ms - what_if.measured_ms) / what_if.measured_ms;
-  if (std::abs(replay_error) > t.ramp_max_replay_error) return;
+  if (std::abs(replay_error) > t.what_if_max_replay_error) return;
   const double gain_ms = ramp.settings_ms - ramp.default_ms;
   if (gain_ms < t.ramp_min_gain_ms || gain_ms < t.ramp_min_share * what_if.measured_ms) return;
 
@@ -98,7 +98,7 @@ void detect_allocation_ramp(const DetectorContext& context, const WhatIf& what_i
                 {"defaultRoundsMs", ramp.default_rounds_ms, "ms"},
                 {"settingsExecutorHours", ramp.settings_executor_hours, "executorHours"},
                 {"defaultRampExecutorHours", ramp.default_executor_hours, "executorHours"}};
-  f.thresholds = {"allocationRamp.maxReplayError", "allocationRamp.minGainMs", "allocationRamp.minShare"};
+  f.thresholds = {"whatIf.maxReplayError", "allocationRamp.minGainMs", "allocationRamp.minShare"};
   f.confidence = context.confidence_above(gain_ms, t.ramp_min_gain_ms);
   f.validation_caveat = fmt::format(
       "Every figure is a replay of the log's tasks: executors are assumed to register {} (the log's measured start-up) "

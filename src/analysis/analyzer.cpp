@@ -78,7 +78,10 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const DetectorContext context(model, analysis.thresholds, occupancy);
   for (const DetectorFamily& family : detector_families()) family.run(context, analysis.findings);
   analysis.economics = economics.get();
-  if (analysis.economics.what_if) detect_allocation_ramp(context, *analysis.economics.what_if, analysis.findings);
+  if (const auto& what_if = analysis.economics.what_if) {
+    detect_allocation_ramp(context, *what_if, analysis.findings);
+    detect_core_bound(context, *what_if, analysis.findings);
+  }
 
   const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
   for (Finding& f : analysis.findings) {

@@ -12,8 +12,6 @@ namespace {
 
 constexpr double kMsPerHour = 3.6e6;
 
-double epoch_ms(int64_t t) { return static_cast<double>(t); }
-
 double price_per_ms(const HeldResource& r, const RateCard& rates) {
   return (r.cores * rates.per_core_hour + r.memory_gib * rates.per_gib_hour) / kMsPerHour;
 }

@@ -41,6 +41,9 @@ void detect_run_state(const DetectorContext& context, std::vector<Finding>& find
 // allocationRamp: reads the what-if's replays of the ramp (what_if.h), so the analyzer runs it
 // once the economics are worked out, after the families below.
 void detect_allocation_ramp(const DetectorContext& context, const WhatIf& what_if, std::vector<Finding>& findings);
+// coreBound: reads the what-if's curve (today's executors and twice as many), and the findings
+// before it (idle cores rule it out), so it runs last.
+void detect_core_bound(const DetectorContext& context, const WhatIf& what_if, std::vector<Finding>& findings);
 
 struct DetectorFamily {
   std::string_view name;

@@ -23,6 +23,9 @@ struct Interval {
   double end_ms = 0;
 };
 
+// A log's epoch milliseconds on the intervals' axis.
+inline double epoch_ms(int64_t t) { return static_cast<double>(t); }
+
 // Sorted, non-overlapping cover of the intervals (empty or inverted ones dropped).
 std::vector<Interval> merge_intervals(std::vector<Interval> intervals);
 // Total length of the union of the intervals.

@@ -11,8 +11,6 @@ namespace sf::analysis {
 
 namespace {
 
-double epoch_ms(int64_t t) { return static_cast<double>(t); }
-
 Interval clip(Interval window, Interval bounds) {
   window.start_ms = std::clamp(window.start_ms, bounds.start_ms, bounds.end_ms);
   window.end_ms = std::clamp(window.end_ms, window.start_ms, bounds.end_ms);

@@ -171,10 +171,19 @@ struct Thresholds {
   double churn_max_lifetime_ms = 120000;     // executors that lived less than 2 minutes
   double churn_min_short_lived = 3;          // at least this many of them
 
+  // --- what-if replays (allocationRamp, coreBound) --------------------------------------------
+  double what_if_max_replay_error = 0.2;     // |replayed - measured| / measured, the replay to trust
+
   // --- allocationRamp ---------------------------------------------------------------------------
-  double ramp_max_replay_error = 0.2;        // |replayed - measured| / measured, the replay to trust
   double ramp_min_gain_ms = 5000;            // wall-clock the default ramp would win, at least
   double ramp_min_share = 0.05;              // and at least this share of the application's
+
+  // --- coreBound ----------------------------------------------------------------------------------
+  double core_bound_min_gain_ms = 20000;     // wall-clock up to twice the executors would win, at least
+  double core_bound_min_share = 0.1;         // and at least this share of the application's
+  double core_bound_max_extra_hours = 0.2;   // for at most this much more executor time
+  double core_bound_min_waves = 2;           // a stage in waves: tasks / cores
+  double core_bound_min_busy_share = 0.75;   // task time / (cores x the stage's duration)
 
   // --- jobFailureRate ---------------------------------------------------------------------------
   double job_failure_min_rate = 0.1;         // failed jobs / jobs

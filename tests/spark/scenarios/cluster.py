@@ -93,6 +93,33 @@ register(Scenario(
 ))
 
 
+# --- core_bound_waves -----------------------------------------------------------------------------
+
+BOUND_TASKS = 24
+BOUND_TASK_ROWS = 1500  # about 1.5 s a task
+
+
+def _core_bound(spark, fixed):
+    # One job of 24 waiting tasks: on one one-core executor they run in 24 waves, on two in 12.
+    problem_job(spark, f"{BOUND_TASKS} tasks in waves on the cores spark.cores.max allows")
+    spark.range(0, BOUND_TASKS * BOUND_TASK_ROWS, 1, BOUND_TASKS).select(waits(F.lit(True)).alias("w")) \
+        .write.format("noop").mode("overwrite").save()
+
+
+register(Scenario(
+    name="core_bound_waves",
+    family="timeline",
+    planted=f"spark.cores.max 1 on a standalone master of two one-core workers: {BOUND_TASKS} even tasks run "
+            "one at a time, every wave on the one core",
+    workload=_core_bound,
+    master="local-cluster[2,1,1024]",
+    settings={**QUICK_EXECUTOR_JVMS, "spark.cores.max": "1"},
+    # analyze: the what-if's replay on two executors.
+    fix_settings={"spark.cores.max": "2"},
+    expect=Expectation(finding="coreBound", settings={"spark.cores.max": "2"}),
+))
+
+
 # --- slow_host ------------------------------------------------------------------------------------
 
 # Three hosts of three task slots. The third can be slow: its executor's environment says so, and a

@@ -212,7 +212,7 @@ TEST(AllocationRamp, AReplayThatMissesTodaysWallClockWeighsNothing) {
   EXPECT_DOUBLE_EQ(w->ramp->settings_ms, 45000);
   EXPECT_TRUE(result.of_type("allocationRamp").empty());
   Thresholds t = testing::detector_thresholds();
-  t.ramp_max_replay_error = 0.3;
+  t.what_if_max_replay_error = 0.3;
   EXPECT_EQ(analyze_scenario(log, t).of_type("allocationRamp").size(), 1u);
 }
 
