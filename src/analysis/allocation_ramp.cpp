@@ -104,10 +104,7 @@ void detect_allocation_ramp(const DetectorContext& context, const WhatIf& what_i
       "Every figure is a replay of the log's tasks: executors are assumed to register {} (the log's measured start-up) "
       "after they are asked for, however many are asked for at once, which a busy cluster may not do.",
       duration_text(ramp.executor_startup_ms));
-  f.claim.kind = WasteClaim::Kind::kSerial;
-  f.claim.method = EstimateMethod::kModeled;
-  f.claim.serial_ms = gain_ms;
-  f.claim.raw = RawWaste{gain_ms, WasteUnit::kMs};
+  f.claim = WasteClaim::serial(gain_ms, EstimateMethod::kModeled);
   findings.push_back(std::move(f));
 }
 

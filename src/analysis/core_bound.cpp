@@ -170,10 +170,7 @@ void detect_core_bound(const DetectorContext& context, const WhatIf& what_if, st
       "The replay runs each task as long as it took today, on executors that register as fast as today's: a cluster "
       "without room for them, or tasks that share a bottleneck outside Spark (a database, an object store's request "
       "rate, the network), gains less.";
-  f.claim.kind = WasteClaim::Kind::kSerial;
-  f.claim.method = EstimateMethod::kModeled;
-  f.claim.serial_ms = gain_ms;
-  f.claim.raw = RawWaste{gain_ms, WasteUnit::kMs};
+  f.claim = WasteClaim::serial(gain_ms, EstimateMethod::kModeled);
   findings.push_back(std::move(f));
 }
 

@@ -93,6 +93,16 @@ struct WasteClaim {
   double serial_ms = 0;            // kSerial
   std::optional<RawWaste> raw;     // the formula's own magnitude, in its own unit
   EstimateMethod method = EstimateMethod::kNone;
+
+  // A wall-clock claim on the application as a whole, its raw waste the same ms.
+  static WasteClaim serial(double ms, EstimateMethod method) {
+    WasteClaim claim;
+    claim.kind = Kind::kSerial;
+    claim.method = method;
+    claim.serial_ms = ms;
+    claim.raw = RawWaste{ms, WasteUnit::kMs};
+    return claim;
+  }
 };
 
 // A figure that supports the finding, with its unit ("ms", "bytes", "ratio", "count", ...).

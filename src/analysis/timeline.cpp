@@ -740,10 +740,7 @@ void driver_time(const DetectorContext& context, std::vector<Finding>& findings)
   f.validation_caveat =
       "Time outside jobs is the driver's, but not all of it can go: planning a query and collecting a final result "
       "take some. The figure is what the driver spent with no job running.";
-  f.claim.kind = WasteClaim::Kind::kSerial;
-  f.claim.method = EstimateMethod::kMeasured;
-  f.claim.serial_ms = driver_ms;
-  f.claim.raw = RawWaste{driver_ms, WasteUnit::kMs};
+  f.claim = WasteClaim::serial(driver_ms, EstimateMethod::kMeasured);
   findings.push_back(std::move(f));
 }
 
