@@ -32,13 +32,14 @@ struct StageInWaves {
   const StageAttempt* stage = nullptr;
   double tasks = 0;
   double cores = 0;
+  double waves = 0;             // tasks over the task slots of the cores
   double busy_share = 0;
   double duration_ms = 0;
 };
 
 // The stages that ran more waves of tasks than coreBound.minWaves on the cores of their window,
 // those cores busy at least coreBound.minBusyShare of the stage's time; longest first.
-std::vector<StageInWaves> stages_in_waves(const DetectorContext& context, double task_cpus) {
+std::vector<StageInWaves> stages_in_waves(const DetectorContext& context, int32_t task_cpus) {
   const Thresholds& t = context.thresholds();
   std::vector<StageInWaves> found;
   for (const StageAttempt* stage : context.ran_stages()) {
@@ -48,15 +49,16 @@ std::vector<StageInWaves> stages_in_waves(const DetectorContext& context, double
     if (slots < 1 || occupancy.duration_ms <= 0 || work.tasks < t.core_bound_min_waves * slots) continue;
     const double busy = work.slot_ms / (slots * occupancy.duration_ms);
     if (busy < t.core_bound_min_busy_share) continue;
-    found.push_back({stage, work.tasks, occupancy.window_cores, std::min(1.0, busy), occupancy.duration_ms});
+    found.push_back({stage, work.tasks, occupancy.window_cores, work.tasks / slots, std::min(1.0, busy),
+                     occupancy.duration_ms});
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.duration_ms > b.duration_ms; });
   return found;
 }
 
-std::string stage_in_waves_words(const StageInWaves& s, double task_cpus) {
+std::string stage_in_waves_words(const StageInWaves& s) {
   return fmt::format("{} ran {} tasks in {:.1f} waves on {}, busy {} of its {}", DetectorContext::stage_label(*s.stage),
-                     units::format_count(as_int(s.tasks)), s.tasks * task_cpus / s.cores,
+                     units::format_count(as_int(s.tasks)), s.waves,
                      units::format_counted(as_int(s.cores), "core"), units::format_percent(s.busy_share),
                      duration_text(s.duration_ms));
 }
@@ -119,8 +121,7 @@ void detect_core_bound(const DetectorContext& context, const WhatIf& what_if, st
   const double extra_hours = doubled->executor_hours / today->executor_hours - 1;
   if (extra_hours > t.core_bound_max_extra_hours) return;
 
-  const double task_cpus = std::max(1.0, context.number_property("spark.task.cpus").value_or(1));
-  const std::vector<StageInWaves> in_waves = stages_in_waves(context, task_cpus);
+  const std::vector<StageInWaves> in_waves = stages_in_waves(context, what_if.task_cpus);
   if (in_waves.empty()) return;
 
   Finding f;
@@ -131,7 +132,7 @@ void detect_core_bound(const DetectorContext& context, const WhatIf& what_if, st
                         executors_words(doubled->executors), duration_text(gain_ms));
   std::vector<std::string> named;
   for (size_t i = 0; i < std::min(kStagesNamed, in_waves.size()); ++i) {
-    named.push_back(stage_in_waves_words(in_waves[i], task_cpus));
+    named.push_back(stage_in_waves_words(in_waves[i]));
     f.stages.push_back(DetectorContext::ref(*in_waves[i].stage));
   }
   const std::string more = in_waves.size() > kStagesNamed

@@ -75,6 +75,7 @@ std::optional<WhatIf> what_if(const model::AppModel& model, const ClusterShape& 
   const DynamicAllocation& da = shape.dynamic_allocation;
   WhatIf result;
   result.cores_per_executor = shape.cores_per_executor;
+  result.task_cpus = shape.task_cpus;
   result.peak_executors = shape.executors;
   result.dynamic_allocation = da.enabled;
   result.measured_ms = static_cast<double>(*duration);

@@ -66,6 +66,7 @@ struct WhatIf {
   static constexpr double kKneeShare = 0.05;
 
   int32_t cores_per_executor = 1;
+  int32_t task_cpus = 1;        // spark.task.cpus in effect: cores each task takes
   int32_t today_executors = 1;  // the size the settings gave (dynamic allocation: see above)
   int32_t peak_executors = 1;   // the most the log's cluster held at once
   bool dynamic_allocation = false;

@@ -16,11 +16,6 @@ using sf::testing::StageSpec;
 using sf::testing::TaskSpec;
 using testing::analyze_scenario;
 
-const Finding* only_ramp_finding(const testing::Analyzed& result) {
-  const auto found = result.of_type("allocationRamp");
-  return found.size() == 1 ? found.front() : nullptr;
-}
-
 const SettingChange* suggested(const Finding& f, std::string_view key) {
   for (const SettingChange& s : f.settings) {
     if (s.key == key) return &s;
@@ -96,7 +91,7 @@ TEST(AllocationRamp, TheRatioCapsTheExecutorsTheReplayAsksFor) {
   EXPECT_DOUBLE_EQ(ramp.default_ratio_ms, ramp.default_ms) << "the ratio is the only slow setting";
   EXPECT_DOUBLE_EQ(ramp.default_rounds_ms, ramp.settings_ms);
 
-  const Finding* f = only_ramp_finding(result);
+  const Finding* f = result.only("allocationRamp");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->id, "allocationRamp//app");
   EXPECT_EQ(f->claim.kind, WasteClaim::Kind::kSerial);
@@ -127,7 +122,7 @@ TEST(AllocationRamp, RoundsFarApartHoldTheExecutorsBack) {
   // ends at 24 s, the application 2 s later.
   EXPECT_DOUBLE_EQ(w->ramp->default_ms, 26000);
 
-  const Finding* f = only_ramp_finding(result);
+  const Finding* f = result.only("allocationRamp");
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(f->claim.serial_ms, 9000);
   ASSERT_EQ(f->settings.size(), 1u);
@@ -149,7 +144,7 @@ TEST(AllocationRamp, OnlyTheSettingThatHoldsTheExecutorsBackIsSuggested) {
   ASSERT_TRUE(w && w->ramp);
   EXPECT_DOUBLE_EQ(w->ramp->default_ratio_ms, w->ramp->settings_ms);
   EXPECT_LT(w->ramp->default_rounds_ms, w->ramp->settings_ms);
-  const Finding* f = only_ramp_finding(result);
+  const Finding* f = result.only("allocationRamp");
   ASSERT_NE(f, nullptr);
   ASSERT_EQ(f->settings.size(), 1u);
   EXPECT_EQ(f->settings.front().key, "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout");

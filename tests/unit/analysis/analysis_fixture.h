@@ -27,6 +27,11 @@ struct Analyzed {
     }
     return found;
   }
+  // The one finding of the type, or nullptr when there is none or more than one.
+  const Finding* only(std::string_view type) const {
+    const auto found = of_type(type);
+    return found.size() == 1 ? found.front() : nullptr;
+  }
   // What the detectors found, whether a finding kept its own entry or was folded into the one
   // that names the same fix (analysis/same_fix.h).
   std::vector<const Finding*> detected(std::string_view type, std::string_view rule = {}) const {

@@ -13,11 +13,6 @@ using sf::testing::ScenarioLog;
 using sf::testing::StageSpec;
 using testing::analyze_scenario;
 
-const Finding* only_core_bound(const testing::Analyzed& result) {
-  const auto found = result.of_type("coreBound");
-  return found.size() == 1 ? found.front() : nullptr;
-}
-
 // Two one-core executors from the start; one stage of `tasks` tasks of 10 s in waves from 1 s,
 // the job ending 0.5 s after it and the application 1.5 s later. 40 tasks: 20 waves, 201 s of
 // stage; four executors run it in 10 waves, 101 s.
@@ -37,7 +32,7 @@ ScenarioLog waves_on_two_executors(const std::string& master, int tasks = 40) {
 
 TEST(CoreBound, AStageInWavesOnEveryCoreAsksForMoreExecutors) {
   const auto result = analyze_scenario(waves_on_two_executors("yarn"));
-  const Finding* f = only_core_bound(result);
+  const Finding* f = result.only("coreBound");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->id, "coreBound//app");
   EXPECT_EQ(f->claim.kind, WasteClaim::Kind::kSerial);
@@ -54,7 +49,7 @@ TEST(CoreBound, AStageInWavesOnEveryCoreAsksForMoreExecutors) {
 TEST(CoreBound, OnAStandaloneMasterTheCoresMaxOrMoreWorkers) {
   // Without spark.cores.max the application took every core the workers had: no setting adds one.
   const auto every_core = analyze_scenario(waves_on_two_executors("spark://master:7077"));
-  const Finding* f = only_core_bound(every_core);
+  const Finding* f = every_core.only("coreBound");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(f->settings.empty());
   EXPECT_NE(f->recommendation.find("add workers"), std::string::npos) << f->recommendation;
@@ -62,7 +57,7 @@ TEST(CoreBound, OnAStandaloneMasterTheCoresMaxOrMoreWorkers) {
   ScenarioLog capped = waves_on_two_executors("spark://master:7077");
   capped.property("spark.cores.max", "2");
   const auto result = analyze_scenario(capped);
-  f = only_core_bound(result);
+  f = result.only("coreBound");
   ASSERT_NE(f, nullptr);
   ASSERT_EQ(f->settings.size(), 1u);
   EXPECT_EQ(f->settings[0].key, "spark.cores.max");
@@ -82,7 +77,7 @@ TEST(CoreBound, ARunThatGainsUnderTheThresholdsIsNotReported) {
   Thresholds t = testing::detector_thresholds();
   t.core_bound_min_gain_ms = 5000;
   const auto result = analyze_scenario(waves_on_two_executors("yarn", 4), t);
-  const Finding* f = only_core_bound(result);
+  const Finding* f = result.only("coreBound");
   ASSERT_NE(f, nullptr);
   EXPECT_NEAR(f->claim.serial_ms, 10000, 1000);
 }
