@@ -153,6 +153,17 @@ def test_a_control_has_nothing_worth_fixing(name):
     assert not loud, f"{name}: a control is told to fix {loud}"
 
 
+def test_a_new_executors_first_task_is_warm_up_not_an_outlier():
+    # The control has teeth: its longest tasks, one on each executor dynamic allocation added,
+    # are past the straggler's ratio to the median; and no finding calls them an outlier.
+    doc = analysis(run_of("control_cold_executors", "control")["log"])
+    (stage,) = doc["stages"]
+    durations = stage["quantiles"]["durationMs"]
+    assert durations["max"] >= 3 * durations["p50"], f"no warm-up outlier planted: {durations}"
+    outliers = [f["id"] for f in doc["findings"] if f["type"] in ("straggler", "skew", "stageShape", "slowHost")]
+    assert not outliers, f"a JVM's warm-up is reported as {outliers}"
+
+
 @pytest.mark.parametrize("run", RUNS, ids=lambda r: f"{r['scenario']}-{r['variant']}-{r['round']}")
 def test_every_suggested_setting_is_a_change(run):
     doc = analysis(run["log"])

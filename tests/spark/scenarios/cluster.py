@@ -10,7 +10,7 @@ import time
 
 from pyspark.sql import functions as F
 
-from scenario import QUICK_EXECUTOR_JVMS, Expectation, Scenario, problem_job, register, waits
+from scenario import QUICK_EXECUTOR_JVMS, Expectation, Scenario, other_job, problem_job, register, waits
 from standalone import Cluster, Worker
 
 
@@ -120,6 +120,43 @@ register(Scenario(
     # analyze: the what-if's replay on two executors.
     fix_settings={"spark.cores.max": "2"},
     expect=Expectation(finding="coreBound", settings={"spark.cores.max": "2"}),
+))
+
+
+# --- control_cold_executors ----------------------------------------------------------------------
+
+COLD_TASKS = 24
+COLD_TASK_ROWS = 400    # about 0.4 s a task
+COLD_START_MS = 2500    # the first task on each executor: a JVM loading classes and compiling code
+COLD_MARK = "sf.scenario.warmed"
+
+
+def _cold_executors(spark, fixed):
+    # Dynamic allocation adds the executors while the stage runs (none are held at the start). The
+    # first task each executor runs pays COLD_START_MS once, as a first task on a new JVM pays for
+    # class loading and compilation; the executor's later tasks run warm. A warm-up outlier is not
+    # a straggler or skew, and there is nothing to fix: it is the price of a new executor.
+    # reflect() gives the text "null" for a property not set, never SQL NULL.
+    cold = F.expr(f"reflect('java.lang.System', 'getProperty', '{COLD_MARK}')") != "yes"
+    # An array evaluates every element: the mark is set and the wait paid on one row only.
+    warm_up = F.array(F.expr(f"reflect('java.lang.System', 'setProperty', '{COLD_MARK}', 'yes')"),
+                      F.expr(f"reflect('java.lang.Thread', 'sleep', cast({COLD_START_MS} as bigint))"))
+    other_job(spark, f"{COLD_TASKS} even tasks on executors added as the stage runs")
+    spark.range(0, COLD_TASKS * COLD_TASK_ROWS, 1, COLD_TASKS) \
+        .select(F.when(cold, F.size(warm_up)).otherwise(F.lit(0)).alias("c"), waits(F.lit(True)).alias("w")) \
+        .write.format("noop").mode("overwrite").save()
+
+
+register(Scenario(
+    name="control_cold_executors",
+    family="task_distribution",
+    planted=f"nothing: the first task on each executor dynamic allocation adds takes {COLD_START_MS / 1000:.1f} s "
+            f"longer than the other {COLD_TASKS} tasks of about 0.4 s, as a new JVM warming up does",
+    workload=_cold_executors,
+    master="local-cluster[2,1,1024]",
+    settings=dynamic_allocation(2),
+    control=True,
+    quiet_types=("straggler", "skew", "partitionSizing", "stageShape"),
 ))
 
 
