@@ -74,9 +74,17 @@ std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
     StageOccupancy& o = result[i];
     const double run_time = static_cast<double>(s.metric(model::TaskMetric::kExecutorRunTimeMs));
     o.window_cores = peak_cores;
+    o.running_cores = peak_cores;
     if (s.submission_time_ms && s.completion_time_ms && *s.completion_time_ms > *s.submission_time_ms) {
       o.window = {static_cast<double>(*s.submission_time_ms), static_cast<double>(*s.completion_time_ms)};
       o.window_cores = cores_in_window(spans, o.window, peak_cores);
+      o.running = o.window;
+      o.running_cores = o.window_cores;
+      if (s.first_task_launched_time_ms && *s.first_task_launched_time_ms > *s.submission_time_ms &&
+          *s.first_task_launched_time_ms < *s.completion_time_ms) {
+        o.running.start_ms = static_cast<double>(*s.first_task_launched_time_ms);
+        o.running_cores = cores_in_window(spans, o.running, peak_cores);
+      }
     }
     o.ceiling_ms = std::max(static_cast<double>(s.max_task_duration_ms), o.window_cores > 0 ? run_time / o.window_cores : 0.0);
     if (!(o.window.end_ms > o.window.start_ms)) continue;

@@ -38,6 +38,10 @@ struct StageOccupancy {
   double occupancy_ms = 0;
   double gate = 0;             // occupancy / duration, in [0, 1]
   double window_cores = 0;     // cores held during the window, on average (peak cores without executor data)
+  // From the first task's launch to the end: a stage submitted before its first executor
+  // registered (a cold start) ran its tasks on the cores held from then on.
+  Interval running;
+  double running_cores = 0;    // cores held while it ran, on average
   double ceiling_ms = 0;       // max(longest task, executorRunTime / window cores)
   Interval window;
 };
