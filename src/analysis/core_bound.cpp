@@ -45,11 +45,13 @@ std::vector<StageInWaves> stages_in_waves(const DetectorContext& context, int32_
   for (const StageAttempt* stage : context.ran_stages()) {
     const StageOccupancy& occupancy = context.occupancy(*stage);
     const StageWork work = context.work(*stage);
-    const double slots = occupancy.window_cores / task_cpus;
-    if (slots < 1 || occupancy.duration_ms <= 0 || work.tasks < t.core_bound_min_waves * slots) continue;
-    const double busy = work.slot_ms / (slots * occupancy.duration_ms);
+    // The cores held while its tasks ran: the wait for a first executor is a cold start's.
+    const double running_ms = occupancy.running.end_ms - occupancy.running.start_ms;
+    const double slots = occupancy.running_cores / task_cpus;
+    if (slots < 1 || running_ms <= 0 || work.tasks < t.core_bound_min_waves * slots) continue;
+    const double busy = work.slot_ms / (slots * running_ms);
     if (busy < t.core_bound_min_busy_share) continue;
-    found.push_back({stage, work.tasks, occupancy.window_cores, work.tasks / slots, std::min(1.0, busy),
+    found.push_back({stage, work.tasks, occupancy.running_cores, work.tasks / slots, std::min(1.0, busy),
                      occupancy.duration_ms});
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.duration_ms > b.duration_ms; });
@@ -93,6 +95,26 @@ CountAdvice executor_count_advice(const DetectorContext& context, int64_t execut
   }
   return {fmt::format("Run {}.", executors_words(executors)),
           {context.raise_setting("spark.executor.instances", std::to_string(executors))}};
+}
+
+// A stage in waves whose last wave alone set its end (stageShape/longLastWave) is time both fixes
+// claim: with smaller tasks, more executors win less there (junoHourly stage 0.0). The figures are
+// not to be added; the sentence says so.
+std::string overlap_with_last_waves(const std::vector<StageInWaves>& in_waves, const std::vector<Finding>& findings) {
+  std::vector<std::string> shared;
+  for (const StageInWaves& s : in_waves) {
+    const StageRef ref = DetectorContext::ref(*s.stage);
+    const bool claimed = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.type == "stageShape" && f.rule == "longLastWave" &&
+             std::find(f.stages.begin(), f.stages.end(), ref) != f.stages.end();
+    });
+    if (claimed) shared.push_back(DetectorContext::stage_label(*s.stage));
+  }
+  if (shared.empty()) return "";
+  return fmt::format(
+      " Part of this time is the long last wave of {}, which stageShape/longLastWave reports: with that stage's tasks "
+      "smaller, more executors win less there, so the two findings' figures overlap and do not add up.",
+      fmt::join(shared, ", "));
 }
 
 }  // namespace
@@ -148,6 +170,7 @@ void detect_core_bound(const DetectorContext& context, const WhatIf& what_if, st
       duration_text(doubled->executor_hours * 3.6e6), duration_text(today->executor_hours * 3.6e6), 100 * extra_hours,
       extra_hours <= kAboutTheSame ? ": the stages shorten as much as the executors grow"
                                    : ": the rest of the run does not shorten with more executors");
+  f.explanation += overlap_with_last_waves(in_waves, findings);
   const CountAdvice advice = executor_count_advice(context, doubled->executors, what_if.cores_per_executor);
   f.recommendation = fmt::format(
       "Give the application more executors of the same size. {} Where the run's cost matters more than its time, "

@@ -82,5 +82,44 @@ TEST(CoreBound, ARunThatGainsUnderTheThresholdsIsNotReported) {
   EXPECT_NEAR(f->claim.serial_ms, 10000, 1000);
 }
 
+TEST(CoreBound, AStageSubmittedBeforeItsExecutorsRegisteredRanOnTheCoresThatCame) {
+  // Real Spark on local-cluster: the job's stage was submitted 2.5 s before the one executor
+  // registered. Averaged over the stage's window the run held under one core; its tasks ran in
+  // waves on the one that came, and the wait is a cold start's, not fewer cores.
+  ScenarioLog log;
+  log.property("spark.master", "yarn").start(0).finished(245000).executor("1", "host-a", 1, 4000);
+  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 244000,
+              .tasks = ScenarioLog::uniform_tasks(24, 4000, 10000, {"1"}, 1)};
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 244500, .stages = {s}});
+  const auto result = analyze_scenario(log);
+  const Finding* f = result.only("coreBound");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->explanation.find("ran 24 tasks in 24.0 waves on 1 core"), std::string::npos) << f->explanation;
+}
+
+TEST(CoreBound, SaysWhereALongLastWaveClaimsTheSameTime) {
+  // Eight one-core executors, 17 tasks of 60 s: two full waves and one task alone, a 180 s stage
+  // whose last wave ran 52.5 s past its task time spread over the cores (longLastWave). Sixteen
+  // executors run it in two waves, 60 s sooner, for 34% more executor time; its cores were busy
+  // 71% of the stage (1,020 of 1,440 core-seconds). Both are allowed here.
+  ScenarioLog log;
+  std::vector<std::string> executors;
+  for (int e = 1; e <= 8; ++e) executors.push_back(std::to_string(e));
+  log.property("spark.master", "yarn").start(0).finished(183000);
+  for (const std::string& e : executors) log.executor(e, "host-" + e, 1, 0);
+  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 181000,
+              .tasks = ScenarioLog::uniform_tasks(17, 1000, 60000, executors, 1)};
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 181500, .stages = {s}});
+  Thresholds t = testing::detector_thresholds();
+  t.core_bound_max_extra_hours = 0.5;
+  t.core_bound_min_busy_share = 0.7;
+  const auto result = analyze_scenario(log, t);
+  ASSERT_EQ(result.detected("stageShape", "longLastWave").size(), 1u);
+  const Finding* f = result.only("coreBound");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->explanation.find("long last wave of stage 0.0"), std::string::npos) << f->explanation;
+  EXPECT_NE(f->explanation.find("do not add up"), std::string::npos) << f->explanation;
+}
+
 }  // namespace
 }  // namespace sf::analysis
