@@ -88,8 +88,10 @@ export interface Economics {
                beforeFirstJobMs: number; betweenJobsMs: number; afterLastJobMs: number } | null;
   criticalPath: { wallClockMs: number; lengthMs: number; idealMs: number; idealCores: number;
                   stages: { stageId: number; attemptId: number; floorMs: number }[] } | null;
-  whatIf: { todayExecutors: number; coresPerExecutor: number; measuredMs: number; todaySimulatedMs: number;
-            kneeExecutors: number; kneeMs: number; bestMs: number;
+  // Under dynamic allocation todayExecutors is its maxExecutors (docs/economics.md), and
+  // peakExecutors the most the run held at once.
+  whatIf: { todayExecutors: number; peakExecutors: number; dynamicAllocation: boolean; coresPerExecutor: number;
+            measuredMs: number; todaySimulatedMs: number; kneeExecutors: number; kneeMs: number; bestMs: number;
             curve: { executors: number; predictedMs: number; cost: number }[] } | null;
   cost: { rateCard: { name: string; currency: string }; total: number; driverOnly: number };
 }

@@ -65,6 +65,12 @@ function whatIfOption(e: Economics): ChartOption {
   };
 }
 
+// Today's size as the what-if counts it: under dynamic allocation the ceiling, with the peak held.
+function todaySize(w: NonNullable<Economics['whatIf']>): string {
+  if (!w.dynamicAllocation) return String(w.todayExecutors);
+  return `up to ${w.todayExecutors} (dynamic allocation; ${w.peakExecutors} at the peak)`;
+}
+
 function EconomicsPanel({ e }: { e: Economics }) {
   const option = useMemo(() => (e.whatIf ? whatIfOption(e) : null), [e]);
   const split = e.timeSplit;
@@ -83,7 +89,7 @@ function EconomicsPanel({ e }: { e: Economics }) {
           <span class="muted">{path ? `unlimited executors; ${formatMs(path.idealMs)} with ${path.idealCores} cores and no skew` : ''}</span></div>
         <div class="kpi"><span class="label">Knee of the curve</span>
           <span class="value">{w ? `${w.kneeExecutors} × ${w.coresPerExecutor} cores` : '–'}</span>
-          <span class="muted">{w ? `${formatMs(w.kneeMs)}; today ${w.todayExecutors}: ${formatMs(w.measuredMs)}` : ''}</span></div>
+          <span class="muted">{w ? `${formatMs(w.kneeMs)}; today ${todaySize(w)}: ${formatMs(w.measuredMs)}` : ''}</span></div>
         <div class="kpi"><span class="label">Cost</span>
           <span class="value">{money(e.cost.total, currency)}</span>
           <span class="muted">{`${e.cost.rateCard.name} prices; ${money(e.cost.driverOnly, currency)} while the driver worked alone`}</span></div>
