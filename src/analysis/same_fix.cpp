@@ -43,6 +43,12 @@ bool shutdown_cancelled_jobs(const Finding& rate, const Finding&) {
   return cancelled != nullptr && cancelled->value > 0;
 }
 
+// One job failed, and of the one stage attempt the pair names: the stage's failure is the job's.
+bool one_job_failed_of_the_stage(const Finding& rate, const Finding& stage) {
+  const Evidence* failed = evidence_named(rate, "failedJobs");
+  return failed != nullptr && failed->value == 1 && rate.stages == stage.stages;
+}
+
 constexpr SameFix kSameFixes[] = {
     // skew's max/median branch and straggler judge the same longest task.
     {"skew", "durationMax", "straggler", nullptr, "both react to the same longest task"},
@@ -76,6 +82,9 @@ constexpr SameFix kSameFixes[] = {
     {"stageSlowness", nullptr, "shuffle", nullptr, "the stage's shuffle is why it was slow", true},
     // A stage attempt that failed, and the task failures that made it fail: one root cause.
     {"stageFailed", "", "failures", nullptr, "the failed tasks are why the stage attempt failed", false, true},
+    // local-1422981780767: "1 of 3 jobs failed" beside "stage 2.0 failed and its job failed".
+    {"jobFailureRate", nullptr, "stageFailed", "", "the failed stage attempt is why the job failed", true, false, false,
+     &one_job_failed_of_the_stage},
     // One shutdown cancels every stage and job still running: one entry, not one per stage
     // (gpu_oom_eventlog: four stages cancelled, four entries).
     {"jobFailureRate", nullptr, "stageFailed", "cancelledByShutdown",

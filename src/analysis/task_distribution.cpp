@@ -578,8 +578,12 @@ void task_stage_skew(const DetectorContext& context, std::vector<Finding>& findi
     const BytesSpread data = data_spread(*stage, t);
 
     Finding f = DetectorContext::stage_finding(*stage, "stageShape", "taskStageSkew");
-    f.title = fmt::format("{}: one task took {} of the stage's {}", DetectorContext::stage_label(*stage),
-                          units::format_percent(share), duration_text(duration));
+    // Said as the tail past the median: "one task took 99% of the stage" reads as one task doing
+    // the stage's work, where in one wave of 14-minute tasks (junoHourly stage 1.0) every task
+    // took most of it and the longest only held its end.
+    f.title = fmt::format("{}: its longest task ran {} of the stage's {}, {} past the median task's {}",
+                          DetectorContext::stage_label(*stage), format_duration_ms(d.max), duration_text(duration),
+                          duration_text(tail_ms), format_duration_ms(d.p50));
     f.explanation = fmt::format(
         "The longest task ran {} of the stage's {} ({}); the median task ran {}. For the {} "
         "the longest task ran past the median, up to {} other cores had nothing left of this "

@@ -325,6 +325,29 @@ const model::Job* job_cancelled_by_shutdown(const DetectorContext& context, cons
   return nullptr;
 }
 
+// The task time of every stage attempt of the jobs `stage` failed.
+double failed_job_task_time_ms(const DetectorContext& context, const StageAttempt& stage) {
+  double ms = 0;
+  for (const StageAttempt& other : context.model().stages) {
+    const bool same_job = std::any_of(other.job_ids.begin(), other.job_ids.end(), [&](int64_t id) {
+      const model::Job* job = context.model().job(id);
+      return job != nullptr && job->status == model::JobStatus::kFailed &&
+             std::find(stage.job_ids.begin(), stage.job_ids.end(), id) != stage.job_ids.end();
+    });
+    if (same_job) ms += static_cast<double>(other.metric(TaskMetric::kDurationMs));
+  }
+  return ms;
+}
+
+// The stage attempt failed of its own cause, no later attempt ran, and its job failed of it (not
+// cancelled by a shutdown before a retry could run).
+bool failed_its_job(const DetectorContext& context, const StageAttempt& stage) {
+  return stage.status == StageStatus::kFailed &&
+         model::read_failure_cause(stage.failure_reason).kind != model::FailureCauseKind::kShutdown &&
+         !has_later_attempt(context, stage) && job_cancelled_by_shutdown(context, stage) == nullptr &&
+         job_of_stage_failed(context, stage);
+}
+
 // "java.lang.X: msg at f(F.java:1), the innermost of 2 nested exceptions under org.apache.spark.SparkException"
 std::string describe_with_nesting(const model::FailureCause& cause) {
   std::string words = describe_cause(cause);
@@ -365,7 +388,7 @@ void stage_failed(const DetectorContext& context, std::vector<Finding>& findings
       // A stage that failed of its own cause, but whose job the shutdown cancelled before a retry
       // could run: the job was not lost to this failure.
       const bool cut_short = !retried && shutdown_job != nullptr;
-      const bool fatal = !retried && !cut_short && job_of_stage_failed(context, stage);
+      const bool fatal = failed_its_job(context, stage);
       f = DetectorContext::stage_finding(stage, "stageFailed");
       f.title = fmt::format("{} failed{}", DetectorContext::stage_label(stage),
                             fatal       ? " and its job failed"
@@ -379,6 +402,14 @@ void stage_failed(const DetectorContext& context, std::vector<Finding>& findings
                             shutdown_job->job_id, short_reason(shutdown_job->failure_reason))
               : " A later attempt was submitted.");
       f.evidence = {{"failedTasks", static_cast<double>(stage.tasks_failed), "count"}};
+      if (fatal) {
+        // What the job lost with it, which jobFailureRate says when it keeps an entry of its own.
+        const double lost_ms = failed_job_task_time_ms(context, stage);
+        f.explanation += fmt::format(" The job's stages had run {} of task time ({}), lost with it.",
+                                     duration_text(lost_ms),
+                                     units::format_resource_hours(lost_ms / 3.6e6, "core-hours"));
+        f.evidence.push_back({"failedJobTaskTimeMs", lost_ms, "ms"});
+      }
       f.band = fatal ? ImpactBand::kHigh : ImpactBand::kLow;
     }
     add_settings(context, advice_for(stage.failure_reason, cause), f);
@@ -673,6 +704,11 @@ void job_failure_rate(const DetectorContext& context, std::vector<Finding>& find
                 {"failedJobTimeMs", failed_duration_ms, "ms"},
                 {"failedJobTaskTimeMs", failed_task_time_ms, "ms"}};
   f.thresholds = {"jobFailureRate.minFailed", "jobFailureRate.minRate"};
+  // The stage attempts that failed these jobs: where one job failed of one stage, the stageFailed
+  // finding says why, and the two are one entry (same_fix.cpp).
+  for (const StageAttempt& stage : context.model().stages) {
+    if (failed_its_job(context, stage)) f.stages.push_back({stage.stage_id, stage.attempt_id});
+  }
   f.confidence = context.confidence_above(rate, t.job_failure_min_rate);
   f.claim.kind = WasteClaim::Kind::kResourceOnly;
   f.claim.method = EstimateMethod::kMeasured;

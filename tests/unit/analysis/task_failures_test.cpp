@@ -218,6 +218,33 @@ TEST(TaskFailures, FailedJobs) {
   auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kHigh) << "its job failed";
+  EXPECT_DOUBLE_EQ(evidence_of(*failed_stage[0], "failedJobTaskTimeMs"), 40 * 10000.0);
+  EXPECT_NE(failed_stage[0]->explanation.find("6m 40s of task time (0.11 core-hours), lost with it"), std::string::npos)
+      << failed_stage[0]->explanation;
+  // One job failed of one stage attempt: the stage's failure says why, and the rate is the same
+  // event counted again (local-1422981780767: "1 of 3 jobs failed" beside "stage 2.0 failed").
+  const Finding* entry = result.entry_of(rate[0]->id);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->type, "stageFailed");
+  EXPECT_TRUE(result.of_type("jobFailureRate").empty());
+}
+
+TEST(TaskFailures, JobsFailedOfSeveralStagesKeepTheirRate) {
+  // Two jobs, each failed of a stage of its own: the rate is a pattern no one stage says.
+  auto log = cluster();
+  for (int job = 0; job < 2; ++job) {
+    StageSpec doomed = clean_stage(job, 1000 + job * 60000);
+    doomed.complete_ms = 51000 + job * 60000;
+    doomed.failure_reason = "Job aborted due to stage failure: Task 3 failed 4 times";
+    log.job({.job_id = job, .submit_ms = 1000 + job * 60000, .end_ms = 51000 + job * 60000, .succeeded = false,
+             .stages = {doomed}});
+  }
+  log.job({.job_id = 2, .submit_ms = 120000, .end_ms = 170000, .stages = {clean_stage(2, 120000)}});
+  auto result = analyze_scenario(log);
+  const Finding* rate = result.only("jobFailureRate");
+  ASSERT_NE(rate, nullptr) << "the rate keeps its entry";
+  EXPECT_EQ(rate->stages.size(), 2u) << "it names the two stage attempts that failed the jobs";
+  EXPECT_EQ(result.detected("stageFailed").size(), 2u);
 }
 
 
