@@ -151,6 +151,9 @@ def main():
         "change also reshapes set-up work the finding does not claim. Medians over",
         f"{args.rounds} alternating rounds after a discarded warm-up run.",
         "",
+        "The findings on real logs no one here wrote, each read against the log's raw events, are reviewed",
+        "in [corpus-review.md](corpus-review.md).",
+        "",
         f"Run on {run_day}, {platform.machine()} with {os.cpu_count()} cores, "
         f"pyspark {pyspark_version()}. The machine is shared: single runs move by tens of percent.",
         "",
