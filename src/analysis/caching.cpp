@@ -20,6 +20,7 @@
 
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
+#include "analysis/heap_sizes.h"
 #include "analysis/plan_fingerprints.h"
 #include "analysis/plan_text.h"
 #include "analysis/removed_work.h"
@@ -424,7 +425,7 @@ void input_read_again(const DetectorContext& context, const std::set<int64_t>& r
 // cacheUtilization, rules missingPartitions and onDisk: a persisted RDD that did not fit
 
 // What it takes to hold `extra_bytes` more in storage memory across the executors: the heap to
-// add to each, at the unified memory share (spark.memory.fraction, default 0.6), rounded up to
+// add to each, at the share of the heap storage memory takes (heap_sizes.h), rounded up to
 // a GiB on top of the current size (default 1g). Empty when no executor reported memory.
 std::pair<std::string, std::string> memory_suggestion(const DetectorContext& context, double extra_bytes) {
   int64_t executors = 0;
@@ -434,7 +435,7 @@ std::pair<std::string, std::string> memory_suggestion(const DetectorContext& con
   // Local mode: the driver is the only executor and its heap holds the cache.
   const std::string key = executors > 0 ? "spark.executor.memory" : "spark.driver.memory";
   executors = std::max<int64_t>(executors, 1);
-  const double fraction = context.number_property("spark.memory.fraction").value_or(0.6);
+  const double fraction = block_manager_share_of_heap(context.model());
   const double current = static_cast<double>(context.size_property(key).value_or(int64_t{1} << 30));
   if (fraction <= 0) return {key, ""};
   const double per_executor = extra_bytes / static_cast<double>(executors) / fraction;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analysis/capacity.h"
+#include "analysis/heap_sizes.h"
 
 namespace sf::analysis {
 
@@ -110,14 +111,13 @@ double ImpactEstimator::share_band_input(const Finding& finding) const {
     case WasteUnit::kCoreMs: return raw.value / capacity_core_ms;
     case WasteUnit::kCoreHours: return raw.value * 3.6e6 / capacity_core_ms;
     case WasteUnit::kMbSeconds: {
-      // The heap the task executors held: a block manager's max memory is the unified region,
-      // (heap - 300 MiB) x spark.memory.fraction (0.6), so the heap is worked back from it. A
-      // cluster-mode driver (no cores) holds no task memory.
+      // The heap the task executors held, worked back from their block managers' memory
+      // (heap_sizes.h). A cluster-mode driver (no cores) holds no task memory.
       double heap_mb = 0;
       for (const auto& e : model_.executors) {
         if (e.total_cores <= 0) continue;
         const double region = static_cast<double>(e.max_onheap_memory_bytes.value_or(e.max_memory_bytes));
-        if (region > 0) heap_mb += region / 0.6 / 1048576.0 + 300.0;
+        if (region > 0) heap_mb += heap_behind_block_manager(model_, region) / 1048576.0;
       }
       const double capacity = heap_mb * app_duration_ms_ / 1000.0;
       return capacity > 0 ? raw.value / capacity : 0.0;

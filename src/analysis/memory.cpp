@@ -33,8 +33,6 @@ using units::format_duration_ms;
 using units::format_percent;
 
 // Spark keeps this much of the heap out of the unified (execution + storage) region.
-constexpr double kReservedHeapBytes = 300 * kMiB;
-constexpr double kDefaultMemoryFraction = 0.6;
 // Headroom over the observed peak when sizing a heap: the JVM needs free space to collect.
 constexpr double kHeapHeadroom = 1.3;
 // Smallest partition size worth suggesting: below this, task overhead dominates.
@@ -92,9 +90,7 @@ std::optional<HeapSize> heap_of(const DetectorContext& context, const model::Exe
   if (auto bytes = context_memory_bytes(context, key)) return HeapSize{*bytes, key};
   const double region = static_cast<double>(executor.max_onheap_memory_bytes.value_or(executor.max_memory_bytes));
   if (region <= 0) return std::nullopt;
-  double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
-  if (!(fraction > 0 && fraction <= 1)) fraction = kDefaultMemoryFraction;
-  return HeapSize{region / fraction + kReservedHeapBytes,
+  return HeapSize{heap_behind_block_manager(context.model(), region),
                   fmt::format("estimated from the block manager's memory: {} is not set", key)};
 }
 
@@ -498,12 +494,11 @@ void gc(const DetectorContext& context, std::vector<Finding>& findings) {
       more_memory_per_task(context, f);
       if (g1) f.settings.push_back(*g1);
       if (app_caches_data(context.model())) {
-        const double fraction = context.number_property("spark.memory.fraction").value_or(kDefaultMemoryFraction);
         // Unified memory (spark.memory.fraction) since Spark 1.6; before it, storage had a fixed
-        // share of the heap, spark.storage.memoryFraction (default 0.6).
-        const bool unified = context.has_setting("spark.memory.fraction");
+        // share of the heap, spark.storage.memoryFraction.
+        const std::optional<double> unified = unified_memory_fraction(context.model());
         const char* share_key = unified ? "spark.memory.fraction" : "spark.storage.memoryFraction";
-        const double share = unified ? fraction : context.effective_number(share_key).value_or(0.6);
+        const double share = unified ? *unified : context.effective_number(share_key).value_or(0);
         if (share > 0.3) {
           f.recommendation += fmt::format(
               " The application caches data: lowering {} leaves more heap to the tasks' own objects at the price of "

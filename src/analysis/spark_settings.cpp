@@ -57,6 +57,7 @@ constexpr SettingDefault kMinOverhead[] = {{version_of(4, 0), "384m"}};
 constexpr SettingDefault kZeroBytes[] = {{version_of(1, 6), "0"}};
 constexpr SettingDefault kPodBatch[] = {{version_of(2, 3), "5"}, {version_of(4, 0), "10"}, {version_of(4, 2), "20"}};
 constexpr SettingDefault kLegacyStorageFraction[] = {{version_of(1, 0), "0.6"}};
+constexpr SettingDefault kLegacySafetyFraction[] = {{version_of(1, 0), "0.9"}};
 
 constexpr SparkSetting kSettings[] = {
     {"spark.decommission.enabled", Type::kBoolean, version_of(3, 1), kFalse, "", "executors hand over their blocks before they go"},
@@ -164,6 +165,8 @@ constexpr SparkSetting kSettings[] = {
      "a decommissioned executor moves its blocks"},
     {"spark.storage.memoryFraction", Type::kDouble, version_of(1, 0), kLegacyStorageFraction, "",
      "the heap share for cached blocks before unified memory (Spark 1.6; after it only in legacy mode)"},
+    {"spark.storage.safetyFraction", Type::kDouble, version_of(1, 0), kLegacySafetyFraction, "",
+     "the part of spark.storage.memoryFraction the block manager counts as its memory, before unified memory"},
     {"spark.task.cpus", Type::kInteger, version_of(1, 0), kTaskCpus, "", "cores each task takes"},
     {"spark.yarn.exclude.nodes", Type::kText, version_of(3, 0), kNone, "", "YARN nodes executors are never placed on"},
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/heap_sizes.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -779,6 +780,32 @@ TEST(Memory, NoExecutorsNoCrash) {
   log.start(0).finished(600000);
   auto result = analyze_scenario(log);
   EXPECT_TRUE(memory_findings(result).empty());
+}
+
+}  // namespace
+}  // namespace sf::analysis
+
+namespace sf::analysis {
+namespace {
+
+// The heap behind a block manager's memory, by the memory model of the log's Spark version.
+double heap_gib_behind(const std::string& version, double block_manager_gib,
+                       std::vector<std::pair<std::string, std::string>> properties = {}) {
+  ScenarioLog log;
+  log.spark_version(version).start(0).finished(1000);
+  for (const auto& [key, value] : properties) log.property(key, value);
+  const Analyzed result = analyze_scenario(log);
+  return (heap_behind_block_manager(result.model, block_manager_gib * kGiB)) / kGiB;
+}
+
+TEST(HeapSizes, TheHeapBehindABlockManagerFollowsTheVersionsMemoryModel) {
+  const double reserve = 300.0 / 1024;  // GiB
+  EXPECT_NEAR(heap_gib_behind("3.5.1", 6), 6 / 0.6 + reserve, 1e-9) << "unified, 0.6 since Spark 2.0";
+  EXPECT_NEAR(heap_gib_behind("1.6.1", 6), 6 / 0.75 + reserve, 1e-9) << "unified, 0.75 in Spark 1.6";
+  EXPECT_NEAR(heap_gib_behind("3.5.1", 6, {{"spark.memory.fraction", "0.5"}}), 6 / 0.5 + reserve, 1e-9);
+  // Before unified memory: heap x spark.storage.memoryFraction x spark.storage.safetyFraction.
+  EXPECT_NEAR(heap_gib_behind("1.5.2", 5.4), 10, 1e-9);
+  EXPECT_NEAR(heap_gib_behind("1.5.2", 3.6, {{"spark.storage.memoryFraction", "0.4"}}), 10, 1e-9);
 }
 
 }  // namespace
