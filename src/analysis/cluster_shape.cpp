@@ -15,15 +15,11 @@ namespace sf::analysis {
 namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024 * 1024;
-constexpr double kMinOverheadBytes = 384.0 * 1024 * 1024;  // Spark's floor on the memory overhead
+// Spark's floor on the memory overhead, a setting (spark.*.minMemoryOverhead) only since 4.0.
+constexpr double kMinOverheadBytes = 384.0 * 1024 * 1024;
+// The overhead's share of the heap, a setting (spark.*.memoryOverheadFactor) only since 3.3.
+constexpr double kOverheadFactor = 0.1;
 constexpr double kMaxStartupMs = 300000;                    // a longer wait is not an executor starting
-
-std::optional<double> effective_number(const model::AppModel& model, std::string_view key) {
-  const SparkSetting* setting = find_spark_setting(key);
-  const std::optional<std::string> value = effective_setting_value(model, key);
-  if (setting == nullptr || !value) return std::nullopt;
-  return setting_number(*setting, *value);
-}
 
 bool effective_flag(const model::AppModel& model, std::string_view key) {
   std::string value = effective_setting_value(model, key).value_or("false");
@@ -50,14 +46,10 @@ bool is_local_master(const model::AppModel& model) {
   return driver_ran && !executor_ran;
 }
 
-// Heap + overhead (explicit, or the factor of the heap with Spark's floor), in bytes.
+// Heap + overhead, in bytes.
 double heap_and_overhead_bytes(const model::AppModel& model, std::string_view role) {
-  auto key = [role](std::string_view name) { return fmt::format("spark.{}.{}", role, name); };
-  const double heap = effective_number(model, key("memory")).value_or(kBytesPerGib);
-  if (auto overhead = effective_number(model, key("memoryOverhead"))) return heap + *overhead;
-  const double factor = effective_number(model, key("memoryOverheadFactor")).value_or(0.1);
-  const double floor = effective_number(model, key("minMemoryOverhead")).value_or(kMinOverheadBytes);
-  return heap + std::max(floor, factor * heap);
+  const double heap = effective_setting_number(model, fmt::format("spark.{}.memory", role)).value_or(kBytesPerGib);
+  return heap + memory_overhead_bytes(model, role, heap);
 }
 
 int32_t most_common_cores(const model::AppModel& model) {
@@ -190,8 +182,16 @@ bool removed_by_scaling(std::string_view reason) {
 }
 
 std::optional<double> memory_setting_gib(const model::AppModel& model, std::string_view key) {
-  if (auto bytes = effective_number(model, key)) return *bytes / kBytesPerGib;
+  if (auto bytes = effective_setting_number(model, key)) return *bytes / kBytesPerGib;
   return std::nullopt;
+}
+
+double memory_overhead_bytes(const model::AppModel& model, std::string_view role, double heap_bytes) {
+  auto key = [role](std::string_view name) { return fmt::format("spark.{}.{}", role, name); };
+  if (auto overhead = effective_setting_number(model, key("memoryOverhead"))) return *overhead;
+  const double factor = effective_setting_number(model, key("memoryOverheadFactor")).value_or(kOverheadFactor);
+  const double floor = effective_setting_number(model, key("minMemoryOverhead")).value_or(kMinOverheadBytes);
+  return std::max(floor, factor * heap_bytes);
 }
 
 ClusterShape cluster_shape(const model::AppModel& model) {
@@ -200,23 +200,23 @@ ClusterShape cluster_shape(const model::AppModel& model) {
 
   DynamicAllocation& da = shape.dynamic_allocation;
   da.enabled = !shape.local_mode && effective_flag(model, "spark.dynamicAllocation.enabled");
-  da.min_executors = as_count(effective_number(model, "spark.dynamicAllocation.minExecutors").value_or(0));
+  da.min_executors = as_count(effective_setting_number(model, "spark.dynamicAllocation.minExecutors").value_or(0));
   da.initial_executors = std::max({da.min_executors,
-                                   as_count(effective_number(model, "spark.dynamicAllocation.initialExecutors").value_or(0)),
-                                   as_count(effective_number(model, "spark.executor.instances").value_or(0))});
-  if (auto most = effective_number(model, "spark.dynamicAllocation.maxExecutors"); most && *most >= 1 && *most < 1e6) {
+                                   as_count(effective_setting_number(model, "spark.dynamicAllocation.initialExecutors").value_or(0)),
+                                   as_count(effective_setting_number(model, "spark.executor.instances").value_or(0))});
+  if (auto most = effective_setting_number(model, "spark.dynamicAllocation.maxExecutors"); most && *most >= 1 && *most < 1e6) {
     da.max_executors = as_count(*most);
   }
-  da.idle_timeout_ms = effective_number(model, "spark.dynamicAllocation.executorIdleTimeout").value_or(60000);
-  da.backlog_timeout_ms = effective_number(model, "spark.dynamicAllocation.schedulerBacklogTimeout").value_or(1000);
+  da.idle_timeout_ms = effective_setting_number(model, "spark.dynamicAllocation.executorIdleTimeout").value_or(60000);
+  da.backlog_timeout_ms = effective_setting_number(model, "spark.dynamicAllocation.schedulerBacklogTimeout").value_or(1000);
   da.sustained_backlog_timeout_ms =
-      effective_number(model, "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout").value_or(da.backlog_timeout_ms);
+      effective_setting_number(model, "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout").value_or(da.backlog_timeout_ms);
   // Spark refuses a ratio outside (0, 1]; a log that claims one keeps Spark's default.
-  if (auto ratio = effective_number(model, "spark.dynamicAllocation.executorAllocationRatio"); ratio && *ratio > 0 && *ratio <= 1) {
+  if (auto ratio = effective_setting_number(model, "spark.dynamicAllocation.executorAllocationRatio"); ratio && *ratio > 0 && *ratio <= 1) {
     da.allocation_ratio = *ratio;
   }
 
-  shape.task_cpus = std::max(1, as_count(effective_number(model, "spark.task.cpus").value_or(1)));
+  shape.task_cpus = std::max(1, as_count(effective_setting_number(model, "spark.task.cpus").value_or(1)));
   const model::Executor* driver = model.executor("driver");
   if (shape.local_mode) {
     shape.executors = 1;
@@ -233,7 +233,7 @@ ClusterShape cluster_shape(const model::AppModel& model) {
     shape.cores_per_executor = most_common_cores(model);
     if (shape.cores_per_executor <= 0) {
       shape.cores_estimated = true;
-      shape.cores_per_executor = as_count(effective_number(model, "spark.executor.cores").value_or(0));
+      shape.cores_per_executor = as_count(effective_setting_number(model, "spark.executor.cores").value_or(0));
       if (shape.cores_per_executor <= 0 && model.peak_concurrent_executors > 0) {
         shape.cores_per_executor = std::max(1, model.peak_concurrent_cores / model.peak_concurrent_executors);
       }
@@ -266,16 +266,16 @@ ClusterShape cluster_shape(const model::AppModel& model) {
 
   double executor_bytes = heap_and_overhead_bytes(model, "executor");
   if (effective_flag(model, "spark.memory.offHeap.enabled")) {
-    executor_bytes += effective_number(model, "spark.memory.offHeap.size").value_or(0);
+    executor_bytes += effective_setting_number(model, "spark.memory.offHeap.size").value_or(0);
   }
-  executor_bytes += effective_number(model, "spark.executor.pyspark.memory").value_or(0);
+  executor_bytes += effective_setting_number(model, "spark.executor.pyspark.memory").value_or(0);
   shape.executor_memory_gib = executor_bytes / kBytesPerGib;
   if (shape.local_mode) {
     // The driver is the whole application: its cores run the tasks, and no container adds overhead.
     shape.driver_cores = shape.cores_per_executor;
-    shape.driver_memory_gib = effective_number(model, "spark.driver.memory").value_or(kBytesPerGib) / kBytesPerGib;
+    shape.driver_memory_gib = effective_setting_number(model, "spark.driver.memory").value_or(kBytesPerGib) / kBytesPerGib;
   } else {
-    shape.driver_cores = std::max(1.0, effective_number(model, "spark.driver.cores").value_or(1));
+    shape.driver_cores = std::max(1.0, effective_setting_number(model, "spark.driver.cores").value_or(1));
     shape.driver_memory_gib = heap_and_overhead_bytes(model, "driver") / kBytesPerGib;
   }
   return shape;

@@ -73,6 +73,11 @@ ClusterShape cluster_shape(const model::AppModel& model);
 // removal is a loss.
 bool removed_by_scaling(std::string_view reason);
 
+// What a container of `role` ("executor", "driver") holds besides a heap of `heap_bytes`:
+// spark.<role>.memoryOverhead, else spark.<role>.memoryOverheadFactor (0.1) of the heap, at least
+// spark.<role>.minMemoryOverhead (384 MiB), as the application ran with them.
+double memory_overhead_bytes(const model::AppModel& model, std::string_view role, double heap_bytes);
+
 // A memory setting in effect ("4g", "4096" is MiB) in GiB; nullopt when neither the application
 // nor its Spark's default says.
 std::optional<double> memory_setting_gib(const model::AppModel& model, std::string_view key);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/cluster_shape.h"
 #include "analysis/spark_settings.h"
 
 namespace sf::analysis {
@@ -12,10 +13,7 @@ constexpr double kReservedHeapBytes = 300 * kMiB;
 
 // A fraction setting as the application ran with it, if it is one in (0, 1].
 std::optional<double> fraction_setting(const model::AppModel& model, std::string_view key) {
-  const SparkSetting* known = find_spark_setting(key);
-  const auto text = effective_setting_value(model, key);
-  if (known == nullptr || !text) return std::nullopt;
-  const auto value = setting_number(*known, *text);
+  const auto value = effective_setting_number(model, key);
   if (!value || !(*value > 0 && *value <= 1)) return std::nullopt;
   return value;
 }
@@ -41,9 +39,7 @@ double heap_behind_block_manager(const model::AppModel& model, double block_mana
 }
 
 double memory_overhead_bytes(const DetectorContext& context, double heap_bytes) {
-  if (const auto set = context.memory_property_bytes("spark.executor.memoryOverhead")) return static_cast<double>(*set);
-  const double factor = context.number_property("spark.executor.memoryOverheadFactor").value_or(0.10);
-  return std::max(384 * kMiB, factor * heap_bytes);
+  return memory_overhead_bytes(context.model(), "executor", heap_bytes);
 }
 
 }  // namespace sf::analysis

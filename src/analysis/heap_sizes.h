@@ -27,8 +27,7 @@ double block_manager_share_of_heap(const model::AppModel& model);
 // 300 MiB) x the unified fraction, and before unified memory as the heap x that legacy share.
 double heap_behind_block_manager(const model::AppModel& model, double block_manager_bytes);
 
-// What an executor's container holds besides its heap: spark.executor.memoryOverhead, else Spark's
-// default of spark.executor.memoryOverheadFactor (0.10) of the heap, at least 384 MiB.
+// What an executor's container holds besides its heap (cluster_shape.h's rule, for executors).
 double memory_overhead_bytes(const DetectorContext& context, double heap_bytes);
 
 }  // namespace sf::analysis

@@ -301,6 +301,13 @@ std::optional<double> setting_number(const SparkSetting& setting, std::string_vi
   return number_of(setting, text);
 }
 
+std::optional<double> effective_setting_number(const model::AppModel& model, std::string_view key) {
+  const SparkSetting* setting = find_spark_setting(key);
+  const std::optional<std::string> value = effective_setting_value(model, key);
+  if (setting == nullptr || !value) return std::nullopt;
+  return setting_number(*setting, *value);
+}
+
 std::optional<int> compare_values(const SparkSetting& setting, std::string_view a, std::string_view b) {
   if (setting.type == Type::kBoolean || setting.type == Type::kText) {
     const bool same = setting.type == Type::kBoolean ? lower(text::trim(a)) == lower(text::trim(b)) : text::trim(a) == text::trim(b);

@@ -72,6 +72,10 @@ std::optional<std::string_view> default_for(const SparkSetting& setting, std::op
 // has none of its own); nullopt when none of these is known.
 std::optional<std::string> effective_setting_value(const model::AppModel& model, std::string_view key);
 
+// effective_setting_value as the setting's type reads it (setting_number); nullopt for a key the
+// table does not know.
+std::optional<double> effective_setting_number(const model::AppModel& model, std::string_view key);
+
 // A value as the setting's type reads it, as a number: bytes for sizes, ms for durations; nullopt
 // for booleans, text, and what cannot be read.
 std::optional<double> setting_number(const SparkSetting& setting, std::string_view text);
