@@ -46,7 +46,7 @@ std::vector<StageInWaves> stages_in_waves(const DetectorContext& context, int32_
     const StageOccupancy& occupancy = context.occupancy(*stage);
     const StageWork work = context.work(*stage);
     // The cores held while its tasks ran: the wait for a first executor is a cold start's.
-    const double running_ms = occupancy.running.end_ms - occupancy.running.start_ms;
+    const double running_ms = occupancy.running_ms();
     const double slots = occupancy.running_cores / task_cpus;
     if (slots < 1 || running_ms <= 0 || work.tasks < t.core_bound_min_waves * slots) continue;
     const double busy = work.slot_ms / (slots * running_ms);

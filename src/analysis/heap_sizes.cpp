@@ -1,8 +1,5 @@
 #include "analysis/heap_sizes.h"
 
-#include <algorithm>
-
-#include "analysis/cluster_shape.h"
 #include "analysis/spark_settings.h"
 
 namespace sf::analysis {
@@ -18,6 +15,13 @@ std::optional<double> fraction_setting(const model::AppModel& model, std::string
   return value;
 }
 
+// Before unified memory: heap x spark.storage.memoryFraction x spark.storage.safetyFraction. Both
+// are in the settings table, so only a value out of range leaves one unknown.
+double legacy_storage_share(const model::AppModel& model) {
+  return fraction_setting(model, "spark.storage.memoryFraction").value_or(1) *
+         fraction_setting(model, "spark.storage.safetyFraction").value_or(1);
+}
+
 }  // namespace
 
 std::optional<double> unified_memory_fraction(const model::AppModel& model) {
@@ -27,19 +31,12 @@ std::optional<double> unified_memory_fraction(const model::AppModel& model) {
 }
 
 double block_manager_share_of_heap(const model::AppModel& model) {
-  if (const auto fraction = unified_memory_fraction(model)) return *fraction;
-  // Both are in the settings table, so only a value out of range leaves them unknown.
-  return fraction_setting(model, "spark.storage.memoryFraction").value_or(1) *
-         fraction_setting(model, "spark.storage.safetyFraction").value_or(1);
+  return unified_memory_fraction(model).value_or(legacy_storage_share(model));
 }
 
 double heap_behind_block_manager(const model::AppModel& model, double block_manager_bytes) {
-  const double reserved = unified_memory_fraction(model) ? kReservedHeapBytes : 0;
-  return block_manager_bytes / block_manager_share_of_heap(model) + reserved;
-}
-
-double memory_overhead_bytes(const DetectorContext& context, double heap_bytes) {
-  return memory_overhead_bytes(context.model(), "executor", heap_bytes);
+  if (const auto fraction = unified_memory_fraction(model)) return block_manager_bytes / *fraction + kReservedHeapBytes;
+  return block_manager_bytes / legacy_storage_share(model);
 }
 
 }  // namespace sf::analysis

@@ -1,6 +1,7 @@
-// What an executor's JVM is sized by, for advice that changes it: where its heap stops keeping
-// compressed object pointers, and the memory its container holds beside the heap. The memory
-// detectors and the failure advice (an out-of-memory cause) size by the same rules.
+// What an executor's heap is, for advice that changes it: where it stops keeping compressed
+// object pointers, and the heap behind a block manager's memory by the log's Spark version. The
+// memory detectors, caching and the impact estimator size by the same rules; the container's
+// overhead beside the heap is cluster_shape.h's.
 #pragma once
 
 #include <optional>
@@ -26,8 +27,5 @@ double block_manager_share_of_heap(const model::AppModel& model);
 // An executor's heap worked back from its block manager's memory, which Spark sizes as (heap -
 // 300 MiB) x the unified fraction, and before unified memory as the heap x that legacy share.
 double heap_behind_block_manager(const model::AppModel& model, double block_manager_bytes);
-
-// What an executor's container holds besides its heap (cluster_shape.h's rule, for executors).
-double memory_overhead_bytes(const DetectorContext& context, double heap_bytes);
 
 }  // namespace sf::analysis

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/cluster_shape.h"
 #include "analysis/databricks_scaling.h"
 #include "analysis/detectors.h"
 #include "analysis/figure_words.h"
@@ -32,7 +33,6 @@ using units::format_count;
 using units::format_duration_ms;
 using units::format_percent;
 
-// Spark keeps this much of the heap out of the unified (execution + storage) region.
 // Headroom over the observed peak when sizing a heap: the JVM needs free space to collect.
 constexpr double kHeapHeadroom = 1.3;
 // Smallest partition size worth suggesting: below this, task overhead dominates.
@@ -205,7 +205,7 @@ void more_memory_per_task(const DetectorContext& context, Finding& f) {
             "twice the room, and a 32-48 GiB heap holds fewer objects than a 31 GiB one.",
             value);
       }
-      const double overhead = memory_overhead_bytes(context, *bigger);
+      const double overhead = memory_overhead_bytes(context.model(), "executor", *bigger);
       const double off_heap = off_heap_bytes(context);
       f.recommendation += fmt::format(
           " With spark.executor.memory={} each executor asks its cluster manager for about {} (heap, {} of "

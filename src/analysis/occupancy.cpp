@@ -80,10 +80,10 @@ std::vector<StageOccupancy> compute_occupancy(const model::AppModel& model) {
       o.window_cores = cores_in_window(spans, o.window, peak_cores);
       o.running = o.window;
       o.running_cores = o.window_cores;
-      if (s.first_task_launched_time_ms && *s.first_task_launched_time_ms > *s.submission_time_ms &&
-          *s.first_task_launched_time_ms < *s.completion_time_ms) {
-        o.running.start_ms = static_cast<double>(*s.first_task_launched_time_ms);
-        o.running_cores = cores_in_window(spans, o.running, peak_cores);
+      if (s.first_task_launched_time_ms) {
+        o.running.start_ms = std::clamp(static_cast<double>(*s.first_task_launched_time_ms), o.window.start_ms,
+                                        o.window.end_ms);
+        if (o.running.start_ms > o.window.start_ms) o.running_cores = cores_in_window(spans, o.running, peak_cores);
       }
     }
     o.ceiling_ms = std::max(static_cast<double>(s.max_task_duration_ms), o.window_cores > 0 ? run_time / o.window_cores : 0.0);

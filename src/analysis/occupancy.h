@@ -38,10 +38,11 @@ struct StageOccupancy {
   double occupancy_ms = 0;
   double gate = 0;             // occupancy / duration, in [0, 1]
   double window_cores = 0;     // cores held during the window, on average (peak cores without executor data)
-  // From the first task's launch to the end: a stage submitted before its first executor
-  // registered (a cold start) ran its tasks on the cores held from then on.
+  // From the first task's launch (within the window) to the end: before it the stage waited, for
+  // executors to arrive (a cold start) or for cores another stage held.
   Interval running;
   double running_cores = 0;    // cores held while it ran, on average
+  double running_ms() const { return running.end_ms - running.start_ms; }
   double ceiling_ms = 0;       // max(longest task, executorRunTime / window cores)
   Interval window;
 };

@@ -416,14 +416,6 @@ std::vector<SettingChange> partition_count_settings(const DetectorContext& conte
   return partition_count_advice(context, stage, partitions).settings;
 }
 
-// From the stage's first task to its end: before the first task the stage waited (for executors
-// to arrive, for cores another stage held), and its few tasks kept no core from anything.
-double tasks_running_ms(const StageAttempt& stage, const StageOccupancy& occupancy) {
-  if (!stage.first_task_launched_time_ms) return occupancy.duration_ms;
-  return std::clamp(occupancy.window.end_ms - static_cast<double>(*stage.first_task_launched_time_ms), 0.0,
-                    occupancy.duration_ms);
-}
-
 // Spark working out a DataFrame's schema before any query runs: `spark.read.parquet(path)` without
 // a schema reads a footer in a job of its own (one task unless mergeSchema), JSON and CSV with an
 // inferred schema read the data once more. Outside any SQL execution, its call site is the
@@ -441,7 +433,8 @@ void low_parallelism(const DetectorContext& context, std::vector<Finding>& findi
   for (const StageAttempt* stage : context.ran_stages()) {
     // A stage whose tasks never started (cancelled while it waited) ran nothing: more tasks change nothing.
     if (stage->tasks_started == 0 || schema_discovery(*stage)) continue;
-    const double duration = tasks_running_ms(*stage, context.occupancy(*stage));
+    // Before its first task the stage waited, and its few tasks kept no core from anything.
+    const double duration = context.occupancy(*stage).running_ms();
     const double tasks = static_cast<double>(stage->num_tasks);
     const double cores = std::max(1.0, std::round(context.reshape_cores(*stage)));
     const double task_floor = t.low_parallelism_task_ratio * cores;

@@ -46,7 +46,7 @@ std::string short_reason(const std::string& reason, size_t limit = 160) {
 std::string doubled_memory(const DetectorContext& context, std::string_view key) {
   const double heap = static_cast<double>(context.memory_property_bytes("spark.executor.memory").value_or(int64_t{1} << 30));
   if (key == "spark.executor.memory") return 2 * heap <= kCompressedOopsHeapBytes ? mib_setting(2 * heap) : "";
-  if (key == "spark.executor.memoryOverhead") return mib_setting(2 * memory_overhead_bytes(context, heap));
+  if (key == "spark.executor.memoryOverhead") return mib_setting(2 * memory_overhead_bytes(context.model(), "executor", heap));
   return "";
 }
 
