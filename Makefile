@@ -7,13 +7,17 @@
 #   make bench-large  the same on a ~2.2 GB log with stages of 110,000 tasks as well (~5 minutes)
 #   make bench-quick  one small log, one run: the ratios in a few seconds
 #   make bench-instructions  the same ratios counted in instructions (callgrind), and the writer's share of the CLI
-#   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS
+#   make bench-fleet  the fleet job on local-cluster Spark (1, 2 executors): logs/s, MB/s, speed-up, RSS;
+#                     then bench-store, the fleet's store and its verdicts as it grows
+#   make bench-store  verdict latency as a fleet's result store grows to 1,000 / 3,000 / 10,000 results:
+#                     every result read (the old way) beside the store answering in SQL, and the ratios
 #   make bench-serve  serve beside Spark's History Server on a ~1 GB log: first and cached answers, requests/s, RSS
 #   make bench-dashboard  the dashboard in chromium on that log: first findings board, a stage's drill-down, API requests/s
 #   make bench-nvidia  NVIDIA's profiling tool beside analyze on the same logs: wall time, peak RSS, ratios
 #   make validate     predicted against measured recovery of every real-Spark scenario, and what-if
 #                     predictions of other cluster sizes: docs/validation.md
 #   make revalidate   the same table from the last validate's runs, read by the binary just built
+#   make types        the dashboard's and the Python package's document types, generated from schemas/
 #   make test-asan    the whole test suite under AddressSanitizer and UBSan (build-asan/, clang)
 #   make fuzz         each libFuzzer target for FUZZ_SECONDS (default 60), from the same build-asan/
 #
@@ -63,6 +67,14 @@ mcp-client-deps:
 web-deps:
 	@command -v npm >/dev/null || scripts/install-deps.sh nodejs npm
 	@scripts/install-deps.sh chromium
+
+# The documents' types from schemas/: web/src/generated (json-schema-to-typescript, npm) and
+# python/sparkforensics/generated (datamodel-code-generator, .venv); ctest's generated_types_current
+# fails until they are regenerated after a schema changes.
+.PHONY: types
+types: python-deps
+	@[ -d web/node_modules ] || npm ci --prefix web --no-audit --no-fund >/dev/null
+	@scripts/generate_types.sh
 
 # python-deps before build: the build makes the Python package's module when .venv has nanobind.
 test: web-deps python-deps build mcp-client-deps
@@ -149,6 +161,15 @@ bench-nvidia: build
 .PHONY: bench-fleet
 bench-fleet: python-deps build
 	@bench/fleet.sh $(BUILD_DIR)
+	@$(MAKE) bench-store
+
+# Verdict latency (trend of one target, of every subject's latest, a run) on a store of 1,000, 3,000
+# and 10,000 results, old way and new side by side (bench/store_bench.cpp; docs/performance.md).
+# SF_BENCH_POSTGRES_URL: the same on that PostgreSQL server too, in a schema of its own.
+.PHONY: bench-store
+bench-store: configure
+	@cmake --build $(BUILD_DIR) -j$(JOBS) --target sf-bench-store
+	@$(BUILD_DIR)/bench/sf-bench-store $(if $(SF_BENCH_POSTGRES_URL),--postgres "$(SF_BENCH_POSTGRES_URL)")
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

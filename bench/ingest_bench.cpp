@@ -175,21 +175,22 @@ Measurement after_the_read(const std::string& path, const std::string& part, uns
   if (part == "analysis") {
     for (int i = 0; i < repeat; ++i) {
       keep_best(best, measure([&] {
-        Measurement m;
-        m.lines = sf::analysis::analyze(*model, analysis_options).findings.size();
-        return m;
-      }));
+                  Measurement m;
+                  m.lines = sf::analysis::analyze(*model, analysis_options).findings.size();
+                  return m;
+                }));
     }
     return best;
   }
   const sf::analysis::Analysis analysis = sf::analysis::analyze(*model, analysis_options);
   for (int i = 0; i < repeat; ++i) {
     keep_best(best, measure([&] {
-      Measurement m;
-      // Streamed in pieces, as analyze -f json writes it.
-      sf::report::stream_analysis_json(*model, &analysis, {}, [&](std::string_view text) { m.bytes += text.size(); });
-      return m;
-    }));
+                Measurement m;
+                // Streamed in pieces, as analyze -f json writes it.
+                sf::report::stream_analysis_json(*model, &analysis, {},
+                                                 [&](std::string_view text) { m.bytes += text.size(); });
+                return m;
+              }));
   }
   return best;
 }
@@ -243,18 +244,25 @@ int main(int argc, char** argv) {
   try {
     if (!decompress_to.empty()) {
       std::ofstream out(decompress_to, std::ios::binary);
-      decompress_pass(path, [&](std::string_view bytes) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
+      decompress_pass(
+          path, [&](std::string_view bytes) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
       if (!out.flush()) throw std::runtime_error("cannot write " + decompress_to);
       return 0;
     }
     if (!only.empty()) {  // one pass, once: for perf and other profilers
       Measurement m;
-      if (only == "floor") m = measure([&] { return floor_pass(path); });
-      else if (only == "walk") m = measure([&] { return floor_pass(path, true); });
-      else if (only == "decode") m = measure([&] { return decode_pass(path); });
-      else if (only == "analyze") m = measure([&] { return analyze_pass(path, threads); });
-      else if (only == "analysis" || only == "document") m = after_the_read(path, only, threads, repeat);
-      else throw std::runtime_error("--only takes floor, walk, decode, analyze, analysis or document, not " + only);
+      if (only == "floor")
+        m = measure([&] { return floor_pass(path); });
+      else if (only == "walk")
+        m = measure([&] { return floor_pass(path, true); });
+      else if (only == "decode")
+        m = measure([&] { return decode_pass(path); });
+      else if (only == "analyze")
+        m = measure([&] { return analyze_pass(path, threads); });
+      else if (only == "analysis" || only == "document")
+        m = after_the_read(path, only, threads, repeat);
+      else
+        throw std::runtime_error("--only takes floor, walk, decode, analyze, analysis or document, not " + only);
       print(only, m);
       return 0;
     }

@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace sf;
   if (size == 0) return 0;
   static constexpr std::array<std::string_view, 8> kNames = {
-      "app-1",           "app-1.zstd",        "app-1.lz4",  "app-1.snappy",
-      "app-1.lzf",       "app-1.gz",          "app-1.inprogress", "app-1.zstd.inprogress"};
+      "app-1",     "app-1.zstd", "app-1.lz4",        "app-1.snappy",
+      "app-1.lzf", "app-1.gz",   "app-1.inprogress", "app-1.zstd.inprogress"};
   const auto path = fuzz::scratch_file(kNames[data[0] % kNames.size()],
                                        std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));
   model::LoadOptions options;

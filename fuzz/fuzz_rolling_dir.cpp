@@ -14,11 +14,22 @@
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kPartNames = {
-    "events_1_app-1",         "events_2_app-1",        "events_3_app-1.zstd",   "events_10_app-1",
-    "events_2_app-1.compact", "events_1_app-1.lz4",    "appstatus_app-1",       "appstatus_app-1.inprogress",
-    "events_x_app-1",         "events_-1_app-1",       "events_1_app-2",        "eventlog",
-    "eventlog-2024-01-01--00-00.gz", "events_99999999999999999999_app-1", ".hidden", "notes.txt"};
+constexpr std::array<std::string_view, 16> kPartNames = {"events_1_app-1",
+                                                         "events_2_app-1",
+                                                         "events_3_app-1.zstd",
+                                                         "events_10_app-1",
+                                                         "events_2_app-1.compact",
+                                                         "events_1_app-1.lz4",
+                                                         "appstatus_app-1",
+                                                         "appstatus_app-1.inprogress",
+                                                         "events_x_app-1",
+                                                         "events_-1_app-1",
+                                                         "events_1_app-2",
+                                                         "eventlog",
+                                                         "eventlog-2024-01-01--00-00.gz",
+                                                         "events_99999999999999999999_app-1",
+                                                         ".hidden",
+                                                         "notes.txt"};
 
 }  // namespace
 
@@ -34,8 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int file = 0; file < 8 && at + 2 <= size; ++file) {
     const std::string_view name = kPartNames[data[at] % kPartNames.size()];
     const size_t length = std::min<size_t>(data[at + 1] * 16u, size - at - 2);
-    fuzz::write_file(dir / std::string(name),
-                     std::string_view(reinterpret_cast<const char*>(data + at + 2), length));
+    fuzz::write_file(dir / std::string(name), std::string_view(reinterpret_cast<const char*>(data + at + 2), length));
     at += 2 + length;
   }
   if (auto input = io::resolve_log_input(dir.string())) {

@@ -16,8 +16,15 @@ The layers, each depending only on the ones before it in this list:
     results       result documents, the comparator, the store (not "history": the History Server is another thing)
     report        renderers of the documents above
     catalog       what every front end shares: listing, confinement, the cache of loaded logs
+    service       the use cases: read settings, analyze, compare, verdicts, the fleet summary
+    history_server  the Spark History Server's REST API over the catalogue, without HTTP
     server, mcp   front ends: may include every layer above, never each other
+    python        the Python package's module (python/src), a front end like them
     cli           the program: its subcommands run the front ends, so it may include them
+
+Inside a layer, the folders of src/analysis and src/server have an order of their own
+(SUBFOLDERS, their READMEs say what each holds): a file there includes its own folder, the ones
+before it, and nothing at the layer's root (analyzer.h runs them all).
 
 A file includes its own layer and layers above it; never one below. An include of a folder that
 is not a layer fails too, so a new folder under src/ has to be given its place here first.
@@ -29,12 +36,21 @@ import re
 import sys
 from pathlib import Path
 
-LAYERS = ["common", "spark", "io", "fetch", "eventlog", "model", "analysis", "compare", "results", "report", "catalog"]
-FRONT_ENDS = ["server", "mcp"]
+LAYERS = ["common", "spark", "io", "fetch", "eventlog", "model", "analysis", "compare", "results", "report", "catalog", "service", "history_server"]
+FRONT_ENDS = ["server", "mcp", "python"]
+# Front ends whose code lives outside src/: (layer, folder under the project's root).
+FRONT_ENDS_OUTSIDE_SRC = [("python", "python/src")]
 PROGRAM = "cli"
 
 # (including layer, included file) -> why it is allowed for now.
 KNOWN_EXCEPTIONS = {}  # none today: the Spark vocabulary moved below the decoder (src/spark)
+
+# Sub-folders of a layer, each depending only on the ones before it; files at the layer's root
+# (the entry, e.g. analysis/analyzer.h) come after them all.
+SUBFOLDERS = {
+    "analysis": ["settings", "findings", "models", "economics", "detectors"],
+    "server": ["http", "dashboard"],
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/([^"]+)"', re.MULTILINE)
 
@@ -63,12 +79,33 @@ def violation(layer, target):
     return None
 
 
+def subfolder_violation(layer, path, src, included):
+    """Why a file of `layer`'s sub-folder may not include `included` (same layer), or None."""
+    order = SUBFOLDERS.get(layer)
+    parts = path.relative_to(src / layer).parts if path.is_relative_to(src / layer) else ()
+    if not order or len(parts) < 2:
+        return None  # not in a sub-folder: the layer's root may include any of them
+    own = parts[0]
+    if own not in order:
+        return f"src/{layer}/{own}/ is not one of {layer}'s folders (give it a place in SUBFOLDERS)"
+    target_parts = included.split("/")
+    target = target_parts[1] if len(target_parts) > 2 else None
+    if target is None:
+        return f"{included} is {layer}'s entry, which runs the folders: none of them includes it"
+    if target not in order:
+        return f"{layer}/{target}/ is not one of {layer}'s folders"
+    if order.index(target) > order.index(own):
+        return f"{layer}/{target}/ comes after {layer}/{own}/ ({' -> '.join(order)})"
+    return None
+
+
 def main():
     src = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "src")
     errors = []
     used_exceptions = set()
-    for folder in sorted(p for p in src.iterdir() if p.is_dir()):
-        layer = folder.name
+    folders = [(p.name, p) for p in sorted(src.iterdir()) if p.is_dir()]
+    folders += [(layer, src.parent / where) for layer, where in FRONT_ENDS_OUTSIDE_SRC if (src.parent / where).is_dir()]
+    for layer, folder in folders:
         if rank(layer) is None:
             errors.append(f"src/{layer}/: not a layer (give it a place in scripts/check_layers.py)")
             continue
@@ -80,6 +117,8 @@ def main():
                 target, rest = match.group(1), match.group(2)
                 included = f"{target}/{rest}"
                 why = violation(layer, target)
+                if why is None and target == layer:
+                    why = subfolder_violation(layer, path, src, included)
                 if why is None:
                     continue
                 if (layer, included) in KNOWN_EXCEPTIONS:
@@ -96,7 +135,8 @@ def main():
         print(f"layer order: {len(errors)} problem(s); DESIGN.md's order is {' -> '.join(LAYERS)} -> "
               f"{' | '.join(FRONT_ENDS)} -> {PROGRAM}", file=sys.stderr)
         return 1
-    print(f"layer order: every include under {src} follows it ({len(used_exceptions)} known exception(s))")
+    outside = "".join(f" and {where}" for _, where in FRONT_ENDS_OUTSIDE_SRC)
+    print(f"layer order: every include under {src}{outside} follows it ({len(used_exceptions)} known exception(s))")
     return 0
 
 

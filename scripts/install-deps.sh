@@ -9,7 +9,7 @@ packages=(
   libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev liblzf-dev zlib1g-dev libarchive-dev
   libre2-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  zstd python3 xxd
+  zstd python3 xxd clang-format
 )
 packages+=("$@")
 

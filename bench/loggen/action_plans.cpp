@@ -50,10 +50,7 @@ enum Home : int {
   kPublish = 7
 };
 
-
-std::string scope(int64_t id, std::string_view name) {
-  return fmt::format(R"({{"id":"{}","name":"{}"}})", id, name);
-}
+std::string scope(int64_t id, std::string_view name) { return fmt::format(R"({{"id":"{}","name":"{}"}})", id, name); }
 
 RddDesc make_rdd(IdCounters& ids, std::string name, std::string scope_json, const std::string& callsite,
                  std::vector<int64_t> parents, int32_t partitions) {
@@ -82,9 +79,7 @@ std::string details_for(const ActionTemplate& t, bool sql, std::string_view entr
 
 }  // namespace
 
-const ActionTemplate& action_template(int kind) {
-  return kTemplates[static_cast<size_t>(kind % kActionKinds)];
-}
+const ActionTemplate& action_template(int kind) { return kTemplates[static_cast<size_t>(kind % kActionKinds)]; }
 
 ActionFeatures features_for(const GeneratorConfig& config, int action_index) {
   const int actions = std::max(1, config.actions);

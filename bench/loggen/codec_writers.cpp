@@ -315,18 +315,12 @@ CompressedWriter::~CompressedWriter() = default;
 
 std::unique_ptr<CompressedWriter> make_compressed_writer(io::Codec codec, std::ostream& out) {
   switch (codec) {
-    case io::Codec::kNone:
-      return std::make_unique<PlainWriter>(out);
-    case io::Codec::kZstd:
-      return std::make_unique<ZstdWriter>(out);
-    case io::Codec::kLz4:
-      return std::make_unique<Lz4BlockWriter>(out);
-    case io::Codec::kSnappy:
-      return std::make_unique<SnappyJavaWriter>(out);
-    case io::Codec::kLzf:
-      return std::make_unique<LzfWriter>(out);
-    case io::Codec::kGzip:
-      return std::make_unique<GzipWriter>(out);
+    case io::Codec::kNone: return std::make_unique<PlainWriter>(out);
+    case io::Codec::kZstd: return std::make_unique<ZstdWriter>(out);
+    case io::Codec::kLz4: return std::make_unique<Lz4BlockWriter>(out);
+    case io::Codec::kSnappy: return std::make_unique<SnappyJavaWriter>(out);
+    case io::Codec::kLzf: return std::make_unique<LzfWriter>(out);
+    case io::Codec::kGzip: return std::make_unique<GzipWriter>(out);
   }
   throw std::runtime_error("codec writer: unknown codec");
 }

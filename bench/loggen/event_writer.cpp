@@ -8,14 +8,10 @@ constexpr std::string_view kSqlEventPrefix = "org.apache.spark.sql.execution.ui.
 
 std::string_view locality_name(Locality locality) {
   switch (locality) {
-    case Locality::kProcessLocal:
-      return "PROCESS_LOCAL";
-    case Locality::kNodeLocal:
-      return "NODE_LOCAL";
-    case Locality::kRackLocal:
-      return "RACK_LOCAL";
-    case Locality::kAny:
-      return "ANY";
+    case Locality::kProcessLocal: return "PROCESS_LOCAL";
+    case Locality::kNodeLocal: return "NODE_LOCAL";
+    case Locality::kRackLocal: return "RACK_LOCAL";
+    case Locality::kAny: return "ANY";
   }
   return "ANY";
 }
@@ -32,24 +28,12 @@ void JsonOut::escaped(std::string_view text) {
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     buffer_.append(text.data() + clean, text.data() + i);
     switch (c) {
-      case '"':
-        raw("\\\"");
-        break;
-      case '\\':
-        raw("\\\\");
-        break;
-      case '\n':
-        raw("\\n");
-        break;
-      case '\t':
-        raw("\\t");
-        break;
-      case '\r':
-        raw("\\r");
-        break;
-      default:
-        fmt::format_to(std::back_inserter(buffer_), "\\u{:04x}", c);
-        break;
+      case '"': raw("\\\""); break;
+      case '\\': raw("\\\\"); break;
+      case '\n': raw("\\n"); break;
+      case '\t': raw("\\t"); break;
+      case '\r': raw("\\r"); break;
+      default: fmt::format_to(std::back_inserter(buffer_), "\\u{:04x}", c); break;
     }
     clean = i + 1;
   }
@@ -472,9 +456,7 @@ void EventWriter::task_end_reason(const TaskEndReason* reason, std::span<const A
     return;
   }
   switch (reason->kind) {
-    case TaskEndKind::kSuccess:
-      out_.raw(R"({"Reason":"Success"})");
-      return;
+    case TaskEndKind::kSuccess: out_.raw(R"({"Reason":"Success"})"); return;
     case TaskEndKind::kExceptionFailure: {
       static constexpr std::string_view kFrames[][3] = {
           {"org.apache.spark.sql.execution.datasources.FileFormatWriter$", "executeTask", "FileFormatWriter.scala"},

@@ -13,18 +13,12 @@ namespace sf::loggen {
 
 std::string_view codec_file_extension(io::Codec codec) {
   switch (codec) {
-    case io::Codec::kNone:
-      return "";
-    case io::Codec::kZstd:
-      return "zstd";
-    case io::Codec::kLz4:
-      return "lz4";
-    case io::Codec::kSnappy:
-      return "snappy";
-    case io::Codec::kLzf:
-      return "lzf";
-    case io::Codec::kGzip:
-      return "gz";
+    case io::Codec::kNone: return "";
+    case io::Codec::kZstd: return "zstd";
+    case io::Codec::kLz4: return "lz4";
+    case io::Codec::kSnappy: return "snappy";
+    case io::Codec::kLzf: return "lzf";
+    case io::Codec::kGzip: return "gz";
   }
   return "";
 }

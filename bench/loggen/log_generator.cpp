@@ -530,15 +530,11 @@ void Generator::run_action(int action_index, int cycle) {
           }
           break;
         }
-        case TimelineKind::kExecutorRemoved:
-          emitter_.executor_removed(cluster_.executor(event.ref));
-          break;
+        case TimelineKind::kExecutorRemoved: emitter_.executor_removed(cluster_.executor(event.ref)); break;
         case TimelineKind::kBlockManagerRemoved:
           emitter_.block_manager_removed(cluster_.executor(event.ref), event.time_ms);
           break;
-        case TimelineKind::kExecutorAdded:
-          emitter_.executor_added(cluster_.executor(event.ref), config_.user);
-          break;
+        case TimelineKind::kExecutorAdded: emitter_.executor_added(cluster_.executor(event.ref), config_.user); break;
         case TimelineKind::kBlockManagerAdded: {
           const ExecutorInfo& e = cluster_.executor(event.ref);
           emitter_.block_manager_added(e.id, e.host, e.port, e.max_memory_bytes, e.block_manager_add_ms);

@@ -497,8 +497,7 @@ void WaveSimulator::on_attempt_end(int32_t attempt, int64_t now) {
       return;
     }
     case TaskEndKind::kExecutorLost:
-    case TaskEndKind::kKilled:
-      return;  // never planned; these come from outside
+    case TaskEndKind::kKilled: return;  // never planned; these come from outside
   }
 }
 
@@ -591,23 +590,17 @@ WaveRun WaveSimulator::run() {
     heap_.pop();
     now = event.time_ms;
     switch (event.kind) {
-      case HeapKind::kAttemptEnd:
-        on_attempt_end(event.ref, now);
-        break;
+      case HeapKind::kAttemptEnd: on_attempt_end(event.ref, now); break;
       case HeapKind::kKill:
         if (!states_[static_cast<size_t>(event.ref)].ended)
           end_attempt(event.ref, TaskEndKind::kKilled, now, event.arg);
         break;
-      case HeapKind::kExecutorLoss:
-        on_executor_loss(event.ref, now);
-        break;
+      case HeapKind::kExecutorLoss: on_executor_loss(event.ref, now); break;
       case HeapKind::kExecutorJoin:
         add_slots(event.ref);
         hosts_ = static_cast<int64_t>(cluster_.live_host_count(now));
         break;
-      case HeapKind::kSpeculationCheck:
-        on_speculation_check(event.ref, now);
-        break;
+      case HeapKind::kSpeculationCheck: on_speculation_check(event.ref, now); break;
     }
     launch(now);
   }

@@ -10,14 +10,10 @@ using spark::TaskMetric;
 
 namespace {
 
-constexpr MetricSource from(TaskMetric base, int32_t num = 1, int32_t den = 1) {
-  return MetricSource{base, num, den};
-}
+constexpr MetricSource from(TaskMetric base, int32_t num = 1, int32_t den = 1) { return MetricSource{base, num, den}; }
 constexpr MetricSource kZero = MetricSource{TaskMetric::kCount, 0, 1};
 
-std::string column(std::string_view name, int id) {
-  return fmt::format("{}#{}L", name, id);
-}
+std::string column(std::string_view name, int id) { return fmt::format("{}#{}L", name, id); }
 
 }  // namespace
 
@@ -221,10 +217,8 @@ SqlQuery::TreeNode SqlQuery::segment_tree(int32_t segment, int32_t materialized)
   };
 
   switch (spec_.roles[s]) {
-    case SegmentRole::kScan:
-      return codegen(scan_chain(segment));
-    case SegmentRole::kScanAggregate:
-      return codegen(aggregate(true, scan_chain(segment)));
+    case SegmentRole::kScan: return codegen(scan_chain(segment));
+    case SegmentRole::kScanAggregate: return codegen(aggregate(true, scan_chain(segment)));
     case SegmentRole::kJoinAggregate: {
       TreeNode join{"SortMergeJoin",
                     fmt::format("SortMergeJoin [{}], [{}], Inner", column(spec_.key_column, 12 + inputs.at(0) * 20),

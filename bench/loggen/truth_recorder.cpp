@@ -129,9 +129,7 @@ TruthRecorder::~TruthRecorder() = default;
 // ---------------------------------------------------------------------------------------------
 // The application and its executors
 
-void TruthRecorder::log_start(std::string_view spark_version) {
-  truth_.app.spark_version = std::string(spark_version);
-}
+void TruthRecorder::log_start(std::string_view spark_version) { truth_.app.spark_version = std::string(spark_version); }
 
 void TruthRecorder::application_start(std::string_view app_id, std::string_view name, std::string_view user,
                                       int64_t time_ms) {
@@ -183,9 +181,7 @@ void TruthRecorder::block_manager_added(std::string_view executor_id, std::strin
   state_->touch(time_ms);
 }
 
-void TruthRecorder::block_manager_removed(int64_t time_ms) {
-  state_->touch(time_ms);
-}
+void TruthRecorder::block_manager_removed(int64_t time_ms) { state_->touch(time_ms); }
 
 // ---------------------------------------------------------------------------------------------
 // Jobs and stages
@@ -334,17 +330,10 @@ void TruthRecorder::task_end(const StageAttemptDesc& desc, const TaskAttempt& ta
   } else {
     ++t.tasks_failed;
     switch (reason->kind) {
-      case TaskEndKind::kExceptionFailure:
-        ++stage.failures["ExceptionFailure: " + reason->text];
-        break;
-      case TaskEndKind::kExecutorLost:
-        ++stage.failures["ExecutorLostFailure: " + reason->text.substr(0, 120)];
-        break;
-      case TaskEndKind::kFetchFailed:
-        ++stage.failures["FetchFailed"];
-        break;
-      default:
-        break;
+      case TaskEndKind::kExceptionFailure: ++stage.failures["ExceptionFailure: " + reason->text]; break;
+      case TaskEndKind::kExecutorLost: ++stage.failures["ExecutorLostFailure: " + reason->text.substr(0, 120)]; break;
+      case TaskEndKind::kFetchFailed: ++stage.failures["FetchFailed"]; break;
+      default: break;
     }
   }
   for (const AccumulatorUpdate& u : updates) stage.accumulator_ids.insert(u.id);

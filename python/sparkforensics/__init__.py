@@ -11,8 +11,9 @@ The same C++ library as the ``sparkforensics`` command, in-process::
 
 Every function returns the document the command line prints as JSON (``analyze -f json``,
 ``compare -f json``, ``verdict history -f json``), parsed into dicts and lists: this package
-holds no analysis of its own. The library's errors are raised as :class:`Error`, whose message
-names the file (and the line) and what was wrong; ``Error.code`` is the status code's name
+holds no analysis of its own; :mod:`sparkforensics.documents` types them (TypedDicts generated
+from the documents' JSON Schemas). The library's errors are raised as :class:`Error`, whose
+message names the file (and the line) and what was wrong; ``Error.code`` is the status code's name
 ("not found", "corrupt input", "unsupported input", ...). The GIL is released while the library works.
 """
 
@@ -22,11 +23,14 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping
-from typing import Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from . import _core
 from ._core import Error
 from .frames import applications_frame, findings_frame, rollup_frame, stages_frame
+
+if TYPE_CHECKING:  # annotations only: importing the TypedDicts needs typing_extensions before Python 3.11
+    from .documents import AnalysisDocument, ComparisonDocument, VerdictDocument
 
 __all__ = [
     "Error",
@@ -114,7 +118,7 @@ def analyze_json(source: Union[PathLike, LogBytes], config: Config = None, *, na
 
 
 def analyze(source: Union[PathLike, LogBytes], config: Config = None, *, name: Optional[str] = None,
-            threads: int = 0) -> dict[str, Any]:
+            threads: int = 0) -> AnalysisDocument:
     """Analyzes one event log: a path (file, .inprogress, compressed, rolling or Databricks
     directory, History Server .zip), or its bytes (``name``: the file name they came from, whose
     extension says the codec; the document's ``source.path`` is ``name``). ``config``: a --config
@@ -125,7 +129,7 @@ def analyze(source: Union[PathLike, LogBytes], config: Config = None, *, name: O
 
 
 def compare(base: PathLike, cand: PathLike, config: Config = None, *,
-            normalize_paths: Sequence[str] = (), threads: int = 0) -> dict[str, Any]:
+            normalize_paths: Sequence[str] = (), threads: int = 0) -> ComparisonDocument:
     """``sparkforensics compare BASE CAND -f json``: the comparison document
     (docs/comparison-schema.md). ``normalize_paths``: --normalize-path regexes."""
     config_path, config_text = _config_arguments(config)
@@ -193,13 +197,13 @@ def ingest(source: Union[PathLike, LogBytes], store: str, config: Config = None,
 
 def stored_results(store: str) -> list[dict[str, Any]]:
     """Every result in the store, in native order: {"order", "id", "document"} (the document as
-    ``store show`` prints it, parsed). A store that does not exist is an Error, never created."""
+    ``store show`` prints it, parsed: a ResultDocument). A store that does not exist is an Error, never created."""
     return [{"order": order, "id": result_id, "document": json.loads(text)}
             for order, result_id, text in _core.store_results(os.fspath(store))]
 
 
 def verdict_history(store: str, target: str = "latest", *, subject: str = "", quantities: Sequence[str] = (),
-                    method_config: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+                    method_config: Optional[Mapping[str, Any]] = None) -> VerdictDocument:
     """``sparkforensics verdict history --target TARGET -f json``: the verdict document.
     ``target``: a result id (or unique prefix), a revision, or "latest"; ``method_config``: the
     --method-config document as a dict (docs/comparator.md)."""

@@ -8,7 +8,8 @@ and prints: the applications with the most recoverable wall-clock (their leading
 first" group, as analyze reports it), the applications that cost the most (economics.cost of
 their analysis documents, in the rate card's currency), the finding types found in the most
 applications, and the logs that could not be analyzed. Figures are the analysis documents' own;
-this only sorts and counts them.
+this counts them, and the library orders them by the rule the dashboard's fleet page follows
+(_core.fleet_rankings).
 
 With ``--store`` (the fleet job's result store) it adds the per-job trend: the comparator's
 verdict on each application's (subject's) latest result, for the series of the named quantities
@@ -21,9 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from . import _core, fleet
+
+if TYPE_CHECKING:
+    from .documents import Evaluation
 
 # The trend's default quantities: the job's wall-clock and its cost (docs/result-schema.md).
 TREND_QUANTITIES = ("appWallClockMs", "cost")
@@ -34,7 +38,7 @@ def _duration(ms: Optional[float]) -> str:
     return "-" if ms is None else _core.format_duration_ms(int(round(ms)))
 
 
-def _series_results(evaluation: Mapping[str, Any]) -> int:
+def _series_results(evaluation: Evaluation) -> int:
     """How many results of the evaluated series the comparator saw up to the target: the target,
     its reference points and the points it excluded (listed or only counted). The reference holds
     at most the method's `window` points, so this is a floor, exact up to that size."""
@@ -65,32 +69,46 @@ def trend_rows(store: str, quantities: Sequence[str] = TREND_QUANTITIES,
     return rows
 
 
+# What each ranked table shows of an application (the rows are the `applications` table's).
+_RECOVERABLE_COLUMNS = ("appId", "name", "durationMs", "topFindingType", "topRecoverableLowMs",
+                        "topRecoverableHighMs", "sourcePath")
+_COST_COLUMNS = ("appId", "name", "durationMs", "costTotal", "costCurrency", "costRateCard", "sourcePath")
+
+
 def report_tables(spark: Any, parquet: str, top: int = 10, store: Optional[str] = None,
                   trend_quantities: Sequence[str] = TREND_QUANTITIES,
                   method_config: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
-    """The report's tables as lists of rows; "trend" is None without a store."""
-    from pyspark.sql import Window
+    """The report's tables as lists of rows; "trend" is None without a store.
+
+    Spark reads the current rows and counts the findings per type; the order and the cut are the
+    library's (_core.fleet_rankings: results/fleet_rankings.h, the dashboard's fleet page's rule),
+    given one small row per application, as the driver already holds one row per log (the `logs`
+    table). An application's subject is its name: the fleet job's (result_from_app_model's)."""
     from pyspark.sql import functions as F
 
-    apps = fleet.current(spark, parquet, "applications")
-    findings = fleet.current(spark, parquet, "findings")
+    apps = fleet.current(spark, parquet, "applications").select(*sorted(set(_RECOVERABLE_COLUMNS + _COST_COLUMNS)))
+    # In path order: rows equal in every key the rankings read keep the order they are given in.
+    app_rows = sorted((r.asDict() for r in apps.collect()), key=lambda a: a["sourcePath"])
+    type_rows = [r.asDict() for r in fleet.current(spark, parquet, "findings").groupBy("type")
+                 .agg(F.countDistinct("sourcePath").alias("applications"), F.count("*").alias("findings"),
+                      F.sum("wallClockHighMs").alias("wallClockHighMs")).collect()]
+    recoverable, costs, type_order = _core.fleet_rankings(
+        [(a["name"] or "", a["appId"] or "", a["topRecoverableHighMs"], a["costTotal"], a["costCurrency"] or "")
+         for a in app_rows],
+        [(t["type"], t["applications"], float(t["findings"])) for t in type_rows], max(top, 0))
+
+    def shown(i: int, columns: Sequence[str]) -> dict[str, Any]:
+        return {c: app_rows[i][c] for c in columns}
+
     logs = spark.read.parquet(f"{parquet.rstrip('/')}/logs")
-    top_apps = (apps.where("topRecoverableHighMs IS NOT NULL").orderBy(F.desc("topRecoverableHighMs"), "appId")
-                .select("appId", "name", "durationMs", "topFindingType", "topRecoverableLowMs",
-                        "topRecoverableHighMs", "sourcePath").limit(top))
-    types = (findings.groupBy("type")
-             .agg(F.countDistinct("sourcePath").alias("applications"), F.count("*").alias("findings"),
-                  F.sum("wallClockHighMs").alias("wallClockHighMs"))
-             .orderBy(F.desc("applications"), F.desc("findings"), "type").limit(top))
-    # Costs in two currencies are not comparable: the top rows of each currency, never one ranking.
-    by_cost = Window.partitionBy("costCurrency").orderBy(F.desc("costTotal"), "appId")
-    top_costs = (apps.where("costTotal IS NOT NULL").withColumn("rank", F.row_number().over(by_cost))
-                 .where(F.col("rank") <= top).orderBy("costCurrency", "rank")
-                 .select("appId", "name", "durationMs", "costTotal", "costCurrency", "costRateCard", "sourcePath"))
     failed = logs.where("outcome = 'failed'").select("path", "error").orderBy("path")
-    tables: dict[str, Any] = {name: [r.asDict() for r in df.collect()] for name, df in
-                              (("applications", top_apps), ("costs", top_costs), ("findingTypes", types),
-                               ("failed", failed))}
+    tables: dict[str, Any] = {
+        "applications": [shown(i, _RECOVERABLE_COLUMNS) for i in recoverable],
+        # Costs in two currencies are not comparable: the top rows of each currency, never one ranking.
+        "costs": [shown(i, _COST_COLUMNS) for _, _, ranked in costs for i in ranked],
+        "findingTypes": [type_rows[i] for i in type_order],
+        "failed": [r.asDict() for r in failed.collect()],
+    }
     tables["trend"] = None if store is None else trend_rows(store, trend_quantities, method_config)
     return tables
 

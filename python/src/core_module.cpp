@@ -24,22 +24,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/analyzer.h"
-#include "analysis/analysis_config.h"
-#include "compare/normalize.h"
-#include "compare/run_comparison.h"
 #include "common/status.h"
 #include "common/units.h"
-#include "model/load.h"
 #include "report/comparison_json.h"
 #include "report/economics_text.h"
 #include "report/model_json.h"
 #include "report/verdict_json.h"
-#include "results/comparison_method.h"
-#include "results/history_comparison.h"
+#include "results/fleet_rankings.h"
 #include "results/result_json.h"
 #include "results/spark_result.h"
 #include "results/store.h"
+#include "service/log_analysis.h"
+#include "service/verdicts.h"
 
 namespace nb = nanobind;
 using namespace sf;
@@ -61,28 +57,17 @@ T take(Result<T> result) {
   return std::move(*result);
 }
 
-struct ReadSettings {
-  model::LoadOptions load;
-  analysis::AnalysisOptions analysis;
-};
+using service::ReadSettings;
 
 // The --config document from a file (config_path) or from text (config_text, messages naming
 // "config"); neither: the defaults. `threads` as --threads (0: the loader's default).
 ReadSettings read_settings(const std::string& config_path, const std::optional<std::string>& config_text,
                            unsigned threads) {
-  ReadSettings settings;
-  settings.load.threads = threads;
-  std::optional<analysis::AnalysisConfig> config;
-  if (config_text) {
-    config = take(analysis::parse_analysis_config(*config_text, "config"));
-  } else if (!config_path.empty()) {
-    config = take(analysis::read_analysis_config(config_path));
-  }
-  if (config) {
-    settings.analysis = std::move(config->analysis);
-    analysis::apply_read_limits(config->limits, {}, settings.load);
-  }
-  return settings;
+  service::ReadFlags flags;
+  flags.threads = threads;
+  const auto document =
+      config_text ? service::ConfigDocument::of_text(*config_text) : service::ConfigDocument::file(config_path);
+  return take(service::read_settings(document, flags));
 }
 
 // The --config document checked as reading a log checks it, without a log: the fleet's driver
@@ -93,8 +78,8 @@ void check_config(const std::string& config_path, const std::optional<std::strin
 
 // `shown_as`, when not empty, is the path the document names as its source: a log handed over
 // as bytes is read from a private copy whose path means nothing to the caller.
-model::AppModel load(const std::string& path, const std::string& shown_as, const model::LoadOptions& options) {
-  model::AppModel model = take(model::load_event_log(path, options));
+model::AppModel load(const std::string& path, const std::string& shown_as, const ReadSettings& settings) {
+  model::AppModel model = take(service::load_log(path, settings));
   if (!shown_as.empty()) model.source.path = shown_as;
   return model;
 }
@@ -103,8 +88,8 @@ std::string analyze_json(const std::string& path, const std::string& shown_as, c
                          const std::optional<std::string>& config_text, unsigned threads) {
   nb::gil_scoped_release release;
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  const model::AppModel model = load(path, shown_as, settings.load);
-  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
+  const model::AppModel model = load(path, shown_as, settings);
+  const analysis::Analysis analysis = service::analyze(model, settings);
   return report::analysis_json(model, &analysis);
 }
 
@@ -113,12 +98,12 @@ std::string compare_json(const std::string& base_path, const std::string& cand_p
                          const std::optional<std::string>& config_text, unsigned threads) {
   nb::gil_scoped_release release;
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  compare::CompareOptions options;
-  options.analysis = settings.analysis;
-  options.alignment.normalizer = take(compare::ComparisonNormalizer::with_patterns(normalize_paths));
-  const model::AppModel base = load(base_path, "", settings.load);
-  const model::AppModel cand = load(cand_path, "", settings.load);
-  return report::comparison_json(compare::compare_runs(base, cand, options));
+  service::ComparisonRequest request;
+  request.normalize_patterns = normalize_paths;
+  const service::ComparisonPlan plan = take(service::plan_comparison(request, settings.analysis));
+  const model::AppModel base = load(base_path, "", settings);
+  const model::AppModel cand = load(cand_path, "", settings);
+  return report::comparison_json(take(service::compare_models(base, cand, plan)));
 }
 
 // What `store ingest` takes from its flags, as keyword arguments.
@@ -146,8 +131,8 @@ std::pair<std::string, std::string> result_json(const std::string& path, const s
   nb::gil_scoped_release release;
   const results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  const model::AppModel model = load(path, "", settings.load);
-  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);  // its "analysis:" quantities
+  const model::AppModel model = load(path, "", settings);
+  const analysis::Analysis analysis = service::analyze(model, settings);  // its "analysis:" quantities
   return result_of(model, analysis, c, settings, origin_path.empty() ? path : origin_path);
 }
 
@@ -160,8 +145,8 @@ std::tuple<std::string, std::string, std::string> analysis_and_result_json(
   nb::gil_scoped_release release;
   const results::SparkResultContext c = to_context(context);
   const ReadSettings settings = read_settings(config_path, config_text, threads);
-  const model::AppModel model = load(path, shown_as, settings.load);
-  const analysis::Analysis analysis = analysis::analyze(model, settings.analysis);
+  const model::AppModel model = load(path, shown_as, settings);
+  const analysis::Analysis analysis = service::analyze(model, settings);
   auto [result, reason] = result_of(model, analysis, c, settings, shown_as.empty() ? path : shown_as);
   return {report::analysis_json(model, &analysis), std::move(result), std::move(reason)};
 }
@@ -186,18 +171,11 @@ std::vector<std::tuple<std::string, int64_t, bool>> store_ingest_json(
   return outcomes;
 }
 
-results::StoreOptions read_only() {
-  results::StoreOptions options;
-  options.create_if_missing = false;
-  return options;
-}
-
 // Every stored result as (order, id, document JSON), in native order.
 std::vector<std::tuple<int64_t, std::string, std::string>> store_results(const std::string& location) {
   nb::gil_scoped_release release;
-  auto store = take(results::open_store(location, read_only()));
   std::vector<std::tuple<int64_t, std::string, std::string>> out;
-  for (const results::StoredResult& r : take(store->results()))
+  for (const results::StoredResult& r : take(service::read_store(location)).results)
     out.emplace_back(r.order, r.id, results::result_to_json(r.document));
   return out;
 }
@@ -207,17 +185,36 @@ std::string verdict_history_json(const std::string& location, const std::string&
                                  const std::vector<std::string>& quantities,
                                  const std::optional<std::string>& method_config_json) {
   nb::gil_scoped_release release;
-  results::MethodConfig method;
-  method.name = "dispersion-scaled";
-  if (method_config_json) method = take(results::parse_method_config(*method_config_json, "method_config"));
-  if (Status s = results::validate(method); !s.ok()) raise(s);
-  auto store = take(results::open_store(location, read_only()));
-  const results::IdentityPolicy policy = take(store->identity_policy());
-  const std::vector<results::StoredResult> stored = take(store->results());
-  const std::vector<std::string> targets = take(results::resolve_targets(stored, target, subject));
-  auto document = results::compare_history(stored, policy, method, targets, quantities);
-  if (!document) raise(document.error().with_context("store " + store->description()));
-  return report::verdict_json(*document);
+  service::MethodChoice choice;
+  choice.config_text = method_config_json;
+  choice.config_source = "method_config";
+  const results::MethodConfig method = take(service::method_config(service::VerdictMode::kTrend, choice));
+  auto store = take(service::open_store_to_ask(location));  // it answers in SQL: no reading every result
+  auto document = take(service::verdict_trend(*store, method, {target, subject, quantities}));
+  return report::verdict_json(document);
+}
+
+// The fleet report's rankings by the dashboard's fleet page's rule (results/fleet_rankings.h).
+// Rows: (subject, application id, recoverable high ms or None, cost or None, currency); types:
+// (type, applications, findings). The answer holds indices into them: (the recoverable ranking,
+// [(currency, rows priced in it, its ranking)], the finding types' ranking).
+using FleetRowTuple = std::tuple<std::string, std::string, std::optional<double>, std::optional<double>, std::string>;
+using FindingTypeTuple = std::tuple<std::string, int64_t, double>;
+using CurrencyRankingTuple = std::tuple<std::string, size_t, std::vector<size_t>>;
+std::tuple<std::vector<size_t>, std::vector<CurrencyRankingTuple>, std::vector<size_t>> fleet_rankings(
+    const std::vector<FleetRowTuple>& rows, const std::vector<FindingTypeTuple>& types, size_t limit) {
+  std::vector<results::FleetRow> fleet_rows;
+  fleet_rows.reserve(rows.size());
+  for (const auto& [subject, app_id, recoverable_high_ms, cost, currency] : rows)
+    fleet_rows.push_back({subject, app_id, recoverable_high_ms, cost, currency});
+  std::vector<results::FindingTypeCount> type_counts;
+  type_counts.reserve(types.size());
+  for (const auto& [type, applications, findings] : types) type_counts.push_back({type, applications, findings});
+  nb::gil_scoped_release release;
+  results::FleetRankings ranked = results::rank_fleet(fleet_rows, type_counts, limit);
+  std::vector<CurrencyRankingTuple> costs;
+  for (results::CurrencyRanking& c : ranked.costs) costs.emplace_back(c.currency, c.applications, std::move(c.top));
+  return {std::move(ranked.recoverable), std::move(costs), std::move(ranked.finding_types)};
 }
 
 }  // namespace
@@ -258,8 +255,8 @@ NB_MODULE(_core, m) {
         nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
   m.def("result_json", &result_json, nb::arg("path"), nb::arg("origin_path"), nb::arg("context"),
         nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
-  m.def("analysis_and_result_json", &analysis_and_result_json, nb::arg("path"), nb::arg("shown_as"),
-        nb::arg("context"), nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
+  m.def("analysis_and_result_json", &analysis_and_result_json, nb::arg("path"), nb::arg("shown_as"), nb::arg("context"),
+        nb::arg("config_path"), nb::arg("config_text").none(), nb::arg("threads"));
   m.def("check_config", &check_config, nb::arg("config_path"), nb::arg("config_text").none());
   m.def("store_ingest_json", &store_ingest_json, nb::arg("location"), nb::arg("documents"));
   m.def("store_results", &store_results, nb::arg("location"));
@@ -269,4 +266,5 @@ NB_MODULE(_core, m) {
   m.def("format_duration_ms", &units::format_duration_ms, nb::arg("ms"));
   m.def("verdict_history_json", &verdict_history_json, nb::arg("location"), nb::arg("target"), nb::arg("subject"),
         nb::arg("quantities"), nb::arg("method_config_json").none());
+  m.def("fleet_rankings", &fleet_rankings, nb::arg("rows"), nb::arg("types"), nb::arg("limit"));
 }

@@ -1,23 +1,23 @@
 """Fixtures of the package's tests: the CLI and the log generator of the same build, generated
-logs (made once per session in $SF_TEST_WORK), the real-log corpus when it is there.
+logs (made once per session in $SF_TEST_WORK), the real-log corpus when it is there, and the
+dashboard's JSON API (`sparkforensics serve`) for the tests that compare a front end with it.
 
 python/tests/run.sh (ctest's python_package) sets SF_BIN, SF_LOGGEN and SF_TEST_WORK."""
 
 import json
-import os
+import re
 import subprocess
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from harness import corpus_dir, corpus_logs, generate_logs, required_env  # noqa: F401 (tests import the corpus from here)
 
 
 def _required_env(name):
-    value = os.environ.get(name)
-    if not value:
-        pytest.skip(f"{name} is not set: run through ctest -R python_package (python/tests/run.sh sets it)")
-    return value
+    return required_env(name, "python_package")
 
 
 @pytest.fixture(scope="session")
@@ -50,28 +50,32 @@ GENERATED = [
 @pytest.fixture(scope="session")
 def generated_logs(work_dir):
     """{name: path} of logs sf-loggen wrote for this session (each in its own directory)."""
-    loggen = _required_env("SF_LOGGEN")  # as the sf_loggen fixture
-    logs = {}
-    for name, flags in GENERATED:
-        out = work_dir / "generated" / name
-        printed = subprocess.run([loggen, *flags, "--out", str(out)], check=True, capture_output=True, text=True)
-        logs[name] = printed.stdout.strip().splitlines()[-1]
-    return logs
-
-
-def corpus_dir():
-    return Path(os.environ.get("SF_CORPUS_DIR") or ROOT.parent / "shared" / "corpus")
-
-
-def corpus_logs():
-    """The corpus's event logs (files and log directories), read in place; [] when absent."""
-    index = corpus_dir() / "corpus-index.json"
-    if not index.is_file():
-        return []
-    return sorted({str(corpus_dir() / entry["path"]) for entry in json.loads(index.read_text())})
+    return generate_logs(_required_env("SF_LOGGEN"), work_dir, GENERATED)
 
 
 def cli(sf_bin, *args):
     """Runs the CLI: (exit code, stdout, stderr)."""
     done = subprocess.run([sf_bin, *args], capture_output=True, text=True)
     return done.returncode, done.stdout, done.stderr
+
+
+class Dashboard:
+    """`sparkforensics serve` on a loopback port; GET /api/sf/v1/..."""
+
+    def __init__(self, sf_bin, log_dir, store, config_file, stderr_path):
+        self.process = subprocess.Popen([sf_bin, "serve", "--log-dir", str(log_dir), "--port", "0", "--store", store,
+                                         "--config", str(config_file)],
+                                        stdout=subprocess.PIPE, stderr=open(stderr_path, "w"),
+                                        text=True)
+        self.port = int(re.search(r":(\d+)/", self.process.stdout.readline()).group(1))
+
+    def get(self, path, **query):
+        url = f"http://127.0.0.1:{self.port}/api/sf/v1/{path}"
+        if query:
+            url += "?" + urllib.parse.urlencode(query, doseq=True)
+        with urllib.request.urlopen(url, timeout=120) as response:
+            return json.loads(response.read())
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)

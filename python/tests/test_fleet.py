@@ -17,7 +17,7 @@ import pytest
 
 import sparkforensics as sf
 from sparkforensics import fleet, frames
-from conftest import cli, corpus_dir, corpus_logs
+from conftest import Dashboard, cli, corpus_dir, corpus_logs
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (make python-deps puts it in .venv)")
 if shutil.which("java") is None:
@@ -153,7 +153,7 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     docs = [cli_document(sf_bin, log) for log in expected + [str(running)]]
     tables = fleet_report.report_tables(spark, out, top=100)
     apps = sorted((frames.application_row(d) for d in docs if frames.application_row(d)["topRecoverableHighMs"]),
-                  key=lambda a: (-a["topRecoverableHighMs"], a["appId"]))
+                  key=lambda a: (-a["topRecoverableHighMs"], a["name"], a["appId"]))  # results/fleet_rankings.h
     assert [(a["appId"], a["topRecoverableHighMs"]) for a in tables["applications"]] == \
         [(a["appId"], a["topRecoverableHighMs"]) for a in apps]
     counts = {}
@@ -163,9 +163,9 @@ def test_fleet_on_generated_logs(spark, sf_bin, generated_logs, work_dir):
     assert {t["type"]: t["findings"] for t in tables["findingTypes"]} == counts
     assert [f["path"] for f in tables["failed"]] == [str(fake)]
     # By cost: each currency's costliest applications, the cost being the analysis document's.
-    costs = sorted(((d["economics"]["cost"]["rateCard"]["currency"], -d["economics"]["cost"]["total"], d["app"]["id"])
-                    for d in docs if d["economics"].get("cost")))
-    assert [(a["costCurrency"], -a["costTotal"], a["appId"]) for a in tables["costs"]] == costs
+    costs = sorted(((d["economics"]["cost"]["rateCard"]["currency"], -d["economics"]["cost"]["total"], d["app"]["name"],
+                     d["app"]["id"]) for d in docs if d["economics"].get("cost")))
+    assert [(a["costCurrency"], -a["costTotal"], a["name"], a["appId"]) for a in tables["costs"]] == costs
     assert tables["trend"] is None  # no store given
     text = fleet_report.render(tables, "text")
     assert "Applications with the most recoverable wall-clock" in text and str(fake) in text
@@ -287,6 +287,68 @@ def test_fleet_report_trend(spark, sf_bin, sf_loggen, work_dir):
         assert subject in section and wall["verdict"] in section and sf._core.format_money(cost["targetValue"], "EUR") in section
 
 
+# The same applications for the fleet report and the dashboard's fleet page: (currency, application
+# name, application id, sf-loggen seed). A name is a subject (the fleet job's), so the page's unit
+# (a subject at its latest result) and the report's (an application) are the same rows. The same
+# seed gives the same figures: zeta and alpha tie in both rankings, and the subject puts alpha
+# first where the application id would not.
+RANKED_APPS = [
+    ("EUR", "zeta_etl", "application_1717275600000_0101", 21),
+    ("EUR", "alpha_etl", "application_1717275600000_0102", 21),
+    ("EUR", "mid_etl", "application_1717275600000_0103", 22),
+    ("USD", "usd_b", "application_1717275600000_0104", 21),
+    ("USD", "usd_a", "application_1717275600000_0105", 21),
+    ("USD", "usd_c", "application_1717275600000_0106", 23),
+]
+RATE_CARDS = {"EUR": TREND_CONFIG,
+              "USD": {"rateCard": {"name": "usd card", "currency": "USD", "perCoreHour": 0.04, "perGibHour": 0.003}}}
+
+
+def test_fleet_report_and_fleet_page_rank_alike(spark, sf_bin, sf_loggen, work_dir):
+    root = work_dir / "ranked"
+    shutil.rmtree(root, ignore_errors=True)
+    for currency, name, app_id, seed in RANKED_APPS:
+        printed = subprocess.run([sf_loggen, "--preset", "small", "--codec", "none", "--seed", str(seed),
+                                  "--out", str(root / "generated" / str(seed))], check=True, capture_output=True, text=True)
+        made = Path(printed.stdout.strip().splitlines()[-1])
+        text = made.read_text().replace("nightly_sales_etl", name).replace(made.name, app_id)
+        (root / currency).mkdir(parents=True, exist_ok=True)
+        (root / currency / app_id).write_text(text)
+    # Its own SQLite store: the page ranks every subject of the store it reads.
+    out, store = str(root / "out"), str(root / f"ranked-{uuid.uuid4().hex[:8]}.db")
+    for currency, config in RATE_CARDS.items():  # one run per rate card, into the same tables and store
+        assert fleet.run(spark, str(root / currency), store, parquet=out, config=config).analyzed == 3
+
+    from sparkforensics import fleet_report
+    config_file = root / "config.json"
+    config_file.write_text("{}")
+    dashboard = Dashboard(sf_bin, root / "EUR", store, config_file, root / "serve.log")
+    try:
+        for limit in (100, 3):
+            tables = fleet_report.report_tables(spark, out, top=limit)
+            page = dashboard.get("fleet", limit=limit)
+            assert page["subjects"] == len(RANKED_APPS) and page["withoutAnalysis"] == 0
+            report_recoverable = [(a["name"], a["topRecoverableHighMs"]) for a in tables["applications"]]
+            assert report_recoverable == [(r["subject"], r["recoverableMs"]["high"]) for r in page["recoverable"]]
+            report_costs = [(a["costCurrency"], a["name"]) for a in tables["costs"]]
+            assert report_costs == [(c["currency"], r["subject"]) for c in page["costs"] for r in c["top"]]
+            assert [a["costTotal"] for a in tables["costs"]] == \
+                pytest.approx([r["cost"]["value"] for c in page["costs"] for r in c["top"]], rel=1e-12)
+            assert [(t["type"], t["applications"], t["findings"]) for t in tables["findingTypes"]] == \
+                [(t["type"], t["applications"], t["findings"]) for t in page["findingTypes"]]
+        # The ties are there, ordered by subject in both (the lists are equal, above), each currency apart.
+        tables = fleet_report.report_tables(spark, out, top=100)
+        assert [a["costCurrency"] for a in tables["costs"]] == ["EUR"] * 3 + ["USD"] * 3
+        eur = [a["name"] for a in tables["costs"] if a["costCurrency"] == "EUR"]
+        assert eur.index("alpha_etl") + 1 == eur.index("zeta_etl")
+        usd = [a["name"] for a in tables["costs"] if a["costCurrency"] == "USD"]
+        assert usd.index("usd_a") + 1 == usd.index("usd_b")
+        tied = [a["name"] for a in tables["applications"] if a["appId"] in {x[2] for x in RANKED_APPS if x[3] == 21}]
+        assert tied == ["alpha_etl", "usd_a", "usd_b", "zeta_etl"]
+    finally:
+        dashboard.close()
+
+
 def test_fleet_since_and_command_line(sf_bin, generated_logs, work_dir):
     # The module's command line, as spark-submit or `python -m` runs it, in a Python of its own.
     logs_dir = work_dir / "fleet-cli-logs"
@@ -369,7 +431,12 @@ def test_fleet_on_the_scenario_logs(spark, sf_bin, work_dir):
     if manifest is None or not manifest.is_file():
         pytest.skip(f"no scenario logs: {manifest or 'SF_SPARK_SCENARIO_LOGS unset'} does not exist "
                     "(ctest's spark_scenarios writes them)")
-    logs = sorted({run["log"] for run in json.loads(manifest.read_text())["runs"]})
+    logs = {run["log"] for run in json.loads(manifest.read_text())["runs"]}
+    # The Spark Connect client's log is beside the scenarios' (tests/spark/connect_client.py).
+    connect = root / "connect" / "connect.json"
+    if connect.is_file():
+        logs.add(json.loads(connect.read_text())["log"])
+    logs = sorted(logs)
     out, store = str(work_dir / "fleet-scenarios"), store_location(work_dir, "scenarios")
     shutil.rmtree(out, ignore_errors=True)
     summary = fleet.run(spark, str(root), store, parquet=out)

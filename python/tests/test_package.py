@@ -19,6 +19,37 @@ def cli_json(sf_bin, *args):
     return json.loads(out)
 
 
+def test_documents_are_typed_by_the_typeddicts_of_their_schemas(generated_logs):
+    # sparkforensics.documents (generated from schemas/) names what analyze and compare return,
+    # and each TypedDict has exactly the document's fields, here and one level down.
+    import typing
+
+    from sparkforensics import documents
+
+    for function, typed in [(sf.analyze, documents.AnalysisDocument), (sf.compare, documents.ComparisonDocument),
+                            (sf.verdict_history, documents.VerdictDocument)]:
+        assert typing.get_type_hints(function, localns=vars(documents))["return"] is typed
+
+    def assert_fields(value, typed, what):
+        assert typed.__required_keys__ <= set(value) <= typed.__required_keys__ | typed.__optional_keys__, what
+
+    path = generated_logs["demo-gzip"]
+    doc = sf.analyze(path)
+    assert_fields(doc, documents.AnalysisDocument, "analysis")
+    for stage in doc["stages"]:
+        assert_fields(stage, documents.Stage, f"stage {stage['stageId']}.{stage['attemptId']}")
+    assert doc["findings"] and doc["sql"]
+    for finding in doc["findings"]:
+        assert_fields(finding, documents.Finding, finding["id"])
+    for execution in doc["sql"]:
+        assert_fields(execution, documents.SqlExecution, f"sql {execution['executionId']}")
+    assert_fields(doc["economics"], documents.Economics, "economics")
+    comparison = sf.compare(path, generated_logs["small-zstd"])
+    assert_fields(comparison, documents.ComparisonDocument, "comparison")
+    for pair in comparison["stagePairs"]:
+        assert_fields(pair, documents.StagePair, "stage pair")
+
+
 @pytest.mark.parametrize("name", [name for name, _ in GENERATED])
 def test_analyze_equals_cli_on_generated_logs(sf_bin, generated_logs, name):
     path = generated_logs[name]

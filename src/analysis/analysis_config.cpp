@@ -31,7 +31,8 @@ Status apply_thresholds(const json& entries, const std::string& path, AnalysisOp
       return invalid(path, fmt::format("unknown threshold \"{}\" (`sparkforensics thresholds` lists them)", name));
     }
     if (!value.is_number()) return invalid(path, fmt::format("threshold \"{}\" must be a number", name));
-    if (!usable_number(value)) return invalid(path, fmt::format("threshold \"{}\" must be a non-negative number", name));
+    if (!usable_number(value))
+      return invalid(path, fmt::format("threshold \"{}\" must be a non-negative number", name));
     options.thresholds.*(info->field) = value.get<double>();
     options.overridden_thresholds.push_back(name);
   }
@@ -58,19 +59,25 @@ Status apply_rate_card(const json& entry, const std::string& path, AnalysisOptio
       if (!value.is_string() || value.get<std::string>().empty()) {
         return invalid(path, fmt::format("rateCard \"{}\" must be a non-empty string", key));
       }
-      std::string& field = key == "name" ? card.name : key == "currency" ? card.currency : key == "source" ? card.source : card.as_of;
+      std::string& field = key == "name"       ? card.name
+                           : key == "currency" ? card.currency
+                           : key == "source"   ? card.source
+                                               : card.as_of;
       field = value.get<std::string>();
     } else if (key == "perCoreHour" || key == "perGibHour") {
-      if (!usable_number(value)) return invalid(path, fmt::format("rateCard \"{}\" must be a non-negative number", key));
+      if (!usable_number(value))
+        return invalid(path, fmt::format("rateCard \"{}\" must be a non-negative number", key));
       (key == "perCoreHour" ? card.per_core_hour : card.per_gib_hour) = value.get<double>();
       priced_here = true;
     } else {
       return invalid(path, fmt::format("unknown rateCard key \"{}\" (expected preset, name, currency, perCoreHour, "
-                                       "perGibHour, source, asOf)", key));
+                                       "perGibHour, source, asOf)",
+                                       key));
     }
   }
   // Prices of the user's own say so, unless they named the card themselves.
-  if (priced_here && !entry.contains("name")) card.name = entry.contains("preset") ? card.name + " (adjusted)" : "custom";
+  if (priced_here && !entry.contains("name"))
+    card.name = entry.contains("preset") ? card.name + " (adjusted)" : "custom";
   if (priced_here && !entry.contains("source")) card.source = fmt::format("the analysis config {}", path);
   options.rate_card = std::move(card);
   return {};
@@ -85,9 +92,12 @@ Status apply_limits(const json& entries, const std::string& path, ConfigLimits& 
                                       : key == "maxOpenTasks"          ? &limits.max_open_tasks
                                                                        : nullptr;
     if (target == nullptr) {
-      return invalid(path, fmt::format("unknown limit \"{}\" (expected maxLineBytes, maxDecompressionRatio or maxOpenTasks)", key));
+      return invalid(
+          path,
+          fmt::format("unknown limit \"{}\" (expected maxLineBytes, maxDecompressionRatio or maxOpenTasks)", key));
     }
-    if (!value.is_number_unsigned()) return invalid(path, fmt::format("limit \"{}\" must be a whole number, 0 or more", key));
+    if (!value.is_number_unsigned())
+      return invalid(path, fmt::format("limit \"{}\" must be a whole number, 0 or more", key));
     *target = value.get<uint64_t>();
   }
   return {};
@@ -115,7 +125,8 @@ Result<AnalysisConfig> parse_analysis_config(std::string_view text, const std::s
     } else if (key == "limits") {
       status = apply_limits(value, source, result.limits);
     } else {
-      status = invalid(source, fmt::format("unknown key \"{}\" (expected \"thresholds\", \"rateCard\" or \"limits\")", key));
+      status =
+          invalid(source, fmt::format("unknown key \"{}\" (expected \"thresholds\", \"rateCard\" or \"limits\")", key));
     }
     if (!status.ok()) return fail(std::move(status));
   }

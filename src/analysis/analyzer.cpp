@@ -5,10 +5,10 @@
 #include <map>
 #include <string_view>
 
-#include "analysis/detectors.h"
-#include "analysis/impact.h"
-#include "analysis/occupancy.h"
-#include "analysis/same_fix.h"
+#include "analysis/detectors/detectors.h"
+#include "analysis/findings/same_fix.h"
+#include "analysis/models/impact.h"
+#include "analysis/models/occupancy.h"
 
 namespace sf::analysis {
 
@@ -47,12 +47,18 @@ bool finding_order(const Finding& a, const Finding& b) {
 
 std::span<const DetectorFamily> detector_families() {
   static constexpr DetectorFamily kFamilies[] = {
-      {"taskFailures", &detect_task_failures}, {"taskDistribution", &detect_task_distribution},
-      {"hosts", &detect_hosts},                {"memory", &detect_memory},
-      {"shuffle", &detect_shuffle},            {"sqlPlans", &detect_sql_plans},
+      {"taskFailures", &detect_task_failures},
+      {"taskDistribution", &detect_task_distribution},
+      {"hosts", &detect_hosts},
+      {"memory", &detect_memory},
+      {"shuffle", &detect_shuffle},
+      {"sqlPlans", &detect_sql_plans},
       {"pythonUdfs", &detect_python_udfs},
-      {"caching", &detect_caching},            {"timeline", &detect_timeline},
-      {"config", &detect_config},              {"runState", &detect_run_state},
+      {"caching", &detect_caching},
+      {"timeline", &detect_timeline},
+      {"config", &detect_config},
+      {"streaming", &detect_streaming},
+      {"runState", &detect_run_state},
   };
   return kFamilies;
 }
@@ -78,6 +84,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   const DetectorContext context(model, analysis.thresholds, occupancy);
   for (const DetectorFamily& family : detector_families()) family.run(context, analysis.findings);
   analysis.economics = economics.get();
+  analysis.streaming = context.streaming();
   if (const auto& what_if = analysis.economics.what_if) {
     detect_allocation_ramp(context, *what_if, analysis.findings);
     detect_core_bound(context, *what_if, analysis.findings);
@@ -98,6 +105,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
   price_economics(analysis.economics, model, occupancy, analysis.findings, options.rate_card);
+  analysis.connect = summarize_connect(model, analysis.economics.cost);
   return analysis;
 }
 

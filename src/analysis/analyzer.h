@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/economics.h"
-#include "analysis/finding.h"
-#include "analysis/rate_card.h"
+#include "analysis/economics/connect_cost.h"
+#include "analysis/economics/economics.h"
+#include "analysis/economics/rate_card.h"
+#include "analysis/findings/finding.h"
+#include "analysis/models/streaming_summary.h"
 #include "analysis/rollup.h"
-#include "analysis/thresholds.h"
+#include "analysis/settings/thresholds.h"
 #include "model/app_model.h"
 
 namespace sf::analysis {
@@ -21,7 +23,7 @@ namespace sf::analysis {
 struct AnalysisOptions {
   Thresholds thresholds;
   std::vector<std::string> overridden_thresholds;  // names set by a config file
-  RateCard rate_card = default_rate_card();         // what costs are priced with
+  RateCard rate_card = default_rate_card();        // what costs are priced with
   // Threads the what-if simulation may use, the calling one among them: the same analysis
   // whatever the count. A front end answering several requests at once keeps 1.
   unsigned threads = 1;
@@ -37,6 +39,10 @@ struct Analysis {
   std::vector<std::string> guard_violations;
   // Where the time and the money go (economics.h).
   Economics economics;
+  // Each Structured Streaming query run's figures (streaming_summary.h), in the model's order.
+  std::vector<StreamingQuerySummary> streaming;
+  // What each Spark Connect operation cost (connect_cost.h), in the model's order.
+  std::vector<ConnectOperationSummary> connect;
 
   const Finding* finding(std::string_view id) const;
 };

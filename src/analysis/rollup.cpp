@@ -73,7 +73,8 @@ Rollup build_rollup(const std::vector<Finding>& findings, const ImpactEstimator&
     // Findings without stages (an app-level gap) have nothing to union against.
     if (!stages.empty()) {
       const double cap = estimator.stage_union_ms(stages);
-      bool all_staged = std::all_of(members.begin(), members.end(), [](const Finding* f) { return !f->stages.empty(); });
+      bool all_staged =
+          std::all_of(members.begin(), members.end(), [](const Finding* f) { return !f->stages.empty(); });
       if (all_staged) {
         group.recoverable_high_ms = std::min(group.recoverable_high_ms, cap);
         group.recoverable_low_ms = std::min(group.recoverable_low_ms, cap);

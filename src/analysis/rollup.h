@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finding.h"
-#include "analysis/impact.h"
+#include "analysis/findings/finding.h"
+#include "analysis/models/impact.h"
 
 namespace sf::analysis {
 
@@ -25,14 +25,14 @@ std::string_view to_string(RollupTier tier);  // time, resource, count
 struct RollupGroup {
   std::string type;
   RollupTier tier = RollupTier::kCount;
-  std::optional<WasteUnit> unit;          // resource tier
-  double recoverable_low_ms = 0;          // time tier, union-capped
+  std::optional<WasteUnit> unit;  // resource tier
+  double recoverable_low_ms = 0;  // time tier, union-capped
   double recoverable_high_ms = 0;
   double naive_high_ms = 0;               // time tier: the plain sum, before the union cap
   double resource_total = 0;              // resource tier, in `unit`
   std::map<ImpactBand, int> band_counts;  // every tier
   ImpactBand best_band = ImpactBand::kInfo;
-  std::vector<std::string> finding_ids;   // members, best first
+  std::vector<std::string> finding_ids;  // members, best first
   std::string best_finding_id;
   // A time group worth leading "Fix these first" with (ImpactEstimator::worth_fixing_first);
   // every front end shows only these as things to fix first.

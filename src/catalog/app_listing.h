@@ -44,10 +44,17 @@ struct AttemptListing {
   std::optional<int64_t> end_time_ms;  // ApplicationEnd's time; nullopt when not logged
   std::optional<int32_t> exit_code;    // ApplicationEnd's ExitCode (Spark 4.1+); nullopt when not logged
   std::string user;
-  std::string spark_version;    // "" before Spark 1.x's LogStart
-  bool completed = false;       // an ApplicationEnd was logged
-  uint64_t stored_bytes = 0;    // on disk, all parts
+  std::string spark_version;  // "" before Spark 1.x's LogStart
+  bool completed = false;     // an ApplicationEnd was logged
+  uint64_t stored_bytes = 0;  // on disk, all parts
   LogFileIdentity files;
+
+  // The application's wall-clock once it has ended (ApplicationEnd logged), as the History
+  // Server's list shows it; nullopt while it runs or when a time was not logged.
+  std::optional<int64_t> duration_ms() const {
+    if (!completed || !start_time_ms || !end_time_ms) return std::nullopt;
+    return *end_time_ms - *start_time_ms;
+  }
 
   // Whether both were read from the same version of the log's files.
   bool same_files(const AttemptListing& other) const { return files == other.files; }

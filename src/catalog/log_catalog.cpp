@@ -9,6 +9,11 @@ namespace fs = std::filesystem;
 
 LogCatalog::LogCatalog(CatalogOptions options) : options_(std::move(options)), loaded_(options_.max_loaded_logs) {}
 
+const analysis::AnalysisOptions& LogCatalog::analysis_options() const {
+  static const analysis::AnalysisOptions kDefaults;
+  return options_.analysis ? *options_.analysis : kDefaults;
+}
+
 Result<fs::path> LogCatalog::resolve(const std::string& path) const { return options_.root.resolve(path); }
 
 // ---------------------------------------------------------------------------------------------

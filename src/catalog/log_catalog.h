@@ -86,6 +86,8 @@ class LogCatalog {
   LogCatalog& operator=(const LogCatalog&) = delete;
 
   const CatalogOptions& options() const { return options_; }
+  // The thresholds and rate card every loaded log is analyzed with (the defaults when none given).
+  const analysis::AnalysisOptions& analysis_options() const;
   const io::PathConfinement& confinement() const { return options_.root; }
 
   // The real path of `path` (relative paths are read from the root), or why it is refused.
@@ -138,8 +140,8 @@ class LogCatalog {
   };
   struct ListingRead {
     Result<AttemptListing> listing;
-    bool read_now = false;       // read this time (new or changed), not remembered
-    bool known_bad = false;      // remembered as not a log, files unchanged
+    bool read_now = false;   // read this time (new or changed), not remembered
+    bool known_bad = false;  // remembered as not a log, files unchanged
   };
   // The progress of one read in flight, for the callers waiting for it.
   struct ReadProgress {
@@ -160,8 +162,8 @@ class LogCatalog {
 
   const CatalogOptions options_;
   mutable std::mutex mutex_;
-  std::map<std::string, KnownLog> known_;          // by log path as listed
-  std::map<std::string, AttemptListing> scanned_;  // the last rescan's logs, by path
+  std::map<std::string, KnownLog> known_;                                 // by log path as listed
+  std::map<std::string, AttemptListing> scanned_;                         // the last rescan's logs, by path
   std::map<std::string, std::shared_ptr<ReadProgress>> reads_in_flight_;  // by real path
   LruLoadingCache<std::string, LoadedLog, LogFileIdentity> loaded_;
   std::atomic<uint64_t> logs_read_{0};

@@ -19,18 +19,18 @@
 #include "analysis/analyzer.h"
 #include "cli/commands.h"
 #include "cli/leave_to_exit.h"
-#include "cli/log_arguments.h"
 #include "cli/log_reading.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "common/parallel_for.h"
 #include "common/units.h"
-#include "model/load.h"
-#include "report/dashboard_page.h"
 #include "report/analysis_markdown.h"
 #include "report/analysis_text.h"
+#include "report/dashboard_page.h"
 #include "report/model_json.h"
 #include "report/timeline_json.h"
+#include "service/log_analysis.h"
+#include "service/log_arguments.h"
 
 namespace sf::cli {
 
@@ -64,8 +64,7 @@ Result<std::string> render(const AnalyzeOptions& options, const model::AppModel&
   if (options.format == "html") {
     report::JsonOptions json_options;
     json_options.indent = -1;
-    return report::analysis_html(report::analysis_json(model, &analysis, json_options),
-                                 report::timeline_json(model));
+    return report::analysis_html(report::analysis_json(model, &analysis, json_options), report::timeline_json(model));
   }
   report::TextOptions text_options;
   text_options.top_stages = options.top_stages;
@@ -73,13 +72,11 @@ Result<std::string> render(const AnalyzeOptions& options, const model::AppModel&
   return report::analysis_text(model, &analysis, text_options);
 }
 
-int analyze_one(const AnalyzeOptions& options, const LogReadSettings& settings) {
-  auto loaded = load_log(options.log_paths.front(), settings.load, !options.no_progress && !options.quiet);
+int analyze_one(const AnalyzeOptions& options, const service::ReadSettings& settings) {
+  auto loaded = load_log(options.log_paths.front(), settings, !options.no_progress && !options.quiet);
   if (!loaded) return report_error(loaded.error().message(), kExitFailed);
   if (!options.quiet) warn_about_partial_load("", *loaded);
-  // The cores that read the log simulate the what-if's cluster sizes too.
-  analysis::AnalysisOptions analysis_options = settings.analysis;
-  analysis_options.threads = model::load_threads(settings.load);
+  const analysis::AnalysisOptions analysis_options = service::analysis_options(settings);
   analysis::Analysis analysis;
   int exit_code = kExitOk;
   if (options.format == "json") {
@@ -161,8 +158,8 @@ class OrderedDocuments {
   size_t written_ = 0;
 };
 
-int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings) {
-  const LogArguments arguments = expand_log_arguments(options.log_paths);
+int analyze_many(const AnalyzeOptions& options, const service::ReadSettings& settings) {
+  const service::LogArguments arguments = service::expand_log_arguments(options.log_paths);
   for (const std::string& skipped : arguments.skipped) print_error("skipped " + skipped);
   const auto& logs = arguments.logs;
   if (logs.empty()) {
@@ -178,15 +175,15 @@ int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings)
   std::mutex stderr_mutex;  // the progress line and the workers' messages, one at a time
   size_t done = 0, failed = 0;
   // Logs already load side by side: one decoding thread each unless asked.
-  model::LoadOptions load_options = settings.load;
-  if (load_options.threads == 0) load_options.threads = 1;
+  service::ReadSettings each = settings;
+  if (each.load.threads == 0) each.load.threads = 1;
   const unsigned jobs =
       options.jobs != 0 ? options.jobs : std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
   parallel_for(logs.size(), jobs, [&](size_t i) {
-    auto loaded = model::load_event_log(logs[i].path, load_options);
+    auto loaded = service::load_log(logs[i].path, each);
     std::optional<std::string> document;
     if (loaded) {
-      const analysis::Analysis analysis = analysis::analyze(*loaded, settings.analysis);
+      const analysis::Analysis analysis = service::analyze(*loaded, each);
       if (options.format == "text") {
         document = report::analysis_summary_line(logs[i].path, *loaded, analysis) + "\n";
       } else if (auto rendered = render(options, *loaded, analysis)) {
@@ -207,9 +204,10 @@ int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings)
         warn_about_partial_load(logs[i].path, *loaded);
       }
       ++done;
-      progress.show(fmt::format("{} of {} analyzed{}", done, units::format_counted(static_cast<int64_t>(logs.size()), "log"),
-                                failed == 0 ? "" : fmt::format(" ({} could not be)", failed)),
-                    /*now=*/done == logs.size());
+      progress.show(
+          fmt::format("{} of {} analyzed{}", done, units::format_counted(static_cast<int64_t>(logs.size()), "log"),
+                      failed == 0 ? "" : fmt::format(" ({} could not be)", failed)),
+          /*now=*/done == logs.size());
     }
     documents.put(i, std::move(document));
   });
@@ -222,7 +220,7 @@ int analyze_many(const AnalyzeOptions& options, const LogReadSettings& settings)
 int run_analyze(const AnalyzeOptions& options) {
   auto settings = log_read_settings(options.read);
   if (!settings) return report_error(settings.error().message(), kExitFailed);
-  const bool single = options.log_paths.size() == 1 && !is_directory_of_logs(options.log_paths[0]);
+  const bool single = options.log_paths.size() == 1 && !service::is_directory_of_logs(options.log_paths[0]);
   // One HTML page is one application's dashboard; pages one after another are no page.
   if (!single && options.format == "html") return report_error("--format html takes one event log", kExitFailed);
   return single ? analyze_one(options, *settings) : analyze_many(options, *settings);

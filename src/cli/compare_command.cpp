@@ -16,12 +16,12 @@
 #include "cli/output.h"
 #include "compare/budget.h"
 #include "compare/run_comparison.h"
-#include "model/load.h"
 #include "report/comparison_json.h"
 #include "report/comparison_markdown.h"
 #include "report/comparison_text.h"
 #include "report/dashboard_page.h"
 #include "report/plan_diff_json.h"
+#include "service/log_analysis.h"
 
 namespace sf::cli {
 
@@ -35,21 +35,18 @@ constexpr size_t kHtmlPlanDiffs = 200;
 struct CompareCliOptions {
   std::string base_path;
   std::string cand_path;
-  std::vector<std::string> normalize_patterns;
-  std::vector<std::string> budgets;
-  std::vector<std::string> pins;
+  service::ComparisonRequest request;
   std::string format;
   std::string output_path;
   size_t top_stages = 10;
-  bool replanned_not_covered = false;
   bool quiet = false;
   bool no_progress = false;
   LogReadFlags read;
 };
 
 std::optional<model::AppModel> load(const std::string& path, const CompareCliOptions& options,
-                                    const model::LoadOptions& load_options) {
-  auto loaded = load_log(path, load_options, !options.quiet && !options.no_progress);
+                                    const service::ReadSettings& settings) {
+  auto loaded = load_log(path, settings, !options.quiet && !options.no_progress);
   if (!loaded) {
     print_error(loaded.error().message());
     return std::nullopt;
@@ -60,37 +57,19 @@ std::optional<model::AppModel> load(const std::string& path, const CompareCliOpt
 
 int run_compare(const CompareCliOptions& options) {
   // Everything the user typed is checked before the (possibly long) loads.
-  std::vector<compare::Budget> budgets;
-  for (const auto& text : options.budgets) {
-    auto budget = compare::parse_budget(text);
-    if (!budget) return report_error(budget.error().message(), kExitFailed);
-    budgets.push_back(*budget);
-  }
-  std::vector<compare::StagePin> pins;
-  for (const auto& text : options.pins) {
-    auto pin = compare::parse_pin(text);
-    if (!pin) return report_error(pin.error().message(), kExitFailed);
-    pins.push_back(*pin);
-  }
-  auto normalizer = compare::ComparisonNormalizer::with_patterns(options.normalize_patterns);
-  if (!normalizer) return report_error(normalizer.error().message(), kExitFailed);
   auto settings = log_read_settings(options.read);
   if (!settings) return report_error(settings.error().message(), kExitFailed);
+  auto plan = service::plan_comparison(options.request, settings->analysis);
+  if (!plan) return report_error(plan.error().message(), kExitFailed);
 
-  auto base = load(options.base_path, options, settings->load);
+  auto base = load(options.base_path, options, *settings);
   if (!base) return kExitFailed;
-  auto cand = load(options.cand_path, options, settings->load);
+  auto cand = load(options.cand_path, options, *settings);
   if (!cand) return kExitFailed;
-
-  if (Status s = compare::check_pins(*base, *cand, pins); !s.ok()) return report_error(s.message(), kExitFailed);
-
-  compare::CompareOptions compare_options;
-  compare_options.analysis = settings->analysis;
-  compare_options.alignment.normalizer = *normalizer;
-  compare_options.alignment.pins = std::move(pins);
-  compare_options.alignment.replanned_counts_toward_coverage = !options.replanned_not_covered;
-  compare::Comparison comparison = compare::compare_runs(*base, *cand, compare_options);
-  comparison.budgets = compare::evaluate_budgets(budgets, comparison.metric_deltas);
+  auto compared = service::compare_models(*base, *cand, *plan);
+  if (!compared) return report_error(compared.error().message(), kExitFailed);
+  compare::Comparison& comparison = *compared;
+  const compare::ComparisonNormalizer& normalizer = plan->options.alignment.normalizer;
 
   std::string rendered;
   if (options.format == "json") {
@@ -98,7 +77,7 @@ int run_compare(const CompareCliOptions& options) {
   } else if (options.format == "html") {
     // The plan diffs go in whole (up to kHtmlPlanDiffs pairs) so the page opens them offline.
     auto html = report::comparison_html(report::comparison_json(comparison, -1),
-                                        report::plan_diffs_json(comparison, *base, *cand, *normalizer, kHtmlPlanDiffs));
+                                        report::plan_diffs_json(comparison, *base, *cand, normalizer, kHtmlPlanDiffs));
     if (!html) return report_error(html.error().message(), kExitFailed);
     rendered = std::move(*html);
   } else if (options.format == "markdown") {
@@ -121,18 +100,18 @@ void register_compare(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("compare", "Compare a baseline run with a candidate run of the same job");
   cmd->add_option("baseline", options->base_path, "The baseline run's event log (any form analyze reads)")->required();
   cmd->add_option("candidate", options->cand_path, "The candidate run's event log")->required();
-  cmd->add_option("--normalize-path", options->normalize_patterns,
+  cmd->add_option("--normalize-path", options->request.normalize_patterns,
                   "Regular expression (RE2 syntax) whose matches are rewritten to one token before stages are "
                   "paired, e.g. an output directory named after the run; repeatable; affects pairing only")
       ->take_last()
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--budget", options->budgets,
+  cmd->add_option("--budget", options->request.budgets,
                   "METRIC=LIMIT, e.g. wallClock=+5%, spill=0, gcTime=+10%, executorRunTime=+30s; exit code 1 when "
                   "one is exceeded; repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--pin", options->pins,
+  cmd->add_option("--pin", options->request.pins,
                   "BASELINE_STAGE:CANDIDATE_STAGE, a pair of stages made by hand before the others are paired "
                   "(method pinned); repeatable")
       ->expected(1)
@@ -145,7 +124,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-progress", options->no_progress, "No progress line on stderr");
   add_log_read_flags(*cmd, options->read);
   cmd->add_option("--top-stages", options->top_stages, "How many per-stage changes to list")->capture_default_str();
-  cmd->add_flag("--replanned-not-covered", options->replanned_not_covered,
+  cmd->add_flag("--replanned-not-covered", options->request.replanned_not_covered,
                 "Count replanned stages' run time in the coverage's denominator only");
   cmd->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }

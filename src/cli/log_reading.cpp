@@ -2,57 +2,47 @@
 
 #include <fmt/format.h>
 
-#include "analysis/analysis_config.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "common/units.h"
+#include "service/log_analysis.h"
 
 namespace sf::cli {
 
 void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& threads_note, bool with_threads) {
   const model::LoadOptions defaults;
-  cmd.add_option("--config", flags.config_path,
-                 "JSON file of detector thresholds, read limits and the rate card costs are priced with: {\"thresholds\": "
-                 "{\"skew.maxToMedianRatio\": 4}, \"limits\": {\"maxLineBytes\": 16777216}, \"rateCard\": {\"preset\": "
-                 "\"gcp-n2-us-central1\"}} (`sparkforensics thresholds` lists the thresholds; docs/economics.md the rate cards)")
+  cmd.add_option(
+         "--config", flags.config_path,
+         "JSON file of detector thresholds, read limits and the rate card costs are priced with: {\"thresholds\": "
+         "{\"skew.maxToMedianRatio\": 4}, \"limits\": {\"maxLineBytes\": 16777216}, \"rateCard\": {\"preset\": "
+         "\"gcp-n2-us-central1\"}} (`sparkforensics thresholds` lists the thresholds; docs/economics.md the rate "
+         "cards)")
       ->type_name("FILE");
   if (with_threads) {
-    cmd.add_option("--threads", flags.threads,
+    cmd.add_option("--threads", flags.read.threads,
                    "Threads decoding one log; 0: the cores, at most 2" +
                        (threads_note.empty() ? "" : " (" + threads_note + ")"))
         ->capture_default_str();
   }
-  cmd.add_option("--max-line-bytes", flags.max_line_bytes, "Lines longer than this are skipped and reported as malformed")
+  cmd.add_option("--max-line-bytes", flags.read.max_line_bytes,
+                 "Lines longer than this are skipped and reported as malformed")
       ->default_str(std::to_string(defaults.max_line_bytes));
-  cmd.add_option("--max-decompression-ratio", flags.max_decompression_ratio,
+  cmd.add_option("--max-decompression-ratio", flags.read.max_decompression_ratio,
                  "Stop reading a compressed part whose output passes this many times its input (0: no limit)")
       ->default_str(std::to_string(defaults.decompress_limits.max_ratio));
-  cmd.add_option("--max-open-tasks", flags.max_open_tasks,
+  cmd.add_option("--max-open-tasks", flags.read.max_open_tasks,
                  "Successful tasks whose values running stages may hold for exact quantiles; past it, a stage's "
                  "quantiles are left out and the report says so")
       ->default_str(std::to_string(defaults.builder_limits.max_open_task_values));
 }
 
-Result<LogReadSettings> log_read_settings(const LogReadFlags& flags) {
-  LogReadSettings settings;
-  analysis::ConfigLimits from_config;
-  if (!flags.config_path.empty()) {
-    auto config = analysis::read_analysis_config(flags.config_path);
-    if (!config) return fail(config.error());
-    settings.analysis = std::move(config->analysis);
-    from_config = config->limits;
-  }
-  settings.load.threads = flags.threads;
-  const analysis::ConfigLimits from_flags{flags.max_line_bytes, flags.max_decompression_ratio, flags.max_open_tasks};
-  analysis::apply_read_limits(from_config, from_flags, settings.load);
-  return settings;
+Result<service::ReadSettings> log_read_settings(const LogReadFlags& flags) {
+  return service::read_settings(service::ConfigDocument::file(flags.config_path), flags.read);
 }
 
-Result<model::AppModel> load_log(const std::string& path, const model::LoadOptions& options, bool show_progress) {
+Result<model::AppModel> load_log(const std::string& path, const service::ReadSettings& settings, bool show_progress) {
   ProgressLine progress(path, show_progress);
-  model::LoadOptions load_options = options;
-  load_options.on_progress = [&progress](const model::LoadProgress& p) { progress.update(p); };
-  auto loaded = model::load_event_log(path, load_options);
+  auto loaded = service::load_log(path, settings, [&progress](const model::LoadProgress& p) { progress.update(p); });
   progress.clear();
   return loaded;
 }

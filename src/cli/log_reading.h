@@ -14,24 +14,15 @@
 #include <optional>
 #include <string>
 
-#include "analysis/analyzer.h"
 #include "common/status.h"
 #include "model/load.h"
+#include "service/read_settings.h"
 
 namespace sf::cli {
 
 struct LogReadFlags {
   std::string config_path;
-  std::optional<size_t> max_line_bytes;
-  std::optional<uint64_t> max_decompression_ratio;
-  std::optional<uint64_t> max_open_tasks;
-  unsigned threads = 0;  // 0: the loader's default (the cores, at most 2)
-};
-
-// What the flags and the config file add up to.
-struct LogReadSettings {
-  model::LoadOptions load;             // limits and threads; the caller adds progress, confinement
-  analysis::AnalysisOptions analysis;  // thresholds
+  service::ReadFlags read;
 };
 
 // Adds --config, --threads and the read limits to `cmd`. `threads_note` follows the threads'
@@ -42,11 +33,11 @@ void add_log_read_flags(CLI::App& cmd, LogReadFlags& flags, const std::string& t
 
 // The settings, reading --config; an unreadable or invalid file is an InvalidArgument or
 // NotFound naming the file and the key.
-Result<LogReadSettings> log_read_settings(const LogReadFlags& flags);
+Result<service::ReadSettings> log_read_settings(const LogReadFlags& flags);
 
 // Loads one log, with a progress line on stderr while it reads when `show_progress` (and stderr
 // is a terminal).
-Result<model::AppModel> load_log(const std::string& path, const model::LoadOptions& options, bool show_progress);
+Result<model::AppModel> load_log(const std::string& path, const service::ReadSettings& settings, bool show_progress);
 
 // Warnings on stderr for a log that loaded only in part (a read that stopped early, malformed
 // lines): "sparkforensics: warning: [SOURCE: ]partial load: ...". `source` may be empty when the

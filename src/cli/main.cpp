@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 
@@ -22,12 +22,9 @@ struct CommandEntry {
 };
 
 constexpr CommandEntry kCommands[] = {
-    {"analyze", &sf::cli::register_analyze},
-    {"compare", &sf::cli::register_compare},
-    {"store", &sf::cli::register_store},
-    {"verdict", &sf::cli::register_verdict},
-    {"serve", &sf::cli::register_serve},
-    {"mcp", &sf::cli::register_mcp},
+    {"analyze", &sf::cli::register_analyze},       {"compare", &sf::cli::register_compare},
+    {"store", &sf::cli::register_store},           {"verdict", &sf::cli::register_verdict},
+    {"serve", &sf::cli::register_serve},           {"mcp", &sf::cli::register_mcp},
     {"thresholds", &sf::cli::register_thresholds},
 };
 

@@ -42,7 +42,8 @@ OutputSink::~OutputSink() { close(); }
 void OutputSink::write(std::string_view text) {
   if (file_ == nullptr || failed_) return;
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-    print_error(fmt::format("cannot write {}: {}", is_stdout(path_) ? "to standard output" : path_, std::strerror(errno)));
+    print_error(
+        fmt::format("cannot write {}: {}", is_stdout(path_) ? "to standard output" : path_, std::strerror(errno)));
     failed_ = true;
   }
 }
@@ -52,7 +53,8 @@ bool OutputSink::close() {
   const bool flushed = std::fflush(file_) == 0;
   const bool closed = file_ == stdout || std::fclose(file_) == 0;
   if (!failed_ && !(flushed && closed)) {
-    print_error(fmt::format("cannot write {}: {}", is_stdout(path_) ? "to standard output" : path_, std::strerror(errno)));
+    print_error(
+        fmt::format("cannot write {}: {}", is_stdout(path_) ? "to standard output" : path_, std::strerror(errno)));
     failed_ = true;
   }
   file_ = nullptr;

@@ -15,11 +15,11 @@
 #include "catalog/log_catalog.h"
 #include "cli/commands.h"
 #include "cli/log_reading.h"
-#include "server/dashboard_api.h"
-#include "server/http_server.h"
-#include "server/rest_router.h"
 #include "cli/store_location.h"
+#include "history_server/rest_router.h"
 #include "results/store.h"
+#include "server/dashboard/dashboard_api.h"
+#include "server/http/http_server.h"
 
 namespace sf::cli {
 
@@ -46,9 +46,7 @@ struct ServeOptions {
 // Set by the signal handler; read by the server's watcher thread.
 std::atomic<bool> g_stop_requested{false};
 
-extern "C" void request_stop(int) {
-  g_stop_requested.store(true);
-}
+extern "C" void request_stop(int) { g_stop_requested.store(true); }
 
 std::string timestamp_utc() {
   const std::time_t now = std::time(nullptr);
@@ -70,8 +68,9 @@ int run_serve(const ServeOptions& options) {
   if (!settings) return report_error(settings.error().message(), kExitFailed);
   unsigned request_threads = options.request_threads;
   if (options.deprecated_threads) {
-    log_line("warning: serve --threads is deprecated: it is spelled --request-threads now (--threads means the "
-             "threads decoding a log in every other command)");
+    log_line(
+        "warning: serve --threads is deprecated: it is spelled --request-threads now (--threads means the "
+        "threads decoding a log in every other command)");
     request_threads = *options.deprecated_threads;
   }
   if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1") {
@@ -110,8 +109,8 @@ int run_serve(const ServeOptions& options) {
   dashboard_options.upload_parent = options.upload_dir;
   dashboard_options.parse_threads = options.parse_threads;
   dashboard_options.fetch.timeout_ms = int64_t{options.history_server_timeout_s} * 1000;
-  dashboard_options.fetch.connect_timeout_ms = std::min<int64_t>(dashboard_options.fetch.connect_timeout_ms,
-                                                                 dashboard_options.fetch.timeout_ms);
+  dashboard_options.fetch.connect_timeout_ms =
+      std::min<int64_t>(dashboard_options.fetch.connect_timeout_ms, dashboard_options.fetch.timeout_ms);
   dashboard_options.fetch.max_bytes = options.history_server_max_bytes;
   dashboard_options.store_location = options.store;
   {
@@ -123,9 +122,9 @@ int run_serve(const ServeOptions& options) {
     log_line(store ? "result store: " + (*store)->description()
                    : "result store: " + store.error().message() + " (the history page says so until it exists)");
   }
-  server::StageTaskCacheOptions task_options;
+  history_server::StageTaskCacheOptions task_options;
   task_options.max_stages = options.max_task_stages;
-  server::RestRouter router(logs, task_options);
+  history_server::RestRouter router(logs, task_options);
   auto dashboard = server::DashboardApi::create(logs, router.task_tables(), dashboard_options);
   if (!dashboard) return report_error(dashboard.error().message(), kExitFailed);
   server::HttpServerOptions http_options;
@@ -134,12 +133,12 @@ int run_serve(const ServeOptions& options) {
   http_options.threads = request_threads;
   http_options.rescan_interval_s = options.rescan_interval_s;
   http_options.log_line = log_line;
-  http_options.other_routes = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
-                                  const server::QueryParams& headers) {
-    return (*dashboard)->handle(method, path, query, headers);
-  };
-  http_options.accept_body = [&](const std::string& method, const std::string& path, const server::QueryParams& query,
-                                 const server::QueryParams& headers, std::optional<uint64_t> length) {
+  http_options.other_routes =
+      [&](const std::string& method, const std::string& path, const history_server::QueryParams& query,
+          const history_server::QueryParams& headers) { return (*dashboard)->handle(method, path, query, headers); };
+  http_options.accept_body = [&](const std::string& method, const std::string& path,
+                                 const history_server::QueryParams& query, const history_server::QueryParams& headers,
+                                 std::optional<uint64_t> length) {
     return (*dashboard)->accept_body(method, path, query, headers, length);
   };
   http_options.on_listening = [&](int port) {
@@ -159,8 +158,9 @@ int run_serve(const ServeOptions& options) {
 void register_serve(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* serve = app.add_subcommand(
-      "serve", "Serve the web dashboard and a Spark History Server compatible REST API (/api/v1/...) for the event "
-               "logs in a directory");
+      "serve",
+      "Serve the web dashboard and a Spark History Server compatible REST API (/api/v1/...) for the event "
+      "logs in a directory");
   serve
       ->add_option("--log-dir", options->log_dir,
                    "Directory of event logs (as the History Server's spark.history.fs.logDirectory)")

@@ -23,7 +23,7 @@
 #include "results/result_json.h"
 #include "results/spark_result.h"
 #include "results/store.h"
-#include "model/load.h"
+#include "service/log_analysis.h"
 
 namespace sf::cli {
 
@@ -52,9 +52,7 @@ struct IngestOptions {
   LogReadFlags read;
 };
 
-int usage_error(const std::string& message) {
-  return report_error(message, kExitFailed);
-}
+int usage_error(const std::string& message) { return report_error(message, kExitFailed); }
 
 results::StoreOptions read_only() {
   results::StoreOptions options;
@@ -114,10 +112,10 @@ int run_ingest(const IngestOptions& o) {
     documents.push_back({path, std::move(*document), ""});
   }
   for (const std::string& path : o.logs) {
-    auto model = load_log(path, settings->load, !o.quiet && !o.no_progress);
+    auto model = load_log(path, *settings, !o.quiet && !o.no_progress);
     if (!model) return usage_error(model.error().message());
     if (!o.quiet) warn_about_partial_load(path, *model);
-    const analysis::Analysis analysis = analysis::analyze(*model, settings->analysis);  // its "analysis:" quantities
+    const analysis::Analysis analysis = service::analyze(*model, *settings);  // its "analysis:" quantities
     auto [document, reason] =
         results::result_of_log(*model, analysis, *context, settings->analysis.rate_card, path, "--status");
     documents.push_back({path, std::move(document), std::move(reason)});
@@ -135,9 +133,10 @@ int run_ingest(const IngestOptions& o) {
                 static_cast<int>(status.size()), status.data(),
                 status_reason.empty() ? "" : (": " + status_reason).c_str(), document.quantities.size(), path.c_str());
     if (document.status != results::RunStatus::kOk) {
-      print_error(fmt::format("warning: {} is stored as {}: verdicts take only ok results as targets (and, by "
-                              "default, as references)",
-                              outcome->id, status));
+      print_error(
+          fmt::format("warning: {} is stored as {}: verdicts take only ok results as targets (and, by "
+                      "default, as references)",
+                      outcome->id, status));
     }
   }
   return kExitOk;
@@ -225,8 +224,9 @@ int run_policy(const ReadOptions& o) {
 }
 
 // A store command that reads (and prints): its options, --store, -o and its callback.
-std::pair<CLI::App*, std::shared_ptr<ReadOptions>> add_reader(CLI::App& store, const char* name, const char* description,
-                                                              int (*run)(const ReadOptions&), int& exit_code) {
+std::pair<CLI::App*, std::shared_ptr<ReadOptions>> add_reader(CLI::App& store, const char* name,
+                                                              const char* description, int (*run)(const ReadOptions&),
+                                                              int& exit_code) {
   auto options = std::make_shared<ReadOptions>();
   CLI::App* cmd = store.add_subcommand(name, description);
   add_store_option(*cmd, options->store);
@@ -268,11 +268,11 @@ void register_store(CLI::App& app, int& exit_code) {
   add_log_read_flags(*cmd, ingest->read);
   cmd->callback([ingest, &exit_code] { exit_code = run_ingest(*ingest); });
 
-  auto [list_cmd, list] = add_reader(*store, "list", "List the stored results in native (ingest) order", run_list,
-                                     exit_code);
+  auto [list_cmd, list] =
+      add_reader(*store, "list", "List the stored results in native (ingest) order", run_list, exit_code);
   add_format_option(*list_cmd, list->format, {"text", "json"}, "A table, or a JSON array");
-  auto [show_cmd, show] = add_reader(*store, "show", "Print one stored result document, as store ingest --result reads it",
-                                     run_show, exit_code);
+  auto [show_cmd, show] = add_reader(
+      *store, "show", "Print one stored result document, as store ingest --result reads it", run_show, exit_code);
   show_cmd->add_option("id", show->id, "Result id or a unique prefix")->required();
   auto [policy_cmd, policy] = add_reader(
       *store, "policy", "Print the store's identity policy, or store its next version (--set)", run_policy, exit_code);

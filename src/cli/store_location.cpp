@@ -11,8 +11,7 @@ std::string default_store_location() {
 
 void add_store_option(CLI::App& cmd, std::string& location) {
   location = default_store_location();
-  cmd.add_option("--store", location,
-                 "Result store: an SQLite file (store ingest creates it) or a postgresql:// URL")
+  cmd.add_option("--store", location, "Result store: an SQLite file (store ingest creates it) or a postgresql:// URL")
       ->type_name("PATH|URL")
       // Not the value itself: a URL in the environment may hold a password.
       ->default_str("$SPARKFORENSICS_STORE, else sparkforensics-results.db");

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis/thresholds.h"
+#include "analysis/settings/thresholds.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 
@@ -32,8 +32,9 @@ int run_thresholds(const ThresholdsOptions& options) {
     }
     out = list.dump(2) + "\n";
   } else {
-    out = "Detector thresholds: set any of them in a --config file, "
-          "{\"thresholds\": {\"skew.maxToMedianRatio\": 4}}\n\n";
+    out =
+        "Detector thresholds: set any of them in a --config file, "
+        "{\"thresholds\": {\"skew.maxToMedianRatio\": 4}}\n\n";
     for (const auto& info : analysis::threshold_registry()) {
       out += fmt::format("{:<48} {:>14g} {:<9} {}\n", info.name, defaults.*(info.field), info.unit, info.description);
     }
@@ -45,7 +46,8 @@ int run_thresholds(const ThresholdsOptions& options) {
 
 void register_thresholds(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ThresholdsOptions>();
-  CLI::App* cmd = app.add_subcommand("thresholds", "List the detector thresholds a --config file may set, with defaults");
+  CLI::App* cmd =
+      app.add_subcommand("thresholds", "List the detector thresholds a --config file may set, with defaults");
   add_format_option(*cmd, options->format, {"text", "json"}, "A table, or a JSON array");
   add_output_option(*cmd, options->output);
   cmd->callback([options, &exit_code] { exit_code = run_thresholds(*options); });

@@ -19,19 +19,16 @@
 #include "cli/output.h"
 #include "cli/store_location.h"
 #include "common/text_file.h"
-#include "results/comparison_method.h"
-#include "results/history_comparison.h"
-#include "results/run_evaluation.h"
-#include "results/store.h"
 #include "report/verdict_json.h"
 #include "report/verdict_summary.h"
+#include "service/verdicts.h"
 
 namespace sf::cli {
 
 namespace {
 
-using results::VerdictDocument;
 using results::MethodConfig;
+using results::VerdictDocument;
 
 struct VerdictOptions {
   std::string store;
@@ -39,50 +36,22 @@ struct VerdictOptions {
   std::string output;
   bool quiet = false;
   std::vector<std::string> fail_on;
-  // Method
-  std::string method_config;
-  std::string method;
-  std::optional<double> k;
-  std::optional<int64_t> window;
-  std::optional<int64_t> min_points;
-  std::optional<double> min_effect;
-  std::optional<double> provisional_noise;
-  std::string ordering;
-  std::string duplicates;
-  // history
-  std::string target;
-  std::string subject;
-  std::vector<std::string> quantities;
-  // run
-  std::string run_key;
-  std::string profile;
-  std::string coordinate;
-  std::string baseline;
-  // batch
-  std::string revision;
-  std::vector<std::string> expected;
+  std::string method_config;  // a JSON method configuration file; the choice's flags override it
+  service::MethodChoice method;
+  service::TrendRequest history;
+  results::RunRequest run;
+  results::BatchRequest batch;
 };
 
-Result<MethodConfig> method_from_flags(const VerdictOptions& o, const std::string& default_method) {
-  MethodConfig config;
-  config.name = default_method;
+Result<MethodConfig> method_from_flags(const VerdictOptions& o, service::VerdictMode mode) {
+  service::MethodChoice choice = o.method;
   if (!o.method_config.empty()) {
     auto text = read_text_file(o.method_config);
     if (!text) return fail(text.error());
-    auto parsed = results::parse_method_config(*text, o.method_config);
-    if (!parsed) return parsed;
-    config = *parsed;
+    choice.config_text = std::move(*text);
+    choice.config_source = o.method_config;
   }
-  if (!o.method.empty()) config.name = o.method;
-  if (o.k) config.k = *o.k;
-  if (o.window) config.window = *o.window;
-  if (o.min_points) config.min_points = *o.min_points;
-  if (o.min_effect) config.min_effect = *o.min_effect;
-  if (o.provisional_noise) config.provisional_relative_noise = *o.provisional_noise;
-  if (!o.ordering.empty()) config.ordering = o.ordering;
-  if (!o.duplicates.empty()) config.duplicates = o.duplicates;
-  if (Status s = results::validate(config); !s.ok()) return fail(s);
-  return config;
+  return service::method_config(mode, choice);
 }
 
 // `store` names where the results came from (results::Store::description: no password).
@@ -114,24 +83,18 @@ int finish(const VerdictOptions& o, const VerdictDocument& doc, const std::strin
 }
 
 template <class Evaluate>
-int run_verdict(const VerdictOptions& o, const std::string& default_method, Evaluate evaluate) {
-  auto method = method_from_flags(o, default_method);
+int run_verdict(const VerdictOptions& o, service::VerdictMode mode, Evaluate evaluate) {
+  auto method = method_from_flags(o, mode);
   if (!method) return report_error(method.error().message(), kExitFailed);
-  results::StoreOptions read_only;
-  read_only.create_if_missing = false;
-  auto store = results::open_store(o.store, read_only);
+  // Asked of the store itself: it answers in SQL and the verdict reads only the rows it uses.
+  auto store = service::open_store_to_ask(o.store);
   if (!store) return report_error(store.error().message(), kExitFailed);
-  auto policy = (*store)->identity_policy();
-  if (!policy) return report_error(policy.error().message(), kExitFailed);
-  auto results = (*store)->results();
-  if (!results) return report_error(results.error().message(), kExitFailed);
-  Result<VerdictDocument> doc = evaluate(*results, *policy, *method);
-  const std::string where = (*store)->description();
-  if (!doc) return report_error(fmt::format("{} (store {})", doc.error().message(), where), kExitFailed);
-  return finish(o, *doc, where);
+  Result<VerdictDocument> doc = evaluate(**store, *method);
+  if (!doc) return report_error(doc.error().message(), kExitFailed);
+  return finish(o, *doc, (*store)->description());
 }
 
-void add_common(CLI::App& cmd, VerdictOptions& o, const std::string& default_method) {
+void add_common(CLI::App& cmd, VerdictOptions& o, std::string_view default_method) {
   const MethodConfig defaults;
   add_store_option(cmd, o.store);
   add_format_option(cmd, o.format, {"text", "markdown", "json"},
@@ -145,22 +108,24 @@ void add_common(CLI::App& cmd, VerdictOptions& o, const std::string& default_met
   cmd.add_option("--method-config", o.method_config,
                  "JSON method configuration (docs/comparator.md); flags below override it")
       ->type_name("FILE");
-  cmd.add_option("--method", o.method, "dispersion-scaled or paired-ratio")
+  cmd.add_option("--method", o.method.name, "dispersion-scaled or paired-ratio")
       ->check(CLI::IsMember({"dispersion-scaled", "paired-ratio"}))
-      ->default_str(default_method);
-  cmd.add_option("--k", o.k, "dispersion-scaled: indicated when |effect| > k x noise")->default_str(fmt::format("{:g}", defaults.k));
-  cmd.add_option("--window", o.window, "history: at most this many nearest reference points")
+      ->default_str(std::string(default_method));
+  cmd.add_option("--k", o.method.k, "dispersion-scaled: indicated when |effect| > k x noise")
+      ->default_str(fmt::format("{:g}", defaults.k));
+  cmd.add_option("--window", o.method.window, "history: at most this many nearest reference points")
       ->default_str(std::to_string(defaults.window));
-  cmd.add_option("--min-points", o.min_points, "reference points (history) or paired rounds (run) needed")
+  cmd.add_option("--min-points", o.method.min_points, "reference points (history) or paired rounds (run) needed")
       ->default_str(std::to_string(defaults.min_points));
-  cmd.add_option("--min-effect", o.min_effect, "paired-ratio: |ratio - 1| below this is no change")
+  cmd.add_option("--min-effect", o.method.min_effect, "paired-ratio: |ratio - 1| below this is no change")
       ->default_str(fmt::format("{:g}", defaults.min_effect));
-  cmd.add_option("--provisional-noise", o.provisional_noise,
-                 "history: relative noise assumed for a short history (provisional); unset: a short history is indeterminate");
-  cmd.add_option("--ordering", o.ordering, "ancestry-or-native, ancestry, or native")
+  cmd.add_option(
+      "--provisional-noise", o.method.provisional_noise,
+      "history: relative noise assumed for a short history (provisional); unset: a short history is indeterminate");
+  cmd.add_option("--ordering", o.method.ordering, "ancestry-or-native, ancestry, or native")
       ->check(CLI::IsMember({"ancestry-or-native", "ancestry", "native"}))
       ->default_str(defaults.ordering);
-  cmd.add_option("--duplicates", o.duplicates, "reject or mean: several points of one revision")
+  cmd.add_option("--duplicates", o.method.duplicates, "reject or mean: several points of one revision")
       ->check(CLI::IsMember({"reject", "mean"}))
       ->default_str(defaults.duplicates);
 }
@@ -175,63 +140,56 @@ void register_verdict(CLI::App& app, int& exit_code) {
   auto history_options = std::make_shared<VerdictOptions>();
   CLI::App* history_cmd =
       verdict->add_subcommand("history", "Evaluate a target result against the preceding points of its series");
-  add_common(*history_cmd, *history_options, "dispersion-scaled");
+  add_common(*history_cmd, *history_options, results::kDispersionScaled);
   history_cmd
-      ->add_option("--target", history_options->target,
+      ->add_option("--target", history_options->history.target,
                    "What to evaluate: a result id (or a unique prefix), a revision (its results), or latest (the "
                    "last result of each subject)")
       ->required();
-  history_cmd->add_option("--subject", history_options->subject, "Only the targets of this subject");
-  history_cmd
-      ->add_option("--quantity", history_options->quantities,
-                   "Only these quantities; repeatable")
+  history_cmd->add_option("--subject", history_options->history.subject, "Only the targets of this subject");
+  history_cmd->add_option("--quantity", history_options->history.quantities, "Only these quantities; repeatable")
       ->default_str("all of the target's")
       ->allow_extra_args(false);
   history_cmd->callback([history_options, &exit_code] {
     const VerdictOptions& o = *history_options;
-    exit_code =
-        run_verdict(o, "dispersion-scaled",
-                    [&](const auto& results, const auto& policy, const auto& method) -> Result<VerdictDocument> {
-                      auto targets = results::resolve_targets(results, o.target, o.subject);
-                      if (!targets) return fail(targets.error());
-                      return results::compare_history(results, policy, method, *targets, o.quantities);
-                    });
+    exit_code = run_verdict(o, service::VerdictMode::kTrend, [&](auto& store, const auto& method) {
+      return service::verdict_trend(store, method, o.history);
+    });
   });
 
   auto run_options = std::make_shared<VerdictOptions>();
   CLI::App* run_cmd = verdict->add_subcommand("run", "Compare the two sides of one planned run (paired by round)");
-  add_common(*run_cmd, *run_options, "paired-ratio");
-  run_cmd->add_option("--run-key", run_options->run_key, "The run")->required();
-  run_cmd->add_option("--profile", run_options->profile, "revisions, variants or environments")
+  add_common(*run_cmd, *run_options, results::kPairedRatio);
+  run_cmd->add_option("--run-key", run_options->run.run_key, "The run")->required();
+  run_cmd->add_option("--profile", run_options->run.profile, "revisions, variants or environments")
       ->required()
       ->check(CLI::IsMember({"revisions", "variants", "environments"}));
-  run_cmd->add_option("--coordinate", run_options->coordinate,
-                      "The varying coordinate")
+  run_cmd->add_option("--coordinate", run_options->run.coordinate, "The varying coordinate")
       ->default_str("revision.tree for revisions, parameters.role for variants");
-  run_cmd->add_option("--baseline", run_options->baseline, "The baseline side's value of the coordinate")->required();
+  run_cmd->add_option("--baseline", run_options->run.baseline, "The baseline side's value of the coordinate")
+      ->required();
   run_cmd->callback([run_options, &exit_code] {
     const VerdictOptions& o = *run_options;
-    exit_code = run_verdict(o, "paired-ratio", [&](const auto& results, const auto& policy, const auto& method) {
-      return results::evaluate_run({o.run_key, o.profile, o.coordinate, o.baseline}, results, policy, method);
+    exit_code = run_verdict(o, service::VerdictMode::kRun, [&](auto& store, const auto& method) {
+      return service::verdict_run(store, method, o.run);
     });
   });
 
   auto batch_options = std::make_shared<VerdictOptions>();
   CLI::App* batch_cmd =
       verdict->add_subcommand("batch", "Evaluate every series of a target revision or run; report missing ones");
-  add_common(*batch_cmd, *batch_options, "dispersion-scaled");
-  auto* revision = batch_cmd->add_option("--revision", batch_options->revision, "The target revision's tree id");
-  auto* run_key = batch_cmd->add_option("--run-key", batch_options->run_key, "The target run");
+  add_common(*batch_cmd, *batch_options, results::kDispersionScaled);
+  auto* revision = batch_cmd->add_option("--revision", batch_options->batch.revision, "The target revision's tree id");
+  auto* run_key = batch_cmd->add_option("--run-key", batch_options->batch.run_key, "The target run");
   revision->excludes(run_key);
   batch_cmd
-      ->add_option("--expect", batch_options->expected,
-                   "A series fingerprint the target must cover; repeatable")
+      ->add_option("--expect", batch_options->batch.expected, "A series fingerprint the target must cover; repeatable")
       ->default_str("the series of the previous revision or run")
       ->allow_extra_args(false);
   batch_cmd->callback([batch_options, &exit_code] {
     const VerdictOptions& o = *batch_options;
-    exit_code = run_verdict(o, "dispersion-scaled", [&](const auto& results, const auto& policy, const auto& method) {
-      return results::compare_batch(results, policy, method, {o.revision, o.run_key, o.expected});
+    exit_code = run_verdict(o, service::VerdictMode::kBatch, [&](auto& store, const auto& method) {
+      return service::verdict_batch(store, method, o.batch);
     });
   });
 }

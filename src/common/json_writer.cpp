@@ -5,9 +5,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include <nlohmann/json.hpp>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/writer.h>
+#include <nlohmann/json.hpp>
 
 namespace sf {
 
@@ -198,9 +198,7 @@ class RapidBackend final : public JsonWriter::Backend {
   void end_object() override { writer_.EndObject(); }
   void begin_array() override { writer_.StartArray(); }
   void end_array() override { writer_.EndArray(); }
-  void string(std::string_view v) override {
-    writer_.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
-  }
+  void string(std::string_view v) override { writer_.String(v.data(), static_cast<rapidjson::SizeType>(v.size())); }
   void verbatim_string(std::string_view v) override { writer_.VerbatimString(v); }
   void null() override { writer_.Null(); }
   void boolean(bool v) override { writer_.Bool(v); }

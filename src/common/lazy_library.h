@@ -69,9 +69,9 @@ Result<const Table*> load_functions(LazyLibrary& library, Fill fill) {
 // A member of a function table: `member` has the type of a pointer to the library's `function`.
 #define SF_LAZY_MEMBER(member, function) decltype(&::function) member = nullptr;
 // Inside a fill function with parameters (table, library): assigns `member`, or returns the error.
-#define SF_LAZY_LOAD(member, function)                                      \
-  if (auto found = library.symbol(#function); found) {                      \
-    table.member = reinterpret_cast<decltype(&::function)>(*found);         \
-  } else {                                                                  \
-    return found.error();                                                   \
+#define SF_LAZY_LOAD(member, function)                              \
+  if (auto found = library.symbol(#function); found) {              \
+    table.member = reinterpret_cast<decltype(&::function)>(*found); \
+  } else {                                                          \
+    return found.error();                                           \
   }

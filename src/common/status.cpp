@@ -13,6 +13,7 @@ std::string_view to_string(StatusCode code) {
     case StatusCode::kLimitExceeded: return "limit exceeded";
     case StatusCode::kCancelled: return "cancelled";
     case StatusCode::kOutsideRoot: return "outside the log directory";
+    case StatusCode::kUnavailable: return "unavailable";
   }
   return "unknown";
 }

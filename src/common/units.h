@@ -9,11 +9,11 @@
 
 namespace sf::units {
 
-std::string format_bytes(int64_t bytes);              // "1.5 GiB", "812 B"
-std::string format_duration_ms(int64_t ms);           // "1h 02m", "3m 05s", "12.3s", "450 ms"
-std::string format_time_utc(int64_t epoch_ms);        // "2021-06-16 20:41:23 UTC"
-std::string format_count(int64_t n);                  // "12,345"
-std::string format_percent(double fraction);          // "4.7%"
+std::string format_bytes(int64_t bytes);                                 // "1.5 GiB", "812 B"
+std::string format_duration_ms(int64_t ms);                              // "1h 02m", "3m 05s", "12.3s", "450 ms"
+std::string format_time_utc(int64_t epoch_ms);                           // "2021-06-16 20:41:23 UTC"
+std::string format_count(int64_t n);                                     // "12,345"
+std::string format_percent(double fraction);                             // "4.7%"
 std::string format_optional_duration(const std::optional<int64_t>& ms);  // "-" when absent
 // A count with its noun, singular or plural: "1 executor", "3,047 tasks", "0 jobs". The plural is
 // the singular + "s" unless given ("1 SQL execution", "2 analyses").

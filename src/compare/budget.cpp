@@ -102,15 +102,9 @@ std::vector<BudgetResult> evaluate_budgets(const std::vector<Budget>& budgets, c
     }
     result.candidate = delta->candidate;
     switch (budget.kind) {
-      case Budget::Kind::kRelative:
-        result.allowed = *delta->baseline * (1 + budget.limit);
-        break;
-      case Budget::Kind::kIncrease:
-        result.allowed = *delta->baseline + budget.limit;
-        break;
-      case Budget::Kind::kCeiling:
-        result.allowed = budget.limit;
-        break;
+      case Budget::Kind::kRelative: result.allowed = *delta->baseline * (1 + budget.limit); break;
+      case Budget::Kind::kIncrease: result.allowed = *delta->baseline + budget.limit; break;
+      case Budget::Kind::kCeiling: result.allowed = budget.limit; break;
     }
     result.exceeded = *result.candidate > *result.allowed;
     results.push_back(std::move(result));

@@ -4,7 +4,7 @@
 #include <iterator>
 #include <set>
 
-#include "analysis/spark_settings.h"
+#include "analysis/settings/spark_settings.h"
 
 namespace sf::compare {
 
@@ -29,8 +29,8 @@ constexpr std::string_view kRunIdentityKeys[] = {
     "spark.yarn.app.id",
     "spark.yarn.app.container.log.dir",
     "spark.kubernetes.driver.pod.name",
-    "spark.fileserver.uri",                // Spark 1.x: the driver's file server address
-    "spark.tachyonStore.folderName",       // Spark 1.x: a random directory per run
+    "spark.fileserver.uri",           // Spark 1.x: the driver's file server address
+    "spark.tachyonStore.folderName",  // Spark 1.x: a random directory per run
     "spark.externalBlockStore.folderName",
 };
 

@@ -5,7 +5,7 @@
 // that name the run rather than configure it (its id, start time, driver address, REPL class
 // directory) are left out: they differ between any two runs. A property set on one side only is
 // compared with the other side's value in effect (the default of that run's Spark version, from
-// analysis/spark_settings.h, when the setting is one the table knows): setting a default
+// analysis/settings/spark_settings.h, when the setting is one the table knows): setting a default
 // explicitly is a difference in the text, not in what ran, and `same_in_effect` says so.
 #pragma once
 
@@ -19,9 +19,9 @@ namespace sf::compare {
 
 struct SettingDifference {
   std::string key;
-  std::optional<std::string> baseline;   // as set; nullopt: not set
+  std::optional<std::string> baseline;  // as set; nullopt: not set
   std::optional<std::string> candidate;
-  std::optional<std::string> baseline_effective;   // set, or the default of its Spark version
+  std::optional<std::string> baseline_effective;  // set, or the default of its Spark version
   std::optional<std::string> candidate_effective;
   bool same_in_effect = false;  // both effective values known and equal as the setting reads them
 };

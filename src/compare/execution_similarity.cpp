@@ -40,12 +40,8 @@ std::vector<int32_t> TokenDictionary::ids(const std::vector<std::string>& tokens
   return out;
 }
 
-double jaccard(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
-  return sorted_jaccard(a, b);
-}
-double jaccard(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  return sorted_jaccard(a, b);
-}
+double jaccard(const std::vector<int32_t>& a, const std::vector<int32_t>& b) { return sorted_jaccard(a, b); }
+double jaccard(const std::vector<std::string>& a, const std::vector<std::string>& b) { return sorted_jaccard(a, b); }
 
 double execution_similarity(const ExecutionProfile& a, const ExecutionProfile& b) {
   double total = 0, weights = 0;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finding.h"
+#include "analysis/findings/finding.h"
 
 namespace sf::compare {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/cost.h"
+#include "analysis/economics/cost.h"
 
 namespace sf::compare {
 
@@ -23,12 +23,8 @@ int64_t task_attempts(const model::AppModel& model) {
   return total;
 }
 
-MetricValue of(double value) {
-  return {value, ""};
-}
-MetricValue missing(std::string reason) {
-  return {std::nullopt, std::move(reason)};
-}
+MetricValue of(double value) { return {value, ""}; }
+MetricValue missing(std::string reason) { return {std::nullopt, std::move(reason)}; }
 
 // Nearest-rank 95th percentile over stage attempts of longest / median task duration.
 MetricValue skew_p95(const model::AppModel& model) {
@@ -46,18 +42,13 @@ MetricValue skew_p95(const model::AppModel& model) {
 
 }  // namespace
 
-std::string_view to_string(Direction direction) {
+std::string_view to_string(ChangeKind direction) {
   switch (direction) {
-    case Direction::kImprovement:
-      return "improvement";
-    case Direction::kRegression:
-      return "regression";
-    case Direction::kUnchanged:
-      return "unchanged";
-    case Direction::kUnavailable:
-      return "unavailable";
-    case Direction::kNotComparable:
-      return "notComparable";
+    case ChangeKind::kImprovement: return "improvement";
+    case ChangeKind::kRegression: return "regression";
+    case ChangeKind::kUnchanged: return "unchanged";
+    case ChangeKind::kUnavailable: return "unavailable";
+    case ChangeKind::kNotComparable: return "notComparable";
   }
   return "unavailable";
 }
@@ -66,9 +57,9 @@ double noise_allowance(const NoiseBand& band, double baseline) {
   return std::max(band.absolute, band.relative * std::fabs(baseline));
 }
 
-Direction direction_of(double delta, double allowance) {
-  if (std::fabs(delta) <= allowance) return Direction::kUnchanged;
-  return delta < 0 ? Direction::kImprovement : Direction::kRegression;
+ChangeKind direction_of(double delta, double allowance) {
+  if (std::fabs(delta) <= allowance) return ChangeKind::kUnchanged;
+  return delta < 0 ? ChangeKind::kImprovement : ChangeKind::kRegression;
 }
 
 const std::vector<MetricDefinition>& metric_definitions() {

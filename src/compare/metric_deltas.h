@@ -1,5 +1,5 @@
 // Whole-run metric deltas: wall-clock, executor time, GC, spill, shuffle, I/O, skew, failures,
-// executors, cores, core-hours and cost (at the analysis options' rate card: analysis/cost.h),
+// executors, cores, core-hours and cost (at the analysis options' rate card: analysis/economics/cost.h),
 // as plain sums over every stage of each run.
 //
 // Deliberately independent of stage pairing: they hold even when the pairing is weak, which is
@@ -19,15 +19,17 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/rate_card.h"
+#include "analysis/economics/rate_card.h"
 #include "model/app_model.h"
 
 namespace sf::compare {
 
-// kNotComparable: the runs are not of one job (compare_runs decides), so no change is labelled.
-enum class Direction { kImprovement, kRegression, kUnchanged, kUnavailable, kNotComparable };
+// Which way a figure moved from the baseline to the candidate (results::Direction is another
+// thing: which way of a quantity is better). kNotComparable: the runs are not of one job
+// (compare_runs decides), so no change is labelled.
+enum class ChangeKind { kImprovement, kRegression, kUnchanged, kUnavailable, kNotComparable };
 // improvement, regression, unchanged, unavailable, notComparable
-std::string_view to_string(Direction direction);
+std::string_view to_string(ChangeKind direction);
 
 struct NoiseBand {
   double relative = 0;  // of the baseline's value
@@ -60,14 +62,14 @@ struct MetricDelta {
   std::optional<double> candidate;
   std::optional<double> delta;            // candidate - baseline
   std::optional<double> relative_change;  // delta / baseline; nullopt when baseline is 0
-  Direction direction = Direction::kUnavailable;
+  ChangeKind direction = ChangeKind::kUnavailable;
   double noise = 0;                // the change this comparison reads as unchanged, in the unit
   std::string unavailable_reason;  // "" when both sides have the metric
 };
 
 // The change within which a value of `baseline` reads as unchanged, and the direction of `delta`.
 double noise_allowance(const NoiseBand& band, double baseline);
-Direction direction_of(double delta, double allowance);
+ChangeKind direction_of(double delta, double allowance);
 
 // The band of durations (wall-clock, SQL executions): what one run of a job can tell apart.
 inline constexpr NoiseBand kDurationNoise{0.05, 500};

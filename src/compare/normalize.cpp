@@ -5,21 +5,15 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analysis/plan_text.h"
+#include "analysis/detectors/plan_text.h"
 
 namespace sf::compare {
 
 namespace {
 
-bool is_digit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) != 0;
-}
-bool is_alnum(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0;
-}
-bool is_hex(char c) {
-  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
 // Digits at text[at, at + n), bounded by non-digits on both sides.
 bool digits_at(std::string_view text, size_t at, size_t n) {
@@ -30,9 +24,7 @@ bool digits_at(std::string_view text, size_t at, size_t n) {
   return true;
 }
 
-int two_digits(std::string_view text, size_t at) {
-  return (text[at] - '0') * 10 + (text[at + 1] - '0');
-}
+int two_digits(std::string_view text, size_t at) { return (text[at] - '0') * 10 + (text[at + 1] - '0'); }
 
 // A calendar date yyyy-mm-dd at `at` (years 1900-2099); its length, or 0.
 size_t date_length(std::string_view text, size_t at) {

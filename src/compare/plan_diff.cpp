@@ -52,8 +52,12 @@ TreeKeys keys_of(const model::PlanTree& tree, const ComparisonNormalizer& normal
 class Differ {
  public:
   Differ(const model::PlanTree& base, const model::PlanTree& cand, const ComparisonNormalizer& normalizer)
-      : base_(base), cand_(cand), bk_(keys_of(base, normalizer)), ck_(keys_of(cand, normalizer)),
-        base_pair_(base.nodes.size()), cand_pair_(cand.nodes.size()) {}
+      : base_(base),
+        cand_(cand),
+        bk_(keys_of(base, normalizer)),
+        ck_(keys_of(cand, normalizer)),
+        base_pair_(base.nodes.size()),
+        cand_pair_(cand.nodes.size()) {}
 
   PlanDiff run() {
     pair_identical_subtrees();
@@ -141,7 +145,8 @@ class Differ {
   }
 
   // Children lists are short (a join has two): a plain LCS table.
-  std::vector<std::pair<size_t, size_t>> lcs_by_name(const std::vector<size_t>& xs, const std::vector<size_t>& ys) const {
+  std::vector<std::pair<size_t, size_t>> lcs_by_name(const std::vector<size_t>& xs,
+                                                     const std::vector<size_t>& ys) const {
     const size_t n = xs.size(), m = ys.size();
     std::vector<std::vector<size_t>> t(n + 1, std::vector<size_t>(m + 1, 0));
     for (size_t i = n; i-- > 0;) {
@@ -174,14 +179,10 @@ class Differ {
 
 std::string_view to_string(NodeChange change) {
   switch (change) {
-    case NodeChange::kSame:
-      return "same";
-    case NodeChange::kChanged:
-      return "changed";
-    case NodeChange::kRemoved:
-      return "removed";
-    case NodeChange::kAdded:
-      return "added";
+    case NodeChange::kSame: return "same";
+    case NodeChange::kChanged: return "changed";
+    case NodeChange::kRemoved: return "removed";
+    case NodeChange::kAdded: return "added";
   }
   return "same";
 }

@@ -30,8 +30,8 @@ enum class NodeChange { kSame, kChanged, kRemoved, kAdded };
 std::string_view to_string(NodeChange change);  // same, changed, removed, added
 
 struct PlanDiff {
-  std::vector<NodeChange> base;                  // by baseline node id
-  std::vector<NodeChange> cand;                  // by candidate node id
+  std::vector<NodeChange> base;                          // by baseline node id
+  std::vector<NodeChange> cand;                          // by candidate node id
   std::vector<std::optional<int32_t>> base_counterpart;  // the candidate node each baseline node paired with
   size_t same = 0;
   size_t changed = 0;

@@ -6,16 +6,14 @@
 #include <cctype>
 #include <set>
 
-#include "analysis/plan_text.h"
+#include "analysis/detectors/plan_text.h"
 #include "compare/normalize.h"
 
 namespace sf::compare {
 
 namespace {
 
-bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
-}
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; }
 
 // The digests of the forest that the kept nodes under `node_id` (itself included) form.
 void forest_digests(const model::PlanTree& plan, int32_t node_id, const std::set<int32_t>& kept,

@@ -57,10 +57,10 @@ std::vector<ExecutionDelta> execution_deltas(const model::AppModel& baseline, co
 // Unrelated runs keep their figures; what they do not get is a verdict on them.
 void withhold_directions(Comparison& c) {
   for (MetricDelta& d : c.metric_deltas) {
-    if (d.delta) d.direction = Direction::kNotComparable;
+    if (d.delta) d.direction = ChangeKind::kNotComparable;
   }
   for (ExecutionDelta& d : c.execution_deltas) {
-    if (d.delta_ms) d.direction = Direction::kNotComparable;
+    if (d.delta_ms) d.direction = ChangeKind::kNotComparable;
   }
 }
 
@@ -68,12 +68,9 @@ void withhold_directions(Comparison& c) {
 
 std::string_view to_string(ComparisonConfidence confidence) {
   switch (confidence) {
-    case ComparisonConfidence::kOk:
-      return "ok";
-    case ComparisonConfidence::kLow:
-      return "low";
-    case ComparisonConfidence::kInsufficient:
-      return "insufficient";
+    case ComparisonConfidence::kOk: return "ok";
+    case ComparisonConfidence::kLow: return "low";
+    case ComparisonConfidence::kInsufficient: return "insufficient";
   }
   return "insufficient";
 }
@@ -156,14 +153,15 @@ Comparison compare_runs(const model::AppModel& baseline, const model::AppModel& 
   // any pair is not one job. Under different names, the pairing must stand on its own: most of the
   // run time paired, and at least one pair of high or medium quality (small synthetic jobs of one
   // shape align weakly).
-  auto has_pair = [&](auto&& accept) { return std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(), accept); };
+  auto has_pair = [&](auto&& accept) {
+    return std::any_of(c.alignment.pairs.begin(), c.alignment.pairs.end(), accept);
+  };
   // A pin is the caller's word, not evidence that the runs are one job.
   const bool any_evidence = !c.alignment.replanned.empty() || has_pair([](const StagePair& p) {
     return p.method != PairMethod::kPositional && p.method != PairMethod::kPinned;
   });
-  const bool strong_evidence = has_pair([](const StagePair& p) {
-    return p.method != PairMethod::kPinned && pair_quality(p.method, p.score) != "low";
-  });
+  const bool strong_evidence = has_pair(
+      [](const StagePair& p) { return p.method != PairMethod::kPinned && pair_quality(p.method, p.score) != "low"; });
   c.comparable = c.alignment.executions.accepted && c.runtime_coverage &&
                  (names_differ ? *c.runtime_coverage >= kMinComparableCoverage && strong_evidence : any_evidence);
   if (!c.comparable && c.confidence != ComparisonConfidence::kInsufficient) {

@@ -12,7 +12,7 @@
 // run time must be in paired or replanned stages and a pair must be of high or medium quality.
 // Otherwise no metric is labelled an improvement or a regression (notComparable), whatever the
 // figures say. The result is plain data (the
-// comparison document, comparisonSchemaVersion 1), rendered by src/report. Pure: the same two
+// comparison document, report/document_kind.h), rendered by src/report. Pure: the same two
 // models and options give the same comparison.
 #pragma once
 
@@ -31,7 +31,6 @@
 
 namespace sf::compare {
 
-inline constexpr int kComparisonSchemaVersion = 1;
 inline constexpr double kRuntimeCoverageThreshold = 0.9;
 inline constexpr double kMinComparableCoverage = 0.5;
 
@@ -79,7 +78,7 @@ struct ExecutionDelta {
   std::optional<int64_t> cand_duration_ms;
   std::optional<int64_t> delta_ms;  // cand - base
   double noise_ms = 0;
-  Direction direction = Direction::kUnavailable;
+  ChangeKind direction = ChangeKind::kUnavailable;
 };
 
 struct CompareOptions {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/plan_text.h"
+#include "analysis/detectors/plan_text.h"
 #include "compare/plan_fingerprint.h"
 
 namespace sf::compare {

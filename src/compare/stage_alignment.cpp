@@ -198,8 +198,8 @@ Status check_pins(const model::AppModel& base, const model::AppModel& cand, cons
                                                  pin.base_stage_id, pin.cand_stage_id));
     }
     if (!b || !c) {
-      return Status::InvalidArgument(fmt::format("pin {}:{}: a stage that never ran cannot be paired",
-                                                 pin.base_stage_id, pin.cand_stage_id));
+      return Status::InvalidArgument(
+          fmt::format("pin {}:{}: a stage that never ran cannot be paired", pin.base_stage_id, pin.cand_stage_id));
     }
   }
   return Status();

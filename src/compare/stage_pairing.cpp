@@ -29,8 +29,8 @@ struct Side {
 // bytes they read beyond kSameBytesRatio apart.
 double evidence_cost(const StageRecord& b, const StageRecord& c) {
   constexpr double kPlaceWeight = 1000;  // above any bytes gap: ln(2^63) is 44
-  const double gap = std::abs(std::log((static_cast<double>(b.bytes_read()) + 1) /
-                                       (static_cast<double>(c.bytes_read()) + 1)));
+  const double gap =
+      std::abs(std::log((static_cast<double>(b.bytes_read()) + 1) / (static_cast<double>(c.bytes_read()) + 1)));
   return kPlaceWeight * std::abs(b.height - c.height) + std::max(0.0, gap - std::log(kSameBytesRatio));
 }
 
@@ -177,15 +177,11 @@ void pair_by_similarity(Side& base, Side& cand, std::vector<IndexPair>& out) {
 
 std::string_view to_string(PairMethod method) {
   switch (method) {
-    case PairMethod::kExact:
-      return "exact";
-    case PairMethod::kStructural:
-      return "structural";
+    case PairMethod::kExact: return "exact";
+    case PairMethod::kStructural: return "structural";
     case PairMethod::kAligned:
-    case PairMethod::kPositional:
-      return "aligned";
-    case PairMethod::kPinned:
-      return "pinned";
+    case PairMethod::kPositional: return "aligned";
+    case PairMethod::kPinned: return "pinned";
   }
   return "aligned";
 }
@@ -193,14 +189,10 @@ std::string_view to_string(PairMethod method) {
 std::string_view pair_quality(PairMethod method, double score) {
   switch (method) {
     case PairMethod::kExact:
-    case PairMethod::kStructural:
-      return "high";
-    case PairMethod::kAligned:
-      return score >= 0.8 ? "medium" : "low";
-    case PairMethod::kPositional:
-      return "low";
-    case PairMethod::kPinned:
-      return "pinned";
+    case PairMethod::kStructural: return "high";
+    case PairMethod::kAligned: return score >= 0.8 ? "medium" : "low";
+    case PairMethod::kPositional: return "low";
+    case PairMethod::kPinned: return "pinned";
   }
   return "low";
 }

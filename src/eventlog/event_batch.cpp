@@ -88,9 +88,7 @@ void EventBatch::replay(EventHandler& handler) const {
     switch (entry.kind) {
       case Kind::kTaskEnd: handler.on(task_ends_[entry.index]); break;
       case Kind::kTaskStart: handler.on(task_starts_[entry.index]); break;
-      case Kind::kOther:
-        std::visit([&](const auto& event) { handler.on(event); }, others_[entry.index]);
-        break;
+      case Kind::kOther: std::visit([&](const auto& event) { handler.on(event); }, others_[entry.index]); break;
       case Kind::kUnknown: handler.on_unknown_event(unknown_names_[entry.index]); break;
     }
   }

@@ -66,15 +66,21 @@ class EventBatch final : public EventHandler {
   void on(const SqlAdaptiveExecutionUpdate& e) override { record_other(e); }
   void on(const SqlAdaptiveMetricUpdates& e) override { record_other(e); }
   void on(const DriverAccumUpdates& e) override { record_other(e); }
+  void on(const StreamingQueryStarted& e) override { record_other(e); }
+  void on(const StreamingQueryProgress& e) override { record_other(e); }
+  void on(const StreamingQueryIdle& e) override { record_other(e); }
+  void on(const StreamingQueryTerminated& e) override { record_other(e); }
+  void on(const ConnectSessionEvent& e) override { record_other(e); }
+  void on(const ConnectOperationEvent& e) override { record_other(e); }
   void on_unknown_event(std::string_view event_name) override;
 
  private:
-  using Other =
-      std::variant<LogStart, DatabricksMetadata, ApplicationStart, ApplicationEnd, EnvironmentUpdate,
-                   ResourceProfileAdded, ExecutorAdded, ExecutorRemoved, BlockManagerAdded, BlockManagerRemoved,
-                   JobStart, JobEnd, StageSubmitted, StageCompleted, StageExecutorMetrics, UnpersistRdd,
-                   MiscellaneousProcessAdded, ExclusionChange, SqlExecutionStart, SqlExecutionEnd,
-                   SqlAdaptiveExecutionUpdate, SqlAdaptiveMetricUpdates, DriverAccumUpdates>;
+  using Other = std::variant<
+      LogStart, DatabricksMetadata, ApplicationStart, ApplicationEnd, EnvironmentUpdate, ResourceProfileAdded,
+      ExecutorAdded, ExecutorRemoved, BlockManagerAdded, BlockManagerRemoved, JobStart, JobEnd, StageSubmitted,
+      StageCompleted, StageExecutorMetrics, UnpersistRdd, MiscellaneousProcessAdded, ExclusionChange, SqlExecutionStart,
+      SqlExecutionEnd, SqlAdaptiveExecutionUpdate, SqlAdaptiveMetricUpdates, DriverAccumUpdates, StreamingQueryStarted,
+      StreamingQueryProgress, StreamingQueryIdle, StreamingQueryTerminated, ConnectSessionEvent, ConnectOperationEvent>;
   enum class Kind : uint8_t { kTaskEnd, kTaskStart, kOther, kUnknown };
   struct Entry {
     Kind kind;

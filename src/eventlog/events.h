@@ -80,6 +80,12 @@ struct ExecutorAdded {
   KeyValues log_urls;
   KeyValues attributes;
   std::vector<spark::ResourceInformation> resources;
+  // When the scheduler asked the cluster manager for this executor and when it registered with the
+  // driver (Spark 3.4+, SPARK-36664): the request time only for executors asked for through
+  // requestTotalExecutors (dynamic allocation, SparkContext.requestExecutors), never for the
+  // initial executors of static allocation, which the cluster manager's backend asks for itself.
+  std::optional<int64_t> request_time_ms;
+  std::optional<int64_t> registration_time_ms;
 };
 
 struct ExecutorRemoved {
@@ -110,6 +116,10 @@ struct SubmissionProperties {
   std::string job_group;                    // spark.jobGroup.id
   std::string job_tags;                     // spark.job.tags: comma-separated (Spark 3.5+)
   std::string scheduler_pool;               // spark.scheduler.pool
+  // A micro-batch's job: its query (sql.streaming.queryId) and batch (streaming.sql.batchId); the
+  // job group is the query's run id.
+  std::string streaming_query_id;
+  std::optional<int64_t> streaming_batch_id;
 };
 
 struct StageInfo {
@@ -205,13 +215,13 @@ struct TaskEnd {
   int32_t stage_attempt_id = 0;
   std::string_view task_type;
   TaskEndReason reason = TaskEndReason::kSuccess;
-  std::string_view reason_text;       // the "Reason" field as logged
-  std::string_view exception_class;   // ExceptionFailure's Class Name
-  std::string_view kill_reason;       // TaskKilled's Kill Reason
-  std::string_view loss_reason;       // ExecutorLostFailure's Loss Reason
-  bool exit_caused_by_app = true;     // ExecutorLostFailure's Exit Caused By App (true when not logged)
-  std::string_view description;       // ExceptionFailure's Description
-  std::string_view full_stack_trace;  // ExceptionFailure's Full Stack Trace (Spark 1.2+)
+  std::string_view reason_text;           // the "Reason" field as logged
+  std::string_view exception_class;       // ExceptionFailure's Class Name
+  std::string_view kill_reason;           // TaskKilled's Kill Reason
+  std::string_view loss_reason;           // ExecutorLostFailure's Loss Reason
+  bool exit_caused_by_app = true;         // ExecutorLostFailure's Exit Caused By App (true when not logged)
+  std::string_view description;           // ExceptionFailure's Description
+  std::string_view full_stack_trace;      // ExceptionFailure's Full Stack Trace (Spark 1.2+)
   std::string_view fetch_failed_message;  // FetchFailed's Message: the FetchFailedException's trace
   // FetchFailed's block: where it was to be fetched from and which one (Spark's message names them).
   struct FetchFailedBlock {
@@ -230,7 +240,7 @@ struct TaskEnd {
   int64_t commit_denied_attempt = 0;
   TaskInfo info;
   bool has_metrics = false;
-  spark::TaskMetricValues metrics{};  // zeros where the log has no value
+  spark::TaskMetricValues metrics{};            // zeros where the log has no value
   spark::ExecutorMetricPeaks executor_metrics;  // "Task Executor Metrics", if present
   // Accumulator ids of the task's accumulables (Task Info/Accumulables, or the failure
   // reason's Accumulator Updates), for plan-node attribution.
@@ -262,9 +272,9 @@ struct UnpersistRdd {
 // SparkListenerExecutorExcluded/Blacklisted and their For-Stage, Node and Un- variants.
 struct ExclusionChange {
   enum class Target { kExecutor, kNode } target = Target::kExecutor;
-  bool excluded = true;                    // false for the Un-excluded variants
-  std::string id;                          // executor id or host
-  std::optional<int64_t> stage_id;         // for the ForStage variants
+  bool excluded = true;             // false for the Un-excluded variants
+  std::string id;                   // executor id or host
+  std::optional<int64_t> stage_id;  // for the ForStage variants
   std::optional<int32_t> stage_attempt_id;
   std::optional<int64_t> timestamp_ms;
 };
@@ -303,6 +313,102 @@ struct DriverAccumUpdates {
   std::vector<std::pair<int64_t, int64_t>> updates;  // accumulator id, value
 };
 
+// Structured Streaming's listener events (StreamingQueryListener$Query*Event), written by the
+// query's driver: one progress event per micro-batch that ran (and, before Spark 3.5, one every
+// spark.sql.streaming.noDataProgressEventInterval while idle). Times are ISO 8601 in UTC in the
+// log, epoch milliseconds here.
+struct StreamingQueryStarted {
+  std::string id;      // the query's id: the same across restarts from one checkpoint
+  std::string run_id;  // this run's id: new at each start
+  std::string name;    // "" when the query has none
+  std::optional<int64_t> timestamp_ms;
+  std::vector<std::string> job_tags;  // the session's job tags (Spark 4.0+; Spark Connect's operation tags)
+};
+
+// One stateful operator's figures after the batch (StateOperatorProgress).
+struct StreamingStateOperator {
+  std::string operator_name;  // "stateStoreSave", "dedupe", ... (Spark 3.3+; "" before)
+  int64_t rows_total = 0;
+  int64_t rows_updated = 0;
+  std::optional<int64_t> rows_removed;  // Spark 3.1+
+  int64_t memory_used_bytes = 0;
+  std::optional<int64_t> rows_dropped_by_watermark;  // Spark 3.1+ ("numLateInputs" in 3.0)
+  std::optional<int32_t> shuffle_partitions;         // Spark 3.3+
+  std::optional<int64_t> commit_time_ms;             // Spark 3.1+
+};
+
+// One source's figures for the batch (SourceProgress). Spark writes a rate it could not compute
+// (no time elapsed) as "NaN" or "Infinity": absent here.
+struct StreamingSource {
+  std::string description;
+  int64_t input_rows = 0;
+  std::optional<double> input_rows_per_second;
+  std::optional<double> processed_rows_per_second;
+};
+
+// One micro-batch's progress (StreamingQueryProgress).
+struct StreamingQueryProgress {
+  std::string id;
+  std::string run_id;
+  std::string name;
+  std::optional<int64_t> timestamp_ms;  // when the batch's trigger started
+  int64_t batch_id = 0;
+  std::optional<int64_t> batch_duration_ms;  // Spark 3.1+; triggerExecution before
+  // "durationMs": phase -> milliseconds (triggerExecution, latestOffset, getBatch, queryPlanning,
+  // addBatch, walCommit, commitOffsets, ...), in the log's order.
+  std::vector<std::pair<std::string, int64_t>> durations_ms;
+  // "eventTime": watermark, max, min, avg, as epoch milliseconds.
+  std::optional<int64_t> watermark_ms;
+  std::optional<int64_t> event_time_max_ms;
+  std::vector<StreamingStateOperator> state_operators;
+  std::vector<StreamingSource> sources;
+  std::string sink_description;
+  std::optional<int64_t> sink_output_rows;  // -1 in the log when the sink does not count: absent
+};
+
+// A query with no new data: Spark 3.5+ writes one instead of an empty progress.
+struct StreamingQueryIdle {
+  std::string id;
+  std::string run_id;
+  std::optional<int64_t> timestamp_ms;
+};
+
+struct StreamingQueryTerminated {
+  std::string id;
+  std::string run_id;
+  std::optional<std::string> exception;  // absent when the query stopped without an error
+  std::optional<std::string> error_class;
+};
+
+// Spark Connect's server events (org.apache.spark.sql.connect.service.SparkListenerConnect*),
+// Spark 3.4+: a client session's start and end, and each operation a client sent (a query, a
+// command) through its phases. Every job an operation runs carries its jobTag among the job's
+// tags, which ties jobs, stages and SQL executions to the client operation.
+struct ConnectSessionEvent {
+  bool started = true;  // SessionStarted, or SessionClosed
+  std::string session_id;
+  std::string user_id;
+  std::optional<int64_t> time_ms;
+};
+
+struct ConnectOperationEvent {
+  enum class Phase { kStarted, kAnalyzed, kReadyForExecution, kFinished, kFailed, kCanceled, kClosed };
+  Phase phase = Phase::kStarted;
+  std::string job_tag;
+  std::string operation_id;
+  std::optional<int64_t> time_ms;
+  // kStarted:
+  std::string session_id;
+  std::string user_id;
+  std::string user_name;
+  std::string statement;  // the plan or SQL the client sent, as protobuf text
+  std::vector<std::string> session_tags;
+  // kFinished:
+  std::optional<int64_t> produced_rows;
+  // kFailed:
+  std::string error_message;
+};
+
 // Receives decoded events in log order. The model builder implements it; tests and
 // benchmarks implement it to observe the decoder alone. A handler that overrides only some
 // events writes `using EventHandler::on;` so the others stay visible.
@@ -335,6 +441,12 @@ class EventHandler {
   virtual void on(const SqlAdaptiveExecutionUpdate&) {}
   virtual void on(const SqlAdaptiveMetricUpdates&) {}
   virtual void on(const DriverAccumUpdates&) {}
+  virtual void on(const StreamingQueryStarted&) {}
+  virtual void on(const StreamingQueryProgress&) {}
+  virtual void on(const StreamingQueryIdle&) {}
+  virtual void on(const StreamingQueryTerminated&) {}
+  virtual void on(const ConnectSessionEvent&) {}
+  virtual void on(const ConnectOperationEvent&) {}
   // An event type the decoder does not model (counted, never an error).
   virtual void on_unknown_event(std::string_view /*event_name*/) {}
 };

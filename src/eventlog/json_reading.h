@@ -1,6 +1,7 @@
 // Small readers over simdjson On-Demand values, tolerant of the ways Spark versions write the
 // same field (a number as a JSON number or as a numeric string, a missing optional object).
-// Private to the eventlog layer: only decoder.cpp includes it.
+// Private to the eventlog layer: only the decoder (decoder.cpp, decode_*.cpp and what they share)
+// includes it.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +66,8 @@ struct KeyTable {
 
   // The index of `key`, or N when it is not in the table.
   size_t find(od::raw_json_string key, size_t& hint) const {
-    if (hint < N && key.unsafe_is_equal(keys[hint])) [[likely]] return hint++;
+    if (hint < N && key.unsafe_is_equal(keys[hint])) [[likely]]
+      return hint++;
     for (size_t i = 0; i < N; ++i) {
       if (key.unsafe_is_equal(keys[i])) {
         hint = i + 1;
@@ -140,11 +142,8 @@ error_code for_each_element(od::value& value, F&& f) {
       if (ec != std::errc() || end != text.data() + text.size()) return simdjson::INCORRECT_TYPE;
       return simdjson::SUCCESS;
     }
-    case od::json_type::null:
-      out = 0;
-      return simdjson::SUCCESS;
-    default:
-      return simdjson::INCORRECT_TYPE;
+    case od::json_type::null: out = 0; return simdjson::SUCCESS;
+    default: return simdjson::INCORRECT_TYPE;
   }
 }
 
@@ -219,8 +218,8 @@ inline error_code read_string_view(od::value& value, std::string_view& out) {
   // memchr finds a backslash (or proves there is none) many bytes at a time, which matters for
   // plan descriptions and call sites of kilobytes.
   std::string_view token = value.raw_json_token();  // peeks; does not consume
-  while (token.size() > 1 && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                              token.back() == '\t')) {
+  while (token.size() > 1 &&
+         (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t')) {
     token.remove_suffix(1);
   }
   if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
@@ -277,7 +276,8 @@ class CutStrings {
 // A string as a view (see above) of at most `max_bytes`, and a mark when it was cut.
 inline error_code read_string_view(od::value& value, std::string_view& out, size_t max_bytes, CutStrings& cut) {
   if (auto error = read_string_view(value, out)) return error;
-  if (out.size() > max_bytes) [[unlikely]] out = cut.keep(out, max_bytes);
+  if (out.size() > max_bytes) [[unlikely]]
+    out = cut.keep(out, max_bytes);
   return simdjson::SUCCESS;
 }
 
@@ -300,8 +300,7 @@ inline error_code read_as_text(od::value& value, std::string& out, size_t max_by
   od::json_type type;
   if (auto error = value.type().get(type)) return error;
   switch (type) {
-    case od::json_type::string:
-      return read_string(value, out, max_bytes);
+    case od::json_type::string: return read_string(value, out, max_bytes);
     case od::json_type::number: {
       std::string_view raw = value.raw_json_token();
       while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r' || raw.back() == '\n')) {
@@ -316,9 +315,7 @@ inline error_code read_as_text(od::value& value, std::string& out, size_t max_by
       out = b ? "true" : "false";
       return simdjson::SUCCESS;
     }
-    case od::json_type::null:
-      out.clear();
-      return simdjson::SUCCESS;
+    case od::json_type::null: out.clear(); return simdjson::SUCCESS;
     case od::json_type::array: {
       od::array array;
       if (auto error = value.get_array().get(array)) return error;

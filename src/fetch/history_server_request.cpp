@@ -100,28 +100,17 @@ Result<std::string> canonical_base_url(std::string_view text) {
 
 std::string_view to_string(HistoryServerError error) {
   switch (error) {
-    case HistoryServerError::kInvalidBaseUrl:
-      return "invalid-base-url";
-    case HistoryServerError::kInvalidAppId:
-      return "invalid-app-id";
-    case HistoryServerError::kInvalidAttemptId:
-      return "invalid-attempt-id";
-    case HistoryServerError::kUnreachable:
-      return "unreachable";
-    case HistoryServerError::kTimeout:
-      return "timeout";
-    case HistoryServerError::kRedirect:
-      return "redirect";
-    case HistoryServerError::kNotFound:
-      return "not-found";
-    case HistoryServerError::kUpstreamError:
-      return "upstream-error";
-    case HistoryServerError::kTooLarge:
-      return "too-large";
-    case HistoryServerError::kCancelled:
-      return "cancelled";
-    case HistoryServerError::kWriteFailed:
-      return "write-failed";
+    case HistoryServerError::kInvalidBaseUrl: return "invalid-base-url";
+    case HistoryServerError::kInvalidAppId: return "invalid-app-id";
+    case HistoryServerError::kInvalidAttemptId: return "invalid-attempt-id";
+    case HistoryServerError::kUnreachable: return "unreachable";
+    case HistoryServerError::kTimeout: return "timeout";
+    case HistoryServerError::kRedirect: return "redirect";
+    case HistoryServerError::kNotFound: return "not-found";
+    case HistoryServerError::kUpstreamError: return "upstream-error";
+    case HistoryServerError::kTooLarge: return "too-large";
+    case HistoryServerError::kCancelled: return "cancelled";
+    case HistoryServerError::kWriteFailed: return "write-failed";
   }
   return "upstream-error";
 }
@@ -131,16 +120,11 @@ Status history_server_status(HistoryServerError error, std::string_view message)
   switch (error) {
     case HistoryServerError::kInvalidBaseUrl:
     case HistoryServerError::kInvalidAppId:
-    case HistoryServerError::kInvalidAttemptId:
-      return Status::InvalidArgument(std::move(text));
-    case HistoryServerError::kNotFound:
-      return Status::NotFound(std::move(text));
-    case HistoryServerError::kTooLarge:
-      return Status::LimitExceeded(std::move(text));
-    case HistoryServerError::kCancelled:
-      return Status::Cancelled(std::move(text));
-    default:
-      return Status::IOError(std::move(text));
+    case HistoryServerError::kInvalidAttemptId: return Status::InvalidArgument(std::move(text));
+    case HistoryServerError::kNotFound: return Status::NotFound(std::move(text));
+    case HistoryServerError::kTooLarge: return Status::LimitExceeded(std::move(text));
+    case HistoryServerError::kCancelled: return Status::Cancelled(std::move(text));
+    default: return Status::IOError(std::move(text));
   }
 }
 

@@ -17,9 +17,7 @@ namespace {
 // read(2) moves at most about 2 GiB per call on Linux; asking for less keeps the count exact.
 constexpr size_t kMaxReadBytes = size_t{1} << 30;
 
-std::string errno_text(int error_number) {
-  return std::generic_category().message(error_number);
-}
+std::string errno_text(int error_number) { return std::generic_category().message(error_number); }
 
 class FdStream final : public ByteStream {
  public:

@@ -52,18 +52,12 @@ constexpr std::array<std::string_view, 2> kStateSuffixes{".inprogress", ".compac
 
 std::string_view codec_name(Codec codec) {
   switch (codec) {
-    case Codec::kNone:
-      return "none";
-    case Codec::kZstd:
-      return "zstd";
-    case Codec::kLz4:
-      return "lz4";
-    case Codec::kSnappy:
-      return "snappy";
-    case Codec::kLzf:
-      return "lzf";
-    case Codec::kGzip:
-      return "gzip";
+    case Codec::kNone: return "none";
+    case Codec::kZstd: return "zstd";
+    case Codec::kLz4: return "lz4";
+    case Codec::kSnappy: return "snappy";
+    case Codec::kLzf: return "lzf";
+    case Codec::kGzip: return "gzip";
   }
   return "unknown";
 }
@@ -142,46 +136,30 @@ Magic sniff_magic(std::string_view first_bytes) {
 
 std::string_view magic_name(Magic magic) {
   switch (magic) {
-    case Magic::kJson:
-      return "JSON";
-    case Magic::kZstd:
-      return "zstd";
-    case Magic::kLz4Block:
-      return "lz4-java LZ4Block";
-    case Magic::kSnappyJava:
-      return "snappy-java";
-    case Magic::kLzf:
-      return "ning LZF";
-    case Magic::kGzip:
-      return "gzip";
-    case Magic::kZip:
-      return "zip";
-    case Magic::kEmpty:
-      return "empty";
-    case Magic::kUnknown:
-      return "unknown";
+    case Magic::kJson: return "JSON";
+    case Magic::kZstd: return "zstd";
+    case Magic::kLz4Block: return "lz4-java LZ4Block";
+    case Magic::kSnappyJava: return "snappy-java";
+    case Magic::kLzf: return "ning LZF";
+    case Magic::kGzip: return "gzip";
+    case Magic::kZip: return "zip";
+    case Magic::kEmpty: return "empty";
+    case Magic::kUnknown: return "unknown";
   }
   return "unknown";
 }
 
 std::optional<Codec> codec_from_magic(Magic magic) {
   switch (magic) {
-    case Magic::kJson:
-      return Codec::kNone;
-    case Magic::kZstd:
-      return Codec::kZstd;
-    case Magic::kLz4Block:
-      return Codec::kLz4;
-    case Magic::kSnappyJava:
-      return Codec::kSnappy;
-    case Magic::kLzf:
-      return Codec::kLzf;
-    case Magic::kGzip:
-      return Codec::kGzip;
+    case Magic::kJson: return Codec::kNone;
+    case Magic::kZstd: return Codec::kZstd;
+    case Magic::kLz4Block: return Codec::kLz4;
+    case Magic::kSnappyJava: return Codec::kSnappy;
+    case Magic::kLzf: return Codec::kLzf;
+    case Magic::kGzip: return Codec::kGzip;
     case Magic::kZip:    // an archive of files, not a codec over one
     case Magic::kEmpty:  // nothing to decode
-    case Magic::kUnknown:
-      return std::nullopt;
+    case Magic::kUnknown: return std::nullopt;
   }
   return std::nullopt;
 }
@@ -190,18 +168,12 @@ Result<std::unique_ptr<ByteStream>> open_decompressor(Codec codec, std::unique_p
                                                       std::string display_name, DecompressLimits limits) {
   if (!compressed) return fail(Status::InvalidArgument(display_name + ": no stream to decompress"));
   switch (codec) {
-    case Codec::kNone:
-      return compressed;
-    case Codec::kZstd:
-      return detail::open_zstd_stream(std::move(compressed), std::move(display_name), limits);
-    case Codec::kLz4:
-      return detail::open_lz4_block_stream(std::move(compressed), std::move(display_name), limits);
-    case Codec::kSnappy:
-      return detail::open_snappy_java_stream(std::move(compressed), std::move(display_name), limits);
-    case Codec::kLzf:
-      return detail::open_lzf_stream(std::move(compressed), std::move(display_name), limits);
-    case Codec::kGzip:
-      return detail::open_gzip_stream(std::move(compressed), std::move(display_name), limits);
+    case Codec::kNone: return compressed;
+    case Codec::kZstd: return detail::open_zstd_stream(std::move(compressed), std::move(display_name), limits);
+    case Codec::kLz4: return detail::open_lz4_block_stream(std::move(compressed), std::move(display_name), limits);
+    case Codec::kSnappy: return detail::open_snappy_java_stream(std::move(compressed), std::move(display_name), limits);
+    case Codec::kLzf: return detail::open_lzf_stream(std::move(compressed), std::move(display_name), limits);
+    case Codec::kGzip: return detail::open_gzip_stream(std::move(compressed), std::move(display_name), limits);
   }
   return fail(Status::Unsupported(display_name + ": unknown codec"));
 }

@@ -57,8 +57,7 @@ struct DecompressLimits {
   uint64_t max_ratio = 1000;
 };
 Result<std::unique_ptr<ByteStream>> open_decompressor(Codec codec, std::unique_ptr<ByteStream> compressed,
-                                                      std::string display_name,
-                                                      DecompressLimits limits = {});
+                                                      std::string display_name, DecompressLimits limits = {});
 
 // Decoder errors (all from the ByteStream's read()):
 //   - bytes that decoded before an error are returned first; the error comes with the next

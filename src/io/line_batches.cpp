@@ -106,10 +106,14 @@ void MappedFile::release_before(uint64_t offset) {
 // LineBatcher
 
 LineBatcher::LineBatcher(ByteStream& stream, size_t max_line_bytes, size_t batch_bytes)
-    : stream_(&stream), max_line_bytes_(std::max<size_t>(max_line_bytes, 1)), batch_bytes_(std::max<size_t>(batch_bytes, 4096)) {}
+    : stream_(&stream),
+      max_line_bytes_(std::max<size_t>(max_line_bytes, 1)),
+      batch_bytes_(std::max<size_t>(batch_bytes, 4096)) {}
 
 LineBatcher::LineBatcher(MappedFile& file, size_t max_line_bytes, size_t batch_bytes)
-    : file_(&file), max_line_bytes_(std::max<size_t>(max_line_bytes, 1)), batch_bytes_(std::max<size_t>(batch_bytes, 4096)) {}
+    : file_(&file),
+      max_line_bytes_(std::max<size_t>(max_line_bytes, 1)),
+      batch_bytes_(std::max<size_t>(batch_bytes, 4096)) {}
 
 LineBatcher::~LineBatcher() = default;
 
@@ -162,7 +166,8 @@ bool LineBatcher::next_from_file(LineBatch& batch) {
   if (end < bytes.size()) {
     // Extend to the end of the line the cut falls in.
     const void* newline = std::memchr(bytes.data() + end, '\n', bytes.size() - end);
-    end = newline != nullptr ? static_cast<uint64_t>(static_cast<const char*>(newline) - bytes.data()) + 1 : bytes.size();
+    end =
+        newline != nullptr ? static_cast<uint64_t>(static_cast<const char*>(newline) - bytes.data()) + 1 : bytes.size();
   }
   // A line here is never too long to hold (it is mapped), so over-long lines are found when the
   // batch is split. Near the end of the file the padding after the text would run past the
@@ -297,7 +302,8 @@ bool LineBatcher::next_from_stream(LineBatch& batch) {
     }
     // Let an over-long line stream past, or grow the buffer (in place) and read on.
     if (filled > max_line_bytes_ || control_byte) return skip_line(batch, filled, control_byte);
-    const size_t new_capacity = std::min(std::max(batch.capacity_ * 2, filled + batch_bytes_), max_line_bytes_ + batch_bytes_);
+    const size_t new_capacity =
+        std::min(std::max(batch.capacity_ * 2, filled + batch_bytes_), max_line_bytes_ + batch_bytes_);
     batch.buffer_ = resized(std::move(batch.buffer_), new_capacity);
     batch.capacity_ = new_capacity;
     fill_limit = new_capacity;

@@ -115,18 +115,18 @@ struct LineBatch {
 
  private:
   friend class LineBatcher;
-  BatchBytes buffer_;     // owned bytes (stream batches, and a mapped file's last one)
-  size_t capacity_ = 0;   // of buffer_, excluding the padding
+  BatchBytes buffer_;    // owned bytes (stream batches, and a mapped file's last one)
+  size_t capacity_ = 0;  // of buffer_, excluding the padding
 };
 
 // One line of a batch, as split_lines() hands it over.
 struct BatchLine {
-  std::string_view text;      // without the newline (and without a trailing '\r' before it)
-  uint64_t index = 0;         // 0-based, within the batch
-  uint64_t byte_offset = 0;   // in the stream
-  uint64_t length = 0;        // bytes before the newline ('\r' included)
-  bool terminated = true;     // false for a final line with no newline
-  bool too_long = false;      // skipped: text is empty, length holds its size
+  std::string_view text;     // without the newline (and without a trailing '\r' before it)
+  uint64_t index = 0;        // 0-based, within the batch
+  uint64_t byte_offset = 0;  // in the stream
+  uint64_t length = 0;       // bytes before the newline ('\r' included)
+  bool terminated = true;    // false for a final line with no newline
+  bool too_long = false;     // skipped: text is empty, length holds its size
   // Why a too_long line was skipped when not for its length: a control byte (kControlByteCheckBytes).
   std::optional<ControlByte> control_byte;
 };

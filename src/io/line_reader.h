@@ -18,11 +18,11 @@
 namespace sf::io {
 
 struct Line {
-  std::string_view text;        // without the newline (and without a trailing '\r')
-  uint64_t number = 0;          // 1-based
-  uint64_t byte_offset = 0;     // of the first byte of the line in the stream
-  bool terminated = true;       // false for a final line with no newline
-  bool too_long = false;        // skipped: text is empty, length holds its size
+  std::string_view text;     // without the newline (and without a trailing '\r')
+  uint64_t number = 0;       // 1-based
+  uint64_t byte_offset = 0;  // of the first byte of the line in the stream
+  bool terminated = true;    // false for a final line with no newline
+  bool too_long = false;     // skipped: text is empty, length holds its size
   uint64_t length = 0;
 };
 
@@ -44,18 +44,18 @@ class LineReader {
   uint64_t bytes_consumed() const { return consumed_offset_; }
 
  private:
-  bool fill();                // reads more into the buffer; false at end or error
+  bool fill();  // reads more into the buffer; false at end or error
   void grow(size_t min_capacity);
 
   ByteStream& stream_;
   size_t max_line_bytes_;
   std::unique_ptr<char[]> buffer_;
-  size_t capacity_ = 0;       // usable bytes, excluding the padding
-  size_t begin_ = 0;          // first unconsumed byte
-  size_t end_ = 0;            // one past the last valid byte
-  size_t scanned_ = 0;        // bytes from begin_ already known to hold no newline
+  size_t capacity_ = 0;  // usable bytes, excluding the padding
+  size_t begin_ = 0;     // first unconsumed byte
+  size_t end_ = 0;       // one past the last valid byte
+  size_t scanned_ = 0;   // bytes from begin_ already known to hold no newline
   bool eof_ = false;
-  bool skipping_ = false;     // inside an over-long line
+  bool skipping_ = false;  // inside an over-long line
   uint64_t skipped_length_ = 0;
   uint64_t skipped_offset_ = 0;
   uint64_t line_number_ = 0;

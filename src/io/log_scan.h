@@ -29,19 +29,19 @@ struct ScanOptions {
 // What a visitor gets for one part. The references live until the visitor returns.
 struct ScannedPart {
   const LogPart& part;
-  size_t index;                // in LogInput::parts
-  Codec codec;                 // as the part's first bytes confirmed it
-  LineBatcher& batcher;        // the visitor drains it (or stops early)
-  const ByteStream& stream;    // the opened (decompressed) stream: bytes consumed, for stdin
-  const MappedFile* mapping;   // the plain file's mapping when it is read through one, else null
+  size_t index;               // in LogInput::parts
+  Codec codec;                // as the part's first bytes confirmed it
+  LineBatcher& batcher;       // the visitor drains it (or stops early)
+  const ByteStream& stream;   // the opened (decompressed) stream: bytes consumed, for stdin
+  const MappedFile* mapping;  // the plain file's mapping when it is read through one, else null
 };
 
 enum class ScanControl { kNextPart, kStop };
 
 struct ScanOutcome {
   size_t parts_visited = 0;
-  bool stopped = false;               // the visitor said kStop
-  std::optional<Status> read_error;   // what ended the read early (see above)
+  bool stopped = false;              // the visitor said kStop
+  std::optional<Status> read_error;  // what ended the read early (see above)
 };
 
 using PartVisitor = std::function<ScanControl(ScannedPart&)>;

@@ -73,9 +73,7 @@ std::optional<RollingName> parse_rolling_name(std::string_view name) {
 
 bool is_appstatus_name(std::string_view name) { return starts_with(name, "appstatus_"); }
 
-bool is_databricks_part_name(std::string_view name) {
-  return name == "eventlog" || starts_with(name, "eventlog-");
-}
+bool is_databricks_part_name(std::string_view name) { return name == "eventlog" || starts_with(name, "eventlog-"); }
 
 // A candidate part: its display name, and how to find it.
 struct Candidate {
@@ -133,7 +131,7 @@ Result<std::vector<LogPart>> rolling_parts(const std::string& where, std::vector
     if (previous && index == *previous) continue;  // the plain twin of a compacted part
     if (previous && index > *previous + 1) {
       missing_parts.push_back(where + ": rolling parts " + std::to_string(*previous + 1) + " to " +
-                         std::to_string(index - 1) + " are missing; events in them are lost");
+                              std::to_string(index - 1) + " are missing; events in them are lost");
     }
     previous = index;
     const Candidate& part = parts[i].second;
@@ -207,8 +205,9 @@ Result<LogInput> resolve_listing(const std::string& where, std::vector<Candidate
                                         "); fetch one application attempt at a time"));
   }
   return fail(Status::InvalidArgument(
-      where + ": a directory that is not an event log: expected a rolling log (eventlog_v2_* with "
-              "events_<n>_<appId> files) or a Databricks log directory (eventlog-* parts and eventlog)"));
+      where +
+      ": a directory that is not an event log: expected a rolling log (eventlog_v2_* with "
+      "events_<n>_<appId> files) or a Databricks log directory (eventlog-* parts and eventlog)"));
 }
 
 Result<std::string> read_prefix(ByteStream& stream, size_t bytes) {
@@ -265,10 +264,9 @@ Result<std::unique_ptr<ByteStream>> open_limited_zip_entry(const std::string& ar
   const uint64_t archive_bytes = fs::file_size(archive, ec);
   if (ec) return fail(Status::IOError(archive + ": cannot read the archive's size: " + ec.message()));
   constexpr uint64_t kGraceBytes = uint64_t{1} << 20;
-  const uint64_t max_bytes =
-      archive_bytes > (limits.max_output_bytes - kGraceBytes) / limits.max_ratio
-          ? limits.max_output_bytes
-          : std::min(limits.max_output_bytes, archive_bytes * limits.max_ratio + kGraceBytes);
+  const uint64_t max_bytes = archive_bytes > (limits.max_output_bytes - kGraceBytes) / limits.max_ratio
+                                 ? limits.max_output_bytes
+                                 : std::min(limits.max_output_bytes, archive_bytes * limits.max_ratio + kGraceBytes);
   return std::unique_ptr<ByteStream>(std::make_unique<ZipEntryLimit>(std::move(*stream), display, max_bytes));
 }
 
@@ -287,8 +285,8 @@ Result<LogInput> resolve_directory(const std::string& path, const PathConfinemen
       if (!rolling_part) continue;
       const fs::file_status status = fs::status(it->path(), type_ec);
       c.unusable = type_ec == std::errc::too_many_symbolic_link_levels ? "is a loop of symbolic links"
-                   : fs::is_directory(status)                           ? "is a directory, not a file"
-                                                                        : "is not a regular file";
+                   : fs::is_directory(status)                          ? "is a directory, not a file"
+                                                                       : "is not a regular file";
     } else if (rolling_part && ::access(c.path.c_str(), R_OK) != 0) {
       c.unusable = std::string("cannot be read: ") + std::strerror(errno);
     }
@@ -410,12 +408,13 @@ Result<EventLogListing> list_event_logs(const std::string& directory, const Path
 
 Result<OpenedPart> open_log_part(const LogInput& input, const LogPart& part, const DecompressLimits& limits) {
   const std::string display = input.layout == LogLayout::kStdin ? "<stdin>"
-                              : !part.zip_entry.empty()        ? input.path + "!" + part.zip_entry
-                              : part.path.empty()              ? part.name
-                                                               : part.path;
-  Result<std::unique_ptr<ByteStream>> raw = input.layout == LogLayout::kStdin ? Result<std::unique_ptr<ByteStream>>(stdin_stream())
-                                            : !part.zip_entry.empty()         ? open_limited_zip_entry(input.path, part.zip_entry, display, limits)
-                                                                              : open_file_stream(part.path);
+                              : !part.zip_entry.empty()         ? input.path + "!" + part.zip_entry
+                              : part.path.empty()               ? part.name
+                                                                : part.path;
+  Result<std::unique_ptr<ByteStream>> raw =
+      input.layout == LogLayout::kStdin ? Result<std::unique_ptr<ByteStream>>(stdin_stream())
+      : !part.zip_entry.empty()         ? open_limited_zip_entry(input.path, part.zip_entry, display, limits)
+                                        : open_file_stream(part.path);
   if (!raw) return fail(raw.error());
   auto prefix = read_prefix(**raw, 8);
   if (!prefix) return fail(prefix.error().with_context(display));

@@ -29,15 +29,15 @@ enum class LogLayout { kFile, kRolling, kDatabricks, kZip, kStdin };
 std::string_view layout_name(LogLayout layout);
 
 struct LogPart {
-  std::string name;            // file name, or the entry name inside a zip
-  std::string path;            // file path ("" for stdin and zip entries)
-  std::string zip_entry;       // entry name when the part is inside a zip
+  std::string name;                    // file name, or the entry name inside a zip
+  std::string path;                    // file path ("" for stdin and zip entries)
+  std::string zip_entry;               // entry name when the part is inside a zip
   std::optional<Codec> claimed_codec;  // what the name says; nullopt when it says nothing
-  uint64_t stored_bytes = 0;   // size on disk (or in the archive, uncompressed entry size)
+  uint64_t stored_bytes = 0;           // size on disk (or in the archive, uncompressed entry size)
 };
 
 struct LogInput {
-  std::string path;            // as the user gave it
+  std::string path;  // as the user gave it
   LogLayout layout = LogLayout::kFile;
   bool in_progress = false;
   std::vector<LogPart> parts;  // in reading order

@@ -61,14 +61,15 @@ class Lz4BlockStream final : public DecompressingStream {
                                        " without its end marker: truncated"));
       }
       if (*header_bytes < kLz4BlockHeaderBytes) {
-        return fail(
-            truncated("block header", block_start,
-                      std::to_string(*header_bytes) + " of " + std::to_string(kLz4BlockHeaderBytes) + " bytes present"));
+        return fail(truncated(
+            "block header", block_start,
+            std::to_string(*header_bytes) + " of " + std::to_string(kLz4BlockHeaderBytes) + " bytes present"));
       }
       const char* header = input_.available().data();
       if (std::string_view(header, kLz4BlockMagic.size()) != kLz4BlockMagic) {
-        return fail(corruption("block", block_start,
-                               "bad magic (expected \"LZ4Block\", found " + hex_bytes({header, kLz4BlockMagic.size()}) + ")"));
+        return fail(
+            corruption("block", block_start,
+                       "bad magic (expected \"LZ4Block\", found " + hex_bytes({header, kLz4BlockMagic.size()}) + ")"));
       }
       const auto token = static_cast<unsigned char>(header[8]);
       const unsigned method = token & 0xF0u;

@@ -8,7 +8,8 @@ namespace sf::io {
 namespace fs = std::filesystem;
 
 Status unresolvable_path(const std::string& shown, const std::error_code& ec) {
-  if (ec == std::errc::too_many_symbolic_link_levels) return Status::InvalidArgument(shown + ": a loop of symbolic links");
+  if (ec == std::errc::too_many_symbolic_link_levels)
+    return Status::InvalidArgument(shown + ": a loop of symbolic links");
   if (!ec || ec == std::errc::no_such_file_or_directory) return Status::NotFound(shown + ": no such file or directory");
   return Status::IOError(shown + ": " + ec.message());
 }
@@ -29,7 +30,7 @@ Status PathConfinement::check_inside(const fs::path& real, const std::string& sh
   if (root_end == root_->end()) return Status();
   // Where a symlink points is not said: that is what a client must not learn.
   return Status::OutsideRoot(shown + ": outside the log directory " + root_->string() +
-                                 "; give a path inside it (relative paths are read from it)");
+                             "; give a path inside it (relative paths are read from it)");
 }
 
 Result<fs::path> PathConfinement::resolve(const std::string& path) const {

@@ -96,8 +96,9 @@ class SnappyJavaStream final : public DecompressingStream {
     if (!header_bytes) return fail(header_bytes.error());
     if (*header_bytes == 0 && header_start == 0) return false;
     if (*header_bytes < kSnappyJavaHeaderBytes) {
-      return fail(truncated("stream header", header_start,
-                            std::to_string(*header_bytes) + " of " + std::to_string(kSnappyJavaHeaderBytes) + " bytes present"));
+      return fail(truncated(
+          "stream header", header_start,
+          std::to_string(*header_bytes) + " of " + std::to_string(kSnappyJavaHeaderBytes) + " bytes present"));
     }
     const char* header = input_.available().data();
     if (std::string_view(header, kSnappyJavaMagic.size()) != kSnappyJavaMagic) {

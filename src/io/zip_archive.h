@@ -16,8 +16,8 @@
 namespace sf::io {
 
 struct ZipEntry {
-  std::string name;        // path inside the archive, '/' separated
-  uint64_t size_bytes = 0; // uncompressed size as the archive records it
+  std::string name;         // path inside the archive, '/' separated
+  uint64_t size_bytes = 0;  // uncompressed size as the archive records it
   bool is_directory = false;
 };
 

@@ -2,7 +2,7 @@
 // it, from the analysis document (report::analysis_json) of the loaded log.
 #include <fmt/format.h>
 
-#include "analysis/finding_filter.h"
+#include "analysis/findings/finding_filter.h"
 #include "mcp/log_reference.h"
 #include "mcp/paging.h"
 #include "mcp/session.h"
@@ -42,9 +42,7 @@ const Json kFindingSchema = Json::parse(R"({"type": "object",
                  "evidence": {"type": "array", "items": {"type": "object", "required": ["name", "value", "unit"]}},
                  "impactEstimate": {"type": "object", "required": ["basis", "wallClock", "estimateMethod", "rawWaste"]}}})");
 
-Json with_schema(std::string_view text) {
-  return Json::parse(text);
-}
+Json with_schema(std::string_view text) { return Json::parse(text); }
 
 }  // namespace
 

@@ -71,11 +71,7 @@ Tool list_applications_tool() {
                       {"error", app.error().message()}});
         result.summary += fmt::format("\n- {}: unreadable: {}", shown, app.error().message());
       } else {
-        // As the History Server's list: a duration once the application has ended.
-        std::optional<int64_t> duration;
-        if (app->completed && app->start_time_ms && app->end_time_ms) {
-          duration = *app->end_time_ms - *app->start_time_ms;
-        }
+        const std::optional<int64_t> duration = app->duration_ms();
         finished += app->completed ? 1 : 0;
         entry.update({{"status", app->completed ? "finished" : "incomplete"},
                       {"appId", app->app_id},
@@ -84,9 +80,9 @@ Tool list_applications_tool() {
                       {"sparkVersion", app->spark_version},
                       {"durationMs", duration ? Json(*duration) : Json(nullptr)},
                       {"error", nullptr}});
-        result.summary += fmt::format("\n- {}: {} \"{}\" {} {}", shown, app->app_id, app->app_name,
-                                      units::format_optional_duration(duration),
-                                      app->completed ? "finished" : "incomplete");
+        result.summary +=
+            fmt::format("\n- {}: {} \"{}\" {} {}", shown, app->app_id, app->app_name,
+                        units::format_optional_duration(duration), app->completed ? "finished" : "incomplete");
       }
       applications.push_back(std::move(entry));
     }

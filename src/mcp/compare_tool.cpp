@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include "compare/budget.h"
-#include "compare/normalize.h"
 #include "compare/run_comparison.h"
 #include "mcp/log_reference.h"
 #include "mcp/session.h"
 #include "mcp/tools.h"
 #include "report/comparison_json.h"
 #include "report/comparison_text.h"
+#include "service/log_analysis.h"
 
 namespace sf::mcp {
 
@@ -49,25 +49,22 @@ Tool compare_runs_tool() {
       "listTotals": {"type": "object", "additionalProperties": {"type": "integer"}},
       "budgetExceeded": {"type": "boolean"}}})");
   tool.run = [](const ToolArguments& arguments, ToolContext& context) {
-    std::vector<compare::Budget> budgets;
-    for (const auto& text : arguments.string_list("budgets")) {
-      auto budget = compare::parse_budget(text);
-      if (!budget) return ToolResult::error(budget.error().message());
-      budgets.push_back(*budget);
-    }
-    auto normalizer = compare::ComparisonNormalizer::with_patterns(arguments.string_list("normalizePath"));
-    if (!normalizer) return ToolResult::error(normalizer.error().message());
+    service::ComparisonRequest request;
+    request.budgets = arguments.string_list("budgets");
+    request.normalize_patterns = arguments.string_list("normalizePath");
+    // Findings compared at the server's --config thresholds, as its analyses are made.
+    auto plan = service::plan_comparison(request, context.session.catalog().analysis_options());
+    if (!plan) return ToolResult::error(plan.error().message());
     auto base = load_named_log(arguments.object("baseline"), context, {0, 2});
     if (!base) return ToolResult::error("baseline: " + base.error().message());
     auto cand = load_named_log(arguments.object("candidate"), context, {1, 2});
     if (!cand) return ToolResult::error("candidate: " + cand.error().message());
 
-    compare::CompareOptions options;
-    options.alignment.normalizer = std::move(*normalizer);
-    compare::Comparison comparison = compare::compare_runs(base->model(), cand->model(), options);
+    auto compared = service::compare_models(base->model(), cand->model(), *plan);
+    if (!compared) return ToolResult::error(compared.error().message());
+    compare::Comparison& comparison = *compared;
     comparison.baseline.path = base->source;
     comparison.candidate.path = cand->source;
-    comparison.budgets = compare::evaluate_budgets(budgets, comparison.metric_deltas);
 
     Json doc = Json::parse(report::comparison_json(comparison, -1));
     const size_t limit = static_cast<size_t>(arguments.integer("limit", 20));

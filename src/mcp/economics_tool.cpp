@@ -1,4 +1,4 @@
-// get_economics: where the time and the money go in one analyzed log (analysis/economics.h), cut
+// get_economics: where the time and the money go in one analyzed log (analysis/economics/economics.h), cut
 // from the analysis document's "economics" section: the time split, the critical path, the
 // what-if curve and the cost, with the costliest jobs, SQL executions, stages and findings (the
 // per-item lists grow with the log, so only the `limit` costliest of each are returned).
@@ -43,8 +43,9 @@ Tool get_economics_tool() {
       "executors, with its knee) and the cost at the rate card's prices, with the costliest jobs, SQL executions, "
       "stages and findings.";
   tool.parameters = log_reference_parameters();
-  tool.parameters.push_back(integer_parameter("limit", "How many of the costliest jobs, SQL executions, stages and "
-                                                       "findings to list (default 10)",
+  tool.parameters.push_back(integer_parameter("limit",
+                                              "How many of the costliest jobs, SQL executions, stages and "
+                                              "findings to list (default 10)",
                                               1, kMostLimit));
   tool.output_schema = Json::parse(R"({"type": "object",
     "required": ["analysisId", "cluster", "timeSplit", "criticalPath", "whatIf", "cost", "costliest", "counts"],

@@ -4,13 +4,9 @@ namespace sf::mcp {
 
 namespace {
 
-std::string dump_line(const Json& message) {
-  return message.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string dump_line(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
-bool is_valid_id(const Json& id) {
-  return id.is_string() || id.is_number_integer() || id.is_number_unsigned();
-}
+bool is_valid_id(const Json& id) { return id.is_string() || id.is_number_integer() || id.is_number_unsigned(); }
 
 ParsedMessage invalid(int code, std::string message, Json id = nullptr) {
   return {std::nullopt, MessageError{code, std::move(message), std::move(id)}};

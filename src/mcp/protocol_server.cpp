@@ -16,9 +16,7 @@ constexpr std::string_view kInstructions =
     "get_slowest take. compare_runs compares a baseline with a candidate run; store_ingest and verdict keep runs in "
     "a result store and say whether performance changed beyond noise.";
 
-std::string id_key(const Json& id) {
-  return id.dump();
-}
+std::string id_key(const Json& id) { return id.dump(); }
 
 Json tool_result_json(const ToolResult& result) {
   Json out;
@@ -32,22 +30,14 @@ Json tool_result_json(const ToolResult& result) {
 
 std::string_view to_string(LogLevel level) {
   switch (level) {
-    case LogLevel::kDebug:
-      return "debug";
-    case LogLevel::kInfo:
-      return "info";
-    case LogLevel::kNotice:
-      return "notice";
-    case LogLevel::kWarning:
-      return "warning";
-    case LogLevel::kError:
-      return "error";
-    case LogLevel::kCritical:
-      return "critical";
-    case LogLevel::kAlert:
-      return "alert";
-    case LogLevel::kEmergency:
-      return "emergency";
+    case LogLevel::kDebug: return "debug";
+    case LogLevel::kInfo: return "info";
+    case LogLevel::kNotice: return "notice";
+    case LogLevel::kWarning: return "warning";
+    case LogLevel::kError: return "error";
+    case LogLevel::kCritical: return "critical";
+    case LogLevel::kAlert: return "alert";
+    case LogLevel::kEmergency: return "emergency";
   }
   return "info";
 }
@@ -105,14 +95,9 @@ void ProtocolServer::handle_line(std::string_view line) {
     }
     const Message& message = *parsed.message;
     switch (message.kind) {
-      case MessageKind::kRequest:
-        handle_request(message);
-        break;
-      case MessageKind::kNotification:
-        handle_notification(message);
-        break;
-      case MessageKind::kResponse:
-        break;  // this server sends no requests
+      case MessageKind::kRequest: handle_request(message); break;
+      case MessageKind::kNotification: handle_notification(message); break;
+      case MessageKind::kResponse: break;  // this server sends no requests
     }
   } catch (const std::exception& e) {
     // Nothing here should throw; if something does, the client hears of it and the loop goes on.
@@ -120,9 +105,7 @@ void ProtocolServer::handle_line(std::string_view line) {
   }
 }
 
-void ProtocolServer::refuse_line(std::string_view reason) {
-  send(error_line(nullptr, kParseError, reason));
-}
+void ProtocolServer::refuse_line(std::string_view reason) { send(error_line(nullptr, kParseError, reason)); }
 
 Json ProtocolServer::initialize(const Json& params, std::string& error) {
   if (!params.is_object() || !params.contains("protocolVersion") || !params["protocolVersion"].is_string()) {

@@ -47,8 +47,7 @@ void remove_stale_download_dirs(const fs::path& temp) {
   }
 }
 
-McpSession::McpSession(ServerOptions options)
-    : options_(std::move(options)), stored_results_(options_.store_location) {
+McpSession::McpSession(ServerOptions options) : options_(std::move(options)), stored_results_(options_.store_location) {
   if (options_.catalog == nullptr) options_.catalog = make_log_catalog();
 }
 

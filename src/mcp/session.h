@@ -30,8 +30,9 @@ namespace sf::mcp {
 // A catalogue as MCP uses it: confined to `root` (--log-dir; unconfined without one), the four
 // most recently used logs kept loaded, each read with `load`'s threads and limits (by default
 // the default decoding threads) and analyzed with `analysis` (null: the default thresholds).
-std::shared_ptr<catalog::LogCatalog> make_log_catalog(io::PathConfinement root = {}, model::LoadOptions load = {},
-                                                      std::shared_ptr<const analysis::AnalysisOptions> analysis = nullptr);
+std::shared_ptr<catalog::LogCatalog> make_log_catalog(
+    io::PathConfinement root = {}, model::LoadOptions load = {},
+    std::shared_ptr<const analysis::AnalysisOptions> analysis = nullptr);
 
 struct ServerOptions {
   // Where tools read logs from (--log-dir), and the logs loaded; null: make_log_catalog().

@@ -2,16 +2,14 @@
 // result store the server was started with (--store).
 #include <fmt/format.h>
 
-#include "results/comparison_method.h"
-#include "results/history_comparison.h"
-#include "results/run_evaluation.h"
-#include "results/spark_result.h"
-#include "results/store.h"
 #include "mcp/log_reference.h"
 #include "mcp/session.h"
 #include "mcp/tools.h"
 #include "report/verdict_json.h"
 #include "report/verdict_summary.h"
+#include "results/spark_result.h"
+#include "results/store.h"
+#include "service/verdicts.h"
 
 namespace sf::mcp {
 
@@ -147,26 +145,21 @@ Tool verdict_tool() {
     if (mode == "run" && (!arguments.has("runKey") || !arguments.has("profile") || !arguments.has("baseline"))) {
       return ToolResult::error("mode run needs \"runKey\", \"profile\" and \"baseline\"");
     }
-    results::MethodConfig method;
-    method.name =
-        arguments.string("method", std::string(mode == "run" ? results::kPairedRatio : results::kDispersionScaled));
-    if (Status s = results::validate(method); !s.ok()) return ToolResult::error(s.message());
+    service::MethodChoice choice;
+    if (arguments.has("method")) choice.name = arguments.string("method");
+    auto method =
+        service::method_config(mode == "run" ? service::VerdictMode::kRun : service::VerdictMode::kTrend, choice);
+    if (!method) return ToolResult::error(method.error().message());
     if (context.session.options().store_location.empty()) return ToolResult::error(kNoStore);
     auto store = context.session.stored_results().current();
     if (!store) return ToolResult::error(store.error().message());
-    const std::vector<results::StoredResult>& stored = (*store)->results;
-    const results::IdentityPolicy& policy = (*store)->policy;
 
-    Result<results::VerdictDocument> document = [&]() -> Result<results::VerdictDocument> {
-      if (mode == "history") {
-        auto targets = results::resolve_targets(stored, arguments.string("target"));
-        if (!targets) return fail(targets.error());
-        return results::compare_history(stored, policy, method, *targets, arguments.string_list("quantities"));
-      }
-      return results::evaluate_run({arguments.string("runKey"), arguments.string("profile"),
-                                    arguments.string("coordinate"), arguments.string("baseline")},
-                                   stored, policy, method);
-    }();
+    Result<results::VerdictDocument> document =
+        mode == "history" ? service::verdict_trend(
+                                **store, *method, {arguments.string("target"), "", arguments.string_list("quantities")})
+                          : service::verdict_run(**store, *method,
+                                                 {arguments.string("runKey"), arguments.string("profile"),
+                                                  arguments.string("coordinate"), arguments.string("baseline")});
     if (!document) return ToolResult::error(document.error().message());
 
     Json doc = Json::parse(report::verdict_json(*document));

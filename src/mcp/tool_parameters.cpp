@@ -20,9 +20,7 @@ Json parameter_schema(const Parameter& p) {
       if (p.minimum) schema["minimum"] = *p.minimum;
       if (p.maximum) schema["maximum"] = *p.maximum;
       break;
-    case ParameterType::kBoolean:
-      schema["type"] = "boolean";
-      break;
+    case ParameterType::kBoolean: schema["type"] = "boolean"; break;
     case ParameterType::kStringList:
       schema = {{"type", "array"}, {"items", {{"type", "string"}}}};
       if (!p.allowed.empty()) schema["items"]["enum"] = p.allowed;
@@ -30,9 +28,7 @@ Json parameter_schema(const Parameter& p) {
     case ParameterType::kStringMap:
       schema = {{"type", "object"}, {"additionalProperties", {{"type", "string"}}}};
       break;
-    case ParameterType::kObject:
-      schema = input_schema(p.fields);
-      break;
+    case ParameterType::kObject: schema = input_schema(p.fields); break;
   }
   schema["description"] = p.description;
   return schema;
@@ -50,18 +46,15 @@ std::string expectation(const Parameter& p) {
       if (p.minimum && p.maximum) return fmt::format("an integer from {} to {}", *p.minimum, *p.maximum);
       if (p.minimum) return fmt::format("an integer of at least {}", *p.minimum);
       return "an integer";
-    case ParameterType::kBoolean:
-      return "true or false";
+    case ParameterType::kBoolean: return "true or false";
     case ParameterType::kStringList: {
       if (p.allowed.empty()) return "an array of strings";
       std::string values;
       for (const auto& v : p.allowed) values += (values.empty() ? "" : ", ") + v;
       return "an array of strings, each one of " + values;
     }
-    case ParameterType::kStringMap:
-      return "an object whose values are strings";
-    case ParameterType::kObject:
-      return "an object";
+    case ParameterType::kStringMap: return "an object whose values are strings";
+    case ParameterType::kObject: return "an object";
   }
   return "";
 }
@@ -72,16 +65,14 @@ bool is_allowed(const Parameter& p, const std::string& value) {
 
 bool value_fits(const Parameter& p, const Json& value) {
   switch (p.type) {
-    case ParameterType::kString:
-      return value.is_string() && is_allowed(p, value.get<std::string>());
+    case ParameterType::kString: return value.is_string() && is_allowed(p, value.get<std::string>());
     case ParameterType::kInteger: {
       if (!value.is_number_integer() && !value.is_number_unsigned()) return false;
       if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return false;
       const int64_t n = value.get<int64_t>();
       return (!p.minimum || n >= *p.minimum) && (!p.maximum || n <= *p.maximum);
     }
-    case ParameterType::kBoolean:
-      return value.is_boolean();
+    case ParameterType::kBoolean: return value.is_boolean();
     case ParameterType::kStringList:
       if (!value.is_array()) return false;
       for (const auto& item : value) {
@@ -94,8 +85,7 @@ bool value_fits(const Parameter& p, const Json& value) {
         if (!item.value().is_string()) return false;
       }
       return true;
-    case ParameterType::kObject:
-      return value.is_object();
+    case ParameterType::kObject: return value.is_object();
   }
   return false;
 }

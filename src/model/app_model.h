@@ -24,36 +24,38 @@
 #include <utility>
 #include <vector>
 
+#include "model/connect_session.h"
 #include "model/failure_cause.h"
+#include "model/streaming_query.h"
 #include "spark/task_metrics.h"
 #include "spark/vocabulary.h"
 
 namespace sf::model {
 
 // The Spark vocabulary (spark/), named as the model's own: the AppModel keeps these as decoded.
-using spark::KeyValues;
-using spark::ResourceRequest;
-using spark::ResourceProfile;
-using spark::ResourceInformation;
 using spark::Accumulable;
-using spark::RddInfo;
+using spark::executor_metric_name;
+using spark::ExecutorMetric;
+using spark::ExecutorMetricPeaks;
+using spark::fill_task_info_timings;
+using spark::index_of;
+using spark::kExecutorMetricCount;
+using spark::KeyValues;
+using spark::kQuantileMetricCount;
+using spark::kTaskMetricCount;
 using spark::PlanMetric;
 using spark::PlanNode;
 using spark::PlanTree;
-using spark::TaskMetric;
-using spark::kTaskMetricCount;
-using spark::TaskMetricValues;
-using spark::index_of;
-using spark::task_metric_name;
-using spark::QuantileMetric;
-using spark::kQuantileMetricCount;
 using spark::quantile_metric_name;
 using spark::quantile_metric_value;
-using spark::ExecutorMetric;
-using spark::kExecutorMetricCount;
-using spark::executor_metric_name;
-using spark::ExecutorMetricPeaks;
-using spark::fill_task_info_timings;
+using spark::QuantileMetric;
+using spark::RddInfo;
+using spark::ResourceInformation;
+using spark::ResourceProfile;
+using spark::ResourceRequest;
+using spark::task_metric_name;
+using spark::TaskMetric;
+using spark::TaskMetricValues;
 
 // ---------------------------------------------------------------------------------------------
 // Application and environment
@@ -63,13 +65,13 @@ struct AppInfo {
   std::string name;
   std::optional<std::string> attempt_id;
   std::string user;
-  std::string spark_version;              // "" when the log does not say (Spark 1.x)
-  bool databricks = false;                // log starts with DBCEventLoggingListenerMetadata
-  std::optional<int64_t> start_time_ms;   // SparkListenerApplicationStart
-  std::optional<int64_t> end_time_ms;     // SparkListenerApplicationEnd
+  std::string spark_version;                  // "" when the log does not say (Spark 1.x)
+  bool databricks = false;                    // log starts with DBCEventLoggingListenerMetadata
+  std::optional<int64_t> start_time_ms;       // SparkListenerApplicationStart
+  std::optional<int64_t> end_time_ms;         // SparkListenerApplicationEnd
   std::optional<int64_t> last_event_time_ms;  // the latest timestamp any event carried
   std::optional<int32_t> exit_code;
-  bool finished = false;                  // an ApplicationEnd was logged
+  bool finished = false;  // an ApplicationEnd was logged
   KeyValues driver_logs;
   KeyValues driver_attributes;
 
@@ -94,7 +96,7 @@ struct Environment {
 // Executors
 
 struct Executor {
-  std::string id;                        // "driver" or a number
+  std::string id;  // "driver" or a number
   std::string host;
   std::string host_port;  // "host:port" of its block manager; "" when none registered
   int32_t total_cores = 0;
@@ -109,6 +111,19 @@ struct Executor {
   std::optional<int64_t> add_time_as_logged() const { return logged_add_time_ms ? logged_add_time_ms : add_time_ms; }
   std::optional<int64_t> remove_time_as_logged() const {
     return logged_remove_time_ms ? logged_remove_time_ms : remove_time_ms;
+  }
+  // As the log wrote them (Spark 3.4+): when the scheduler asked for this executor (only for
+  // executors asked for through dynamic allocation or SparkContext.requestExecutors) and when it
+  // registered. Start-up latency is their difference; both come from the driver's clock.
+  std::optional<int64_t> request_time_ms;
+  std::optional<int64_t> registration_time_ms;
+  std::optional<int64_t> startup_latency_ms() const {
+    int64_t latency = 0;
+    if (!request_time_ms || !registration_time_ms || *registration_time_ms < *request_time_ms ||
+        __builtin_sub_overflow(*registration_time_ms, *request_time_ms, &latency)) {
+      return std::nullopt;
+    }
+    return latency;
   }
   std::string remove_reason;
   KeyValues log_urls;
@@ -137,7 +152,7 @@ struct Executor {
   ExecutorMetricPeaks peak_metrics;
 
   // Exclusion (blacklisting) as the scheduler reported it.
-  bool excluded = false;                 // state at the end of the log
+  bool excluded = false;  // state at the end of the log
   std::vector<int64_t> excluded_in_stages;
 
   bool is_driver() const { return id == "driver"; }
@@ -159,17 +174,20 @@ enum class JobStatus { kRunning, kSucceeded, kFailed, kUnknown };
 
 struct Job {
   int64_t job_id = 0;
-  std::string name;                      // name of the job's last stage, as Spark names jobs
-  std::string description;               // spark.job.description
-  std::string job_group;                 // spark.jobGroup.id
-  std::vector<std::string> tags;         // spark.job.tags: distinct, sorted, none empty (as Spark lists them)
+  std::string name;               // name of the job's last stage, as Spark names jobs
+  std::string description;        // spark.job.description
+  std::string job_group;          // spark.jobGroup.id
+  std::vector<std::string> tags;  // spark.job.tags: distinct, sorted, none empty (as Spark lists them)
   std::optional<int64_t> submission_time_ms;
   std::optional<int64_t> completion_time_ms;
-  std::vector<int64_t> stage_ids;        // sorted, unique
+  std::vector<int64_t> stage_ids;               // sorted, unique
   std::vector<int64_t> stage_ids_in_log_order;  // as the job start lists them (the History Server's order)
   JobStatus status = JobStatus::kRunning;
-  std::string failure_reason;            // the JobFailed exception's message
+  std::string failure_reason;  // the JobFailed exception's message
   std::optional<int64_t> sql_execution_id;
+  // A Structured Streaming micro-batch's job: its query's id and the batch (the run is job_group).
+  std::string streaming_query_id;
+  std::optional<int64_t> streaming_batch_id;
 
   // Task and stage counts, as the History Server computes them.
   int64_t num_tasks = 0;
@@ -206,8 +224,8 @@ struct ExecutorStageSummary {
   int64_t tasks_succeeded = 0;
   int64_t tasks_failed = 0;
   int64_t tasks_killed = 0;
-  int64_t task_time_ms = 0;                // sum of attempt durations
-  int64_t succeeded_task_time_ms = 0;      // sum of successful attempts' durations
+  int64_t task_time_ms = 0;            // sum of attempt durations
+  int64_t succeeded_task_time_ms = 0;  // sum of successful attempts' durations
   int64_t executor_run_time_ms = 0;
   int64_t jvm_gc_time_ms = 0;
   int64_t input_bytes = 0;
@@ -277,14 +295,14 @@ struct StageAttempt {
   int64_t stage_id = 0;
   int32_t attempt_id = 0;
   std::string name;
-  std::string details;                   // call site (long form)
-  std::string description;               // spark.job.description of the submitting job
+  std::string details;      // call site (long form)
+  std::string description;  // spark.job.description of the submitting job
   std::string scheduling_pool;
   int32_t num_tasks = 0;
-  std::vector<int64_t> parent_ids;       // parent stage ids, sorted
-  std::vector<int64_t> rdd_ids;          // RDDs of this stage, sorted
+  std::vector<int64_t> parent_ids;            // parent stage ids, sorted
+  std::vector<int64_t> rdd_ids;               // RDDs of this stage, sorted
   std::vector<int64_t> rdd_ids_in_log_order;  // the same as the log lists them (the History Server's order)
-  std::vector<int64_t> job_ids;          // jobs that ran this attempt, sorted
+  std::vector<int64_t> job_ids;               // jobs that ran this attempt, sorted
   std::optional<int64_t> sql_execution_id;
   int32_t resource_profile_id = 0;
   bool shuffle_push_enabled = false;
@@ -301,9 +319,9 @@ struct StageAttempt {
   int64_t tasks_succeeded = 0;
   int64_t tasks_failed = 0;
   int64_t tasks_killed = 0;
-  int64_t tasks_speculative = 0;         // speculative attempts launched
-  int64_t tasks_active = 0;              // started, never ended (unfinished logs)
-  int64_t completed_indices = 0;         // distinct partitions with a successful attempt
+  int64_t tasks_speculative = 0;  // speculative attempts launched
+  int64_t tasks_active = 0;       // started, never ended (unfinished logs)
+  int64_t completed_indices = 0;  // distinct partitions with a successful attempt
   // Attempt durations by outcome: what failed or lost attempts cost.
   int64_t failed_task_time_ms = 0;
   int64_t killed_task_time_ms = 0;
@@ -325,7 +343,7 @@ struct StageAttempt {
   std::vector<TaskFailureCount> failure_reasons;  // sorted by count desc, then reason
   std::vector<TaskFailureCause> failure_causes;   // sorted by count desc, then reason and cause key
 
-  TaskMetricValues metric_sums{};        // over attempts that reported metrics
+  TaskMetricValues metric_sums{};                           // over attempts that reported metrics
   std::array<Quantiles, kQuantileMetricCount> quantiles{};  // over successful attempts
   // Successful attempts that started before their executor had finished any task (the first
   // wave on a fresh JVM, still loading classes and compiling), and the longest successful attempt
@@ -336,7 +354,7 @@ struct StageAttempt {
   // Longest attempt (any outcome) and its task, for straggler evidence.
   int64_t max_task_duration_ms = 0;
   std::optional<int64_t> max_task_duration_task_id;
-  std::string max_task_duration_host;    // host of that attempt; "" when unknown
+  std::string max_task_duration_host;                  // host of that attempt; "" when unknown
   std::optional<int64_t> max_task_duration_finish_ms;  // when that attempt ended
 
   std::vector<ExecutorStageSummary> executors;  // sorted by executor id
@@ -387,11 +405,11 @@ struct SqlExecution {
   // Every plan before the final one, oldest first: the initial plan, then superseded AQE plans.
   std::vector<PlanVersion> earlier_plans;
   int32_t adaptive_updates = 0;
-  std::vector<PlanMetric> adaptive_metrics;  // from SparkListenerSQLAdaptiveSQLMetricUpdates
+  std::vector<PlanMetric> adaptive_metrics;                       // from SparkListenerSQLAdaptiveSQLMetricUpdates
   std::vector<std::pair<int64_t, int64_t>> driver_accum_updates;  // accumulator id -> value, sorted
 
-  std::vector<int64_t> job_ids;          // sorted
-  std::vector<int64_t> stage_ids;        // stages of those jobs, sorted
+  std::vector<int64_t> job_ids;    // sorted
+  std::vector<int64_t> stage_ids;  // stages of those jobs, sorted
 
   std::optional<int64_t> duration_ms() const;
 };
@@ -407,24 +425,24 @@ struct PlanNodeRef {
 // Where the model came from and what went wrong reading it
 
 struct SourcePart {
-  std::string name;                      // file name (or zip entry)
-  std::string codec;                     // "none", "zstd", ...
-  uint64_t stored_bytes = 0;             // on disk, compressed
+  std::string name;           // file name (or zip entry)
+  std::string codec;          // "none", "zstd", ...
+  uint64_t stored_bytes = 0;  // on disk, compressed
   uint64_t uncompressed_bytes = 0;
   uint64_t lines = 0;
 };
 
 struct SourceInfo {
   std::string path;
-  std::string layout;                    // file, rolling, databricks, zip, stdin
-  bool in_progress = false;              // .inprogress name or an in-progress appstatus marker
+  std::string layout;        // file, rolling, databricks, zip, stdin
+  bool in_progress = false;  // .inprogress name or an in-progress appstatus marker
   std::vector<SourcePart> parts;
 };
 
 struct MalformedLine {
   std::string part;
-  uint64_t line_number = 0;              // 1-based, within its part
-  uint64_t byte_offset = 0;              // of the line start, in the part's uncompressed bytes
+  uint64_t line_number = 0;  // 1-based, within its part
+  uint64_t byte_offset = 0;  // of the line start, in the part's uncompressed bytes
   std::string reason;
 };
 
@@ -434,11 +452,11 @@ struct Diagnostics {
   uint64_t lines_read = 0;
   uint64_t events_decoded = 0;
   uint64_t blank_lines = 0;
-  uint64_t malformed_lines = 0;          // all of them; the first kMaxMalformedKept are listed
+  uint64_t malformed_lines = 0;  // all of them; the first kMaxMalformedKept are listed
   std::vector<MalformedLine> malformed;
   std::vector<std::pair<std::string, uint64_t>> unknown_events;  // event name -> count, sorted
-  bool incomplete = false;               // no SparkListenerApplicationEnd
-  bool truncated_last_line = false;      // the log ends mid-line (in progress or cut)
+  bool incomplete = false;                                       // no SparkListenerApplicationEnd
+  bool truncated_last_line = false;                              // the log ends mid-line (in progress or cut)
   // Events that referred to something the log never introduced (a task of an unknown stage,
   // a job end without a start), counted by kind.
   std::vector<std::pair<std::string, uint64_t>> orphan_events;
@@ -463,14 +481,19 @@ struct AppModel {
   SourceInfo source;
   AppInfo app;
   Environment environment;
-  std::vector<Executor> executors;       // sorted: driver first, then numeric order
+  std::vector<Executor> executors;                            // sorted: driver first, then numeric order
   std::vector<MiscellaneousProcess> miscellaneous_processes;  // sorted by id
-  std::vector<Job> jobs;                 // sorted by id
-  std::vector<StageAttempt> stages;      // sorted by (stage id, attempt id)
-  std::vector<SqlExecution> sql;         // sorted by execution id
-  std::map<int64_t, RddInfo> rdds;       // latest known info per RDD
+  std::vector<Job> jobs;                                      // sorted by id
+  std::vector<StageAttempt> stages;                           // sorted by (stage id, attempt id)
+  std::vector<SqlExecution> sql;                              // sorted by execution id
+  std::map<int64_t, RddInfo> rdds;                            // latest known info per RDD
   // Stage id -> the plan nodes attributed to it (final plans), sorted.
   std::map<int64_t, std::vector<PlanNodeRef>> stage_plan_nodes;
+  // Structured Streaming query runs, by start time then run id.
+  std::vector<StreamingQuery> streaming_queries;
+  // Spark Connect: the client sessions and the operations they sent, each by start time.
+  std::vector<ConnectSession> connect_sessions;
+  std::vector<ConnectOperation> connect_operations;
 
   // Executor capacity over time, by a sweep of adds and removes (a removal applies before a
   // same-instant addition). When no executor reported its cores, the peak executor count times
@@ -499,7 +522,7 @@ double core_hours_held(const AppModel& model);
 // Spark's executor ordering: "driver" first, then numeric ids by value, then others by text.
 bool executor_id_less(std::string_view a, std::string_view b);
 
-std::string_view to_string(JobStatus status);      // RUNNING, SUCCEEDED, FAILED, UNKNOWN
-std::string_view to_string(StageStatus status);    // ACTIVE, COMPLETE, FAILED, PENDING, SKIPPED
+std::string_view to_string(JobStatus status);    // RUNNING, SUCCEEDED, FAILED, UNKNOWN
+std::string_view to_string(StageStatus status);  // ACTIVE, COMPLETE, FAILED, PENDING, SKIPPED
 
 }  // namespace sf::model

@@ -21,6 +21,8 @@ constexpr string_view kPythonFrame = "  File \"";
 // Frames kept per exception: the root's location is among its first frames; a bound keeps a
 // hostile text with thousands of nested causes linear.
 constexpr size_t kMaxFramesKept = 256;
+// Kubernetes' reasons are one CamelCase word; a bound keeps a hostile text out of the cause's key.
+constexpr size_t kMaxPodReasonBytes = 64;
 
 using text::trim;
 
@@ -151,7 +153,7 @@ string_view without_module(string_view frame) {
 
 // Frames of the Java and Scala runtime libraries: where an exception is thrown, rarely what to fix.
 bool is_runtime_frame(string_view frame) {
-  static constexpr std::array kRuntime = {string_view("java."), string_view("javax."), string_view("jdk."),
+  static constexpr std::array kRuntime = {string_view("java."), string_view("javax."),   string_view("jdk."),
                                           string_view("sun."),  string_view("com.sun."), string_view("scala.")};
   return std::any_of(kRuntime.begin(), kRuntime.end(), [&](string_view prefix) { return frame.starts_with(prefix); });
 }
@@ -225,10 +227,10 @@ bool contains_ignoring_case(string_view text, string_view needle, size_t& at) {
 
 std::optional<int32_t> exit_code_in(string_view reason) {
   // How YARN, standalone workers and Kubernetes put it, most specific first.
-  static constexpr std::array kMarkers = {string_view("exit status: "), string_view("exit code is "),
-                                          string_view("exited with exit code "), string_view("exited with code "),
-                                          string_view("exit code: "), string_view("exit code "),
-                                          string_view("exitcode=")};
+  static constexpr std::array kMarkers = {
+      string_view("exit status: "),     string_view("exit code is "), string_view("exited with exit code "),
+      string_view("exited with code "), string_view("exit code: "),   string_view("exit code "),
+      string_view("exitcode=")};
   for (string_view marker : kMarkers) {
     size_t at = 0;
     if (!contains_ignoring_case(reason, marker, at)) continue;
@@ -237,6 +239,35 @@ std::optional<int32_t> exit_code_in(string_view reason) {
     if (error == std::errc() && end != reason.data() + at) return code;
   }
   return std::nullopt;
+}
+
+// Kubernetes' status of the pod a lost executor ran in, as ExecutorPodsLifecycleManager quotes it:
+// "The API gave the following brief reason: Evicted" (the pod's status reason; "N/A" or no line
+// when it has none) and, per container (KubernetesUtils.containersDescription), "\t termination
+// reason: OOMKilled". A container killed at its memory limit is the answer wherever it is listed
+// (a sidecar may come first); otherwise the pod's reason, then the first container's.
+std::string pod_reason_in(string_view reason) {
+  // The value after `marker` at or after `from` up to its line's end ("N/A" is none), and where
+  // to look for the next one; npos when there is none.
+  const auto value_after = [&](string_view marker, size_t from) -> std::pair<string_view, size_t> {
+    const auto at = reason.find(marker, from);
+    if (at == string_view::npos) return {{}, string_view::npos};
+    string_view value = reason.substr(at + marker.size());
+    value = trim(value.substr(0, value.find('\n')));
+    return {value == "N/A" ? string_view() : value, at + marker.size()};
+  };
+  string_view first;
+  size_t from = 0;
+  while (true) {
+    const auto [value, next] = value_after("termination reason: ", from);
+    if (next == string_view::npos) break;
+    if (value == "OOMKilled") return std::string(value);
+    if (first.empty()) first = value;
+    from = next;
+  }
+  // The pod's reason (Evicted, Preempting, Shutdown: the node's) says more than a container's Error.
+  const string_view pod = value_after("The API gave the following brief reason: ", 0).first;
+  return std::string((pod.empty() ? first : pod).substr(0, kMaxPodReasonBytes));
 }
 
 }  // namespace
@@ -262,6 +293,7 @@ std::string FailureCause::key() const {
                                                       : masked_digits(message);
   if (!what.empty()) key += ":" + what;
   if (!location.empty()) key += " at " + location;
+  if (!pod_reason.empty()) key += " (" + pod_reason + ")";
   return key;
 }
 
@@ -281,11 +313,18 @@ bool says_context_shut_down(string_view text) {
                      [&](string_view words) { return text.find(words) != string_view::npos; });
 }
 
+bool says_query_stopped(string_view text) {
+  return text.find("cancelled") != string_view::npos && text.find("runId = ") != string_view::npos &&
+         text.find("] was stopped") != string_view::npos;
+}
+
 FailureCause read_executor_loss(string_view reason) {
   FailureCause cause;
   cause.kind = FailureCauseKind::kExecutorLost;
-  cause.message = clean_message(reason);
+  cause.message = clean_message(trim(reason));
   cause.exit_code = exit_code_in(reason);
+  cause.pod_reason = pod_reason_in(reason);
+  cause.pod_deleted = reason.find("was deleted by a user or the framework") != string_view::npos;
   return cause;
 }
 
@@ -319,7 +358,7 @@ FailureCause read_failure_cause(string_view text) {
     std::string outer_message;
     read_exception_line(sections.front().header.front(), /*needs_package=*/true, cause.outer_class, outer_message);
   }
-  if (says_context_shut_down(text)) cause.kind = FailureCauseKind::kShutdown;
+  if (says_work_was_stopped(text)) cause.kind = FailureCauseKind::kShutdown;
   return cause;
 }
 

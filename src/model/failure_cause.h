@@ -26,7 +26,7 @@ enum class FailureCauseKind {
   kException,        // a JVM exception (its innermost cause)
   kPythonException,  // an exception raised in a Python worker
   kExecutorLost,     // the executor's process died or was removed
-  kShutdown,         // the SparkContext was shut down while the work ran
+  kShutdown,         // the SparkContext was shut down, or its streaming query stopped, while the work ran
   kUnknown,          // Spark logged no text to read (Resubmitted, TaskResultLost, ...)
 };
 
@@ -52,6 +52,14 @@ struct FailureCause {
   std::string outer_class;
   int32_t nesting = 0;
   std::optional<int32_t> exit_code;  // a lost executor's process exit code
+  // Kubernetes' word for how a lost executor's pod ended, from the pod's status Spark quotes: a
+  // container's termination reason ("OOMKilled": the kernel killed it at its memory limit;
+  // "Error") or, without one, the pod's brief reason ("Evicted"). "" elsewhere.
+  std::string pod_reason;
+  // The pod was deleted (Spark: "The executor with id N was deleted by a user or the framework."):
+  // Kubernetes took it away (a node drained or scaled down, a spot node reclaimed, kubectl delete)
+  // and Spark logs no exit code for it.
+  bool pod_deleted = false;
 
   static constexpr size_t kMaxMessageBytes = 300;
 
@@ -74,11 +82,23 @@ FailureCause read_failure_cause(std::string_view text);
 
 // The cause in an executor's loss or removal reason: "Container marked as failed: ... Exit status:
 // 56. ...", "Command exited with code 3", "The executor with id 3 exited with exit code 137".
+// Kubernetes' reasons (ExecutorPodsLifecycleManager) start with a line break and go on with the
+// pod's status: the message is their first line that has words, the pod's reason is read too.
 FailureCause read_executor_loss(std::string_view reason);
 
 // Whether a text says the SparkContext was shut down (Spark's "Job 3 cancelled because
 // SparkContext was shut down", "Stage cancelled because SparkContext was shut down", "SparkContext
 // has been shutdown", "Cannot call methods on a stopped SparkContext").
 bool says_context_shut_down(std::string_view text);
+
+// Whether a text says a streaming query's stop cancelled the work (Spark 4's "[SPARK_JOB_CANCELLED]
+// Job 23 cancelled Query q [id = ..., runId = ...] was stopped"): the batch the query was running
+// when it was stopped, not a failure.
+bool says_query_stopped(std::string_view text);
+
+// Either: the work was stopped from outside, not failed.
+inline bool says_work_was_stopped(std::string_view text) {
+  return says_context_shut_down(text) || says_query_stopped(text);
+}
 
 }  // namespace sf::model

@@ -14,9 +14,8 @@ using Json = nlohmann::ordered_json;
 // The events whose JSON carries properties or plan text (JsonProtocol's and the SQL listener's
 // field names).
 constexpr std::string_view kEnvironmentUpdate = "SparkListenerEnvironmentUpdate";
-constexpr std::array<std::string_view, 5> kPropertyGroups = {"JVM Information", "Spark Properties",
-                                                             "Hadoop Properties", "System Properties",
-                                                             "Metrics Properties"};
+constexpr std::array<std::string_view, 5> kPropertyGroups = {"JVM Information", "Spark Properties", "Hadoop Properties",
+                                                             "System Properties", "Metrics Properties"};
 constexpr std::array<std::string_view, 5> kCarriers = {kEnvironmentUpdate, "SparkListenerJobStart",
                                                        "SparkListenerStageSubmitted", "SparkListenerSQLExecutionStart",
                                                        "SparkListenerSQLAdaptiveExecutionUpdate"};

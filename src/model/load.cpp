@@ -91,8 +91,8 @@ Result<AppModel> load_event_log(const std::string& path, const LoadOptions& opti
                             : "line " + std::to_string(diagnostics.malformed.front().line_number) + ": " +
                                   diagnostics.malformed.front().reason;
     return fail(Status::InvalidArgument(path + ": not a Spark event log: none of its " +
-                                        std::to_string(diagnostics.lines_read) +
-                                        " lines is a Spark listener event (" + first + ")"));
+                                        std::to_string(diagnostics.lines_read) + " lines is a Spark listener event (" +
+                                        first + ")"));
   }
   return builder.finish(std::move(source));
 }

@@ -8,9 +8,11 @@
 #include <unordered_set>
 
 #include "common/units.h"
+#include "model/connect_builder.h"
 #include "model/plan_attribution.h"
 #include "model/quantiles.h"
 #include "model/redaction.h"
+#include "model/streaming_builder.h"
 
 namespace sf::model {
 
@@ -193,6 +195,8 @@ struct ModelBuilder::State {
   std::set<std::string> notes;
   // Spark's default until the environment names the application's own patterns.
   Redaction redaction;
+  StreamingBuilder streaming{limits.max_streaming_batches};
+  ConnectBuilder connect;
 
   void redact_text(std::string& text) const { redaction.redact_text(text); }
   void redact_plan(std::string& description, PlanTree& plan) const {
@@ -318,9 +322,9 @@ struct ModelBuilder::State {
       open_task_values -= stage.distribution.size();
       stage.distribution = TaskDistribution{};
       stage.distribution_dropped = true;
-      notes.insert("stage " + std::to_string(stage.out.stage_id) + " attempt " +
-                   std::to_string(stage.out.attempt_id) + ": task quantiles not kept: open stages held " +
-                   std::to_string(limits.max_open_task_values) + " tasks' values (--max-open-tasks)");
+      notes.insert("stage " + std::to_string(stage.out.stage_id) + " attempt " + std::to_string(stage.out.attempt_id) +
+                   ": task quantiles not kept: open stages held " + std::to_string(limits.max_open_task_values) +
+                   " tasks' values (--max-open-tasks)");
       return;
     }
     // The attempt's task count, known from its submission, sizes the columns once (bounded,
@@ -333,8 +337,8 @@ struct ModelBuilder::State {
     ++open_task_values;
   }
 
-  void record_executor_task(StageBuild& stage, const ev::TaskEnd& e, int64_t duration_ms, bool succeeded,
-                            bool failed, bool killed) {
+  void record_executor_task(StageBuild& stage, const ev::TaskEnd& e, int64_t duration_ms, bool succeeded, bool failed,
+                            bool killed) {
     auto it = stage.executors.find(e.info.executor_id);
     if (it == stage.executors.end()) {
       it = stage.executors.emplace(std::string(e.info.executor_id), ExecutorStageSummary{}).first;
@@ -346,8 +350,7 @@ struct ModelBuilder::State {
     s.tasks_succeeded += succeeded ? 1 : 0;
     s.tasks_failed += failed ? 1 : 0;
     s.tasks_killed += killed ? 1 : 0;
-    if (!e.executor_metrics.present ||
-        e.executor_metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) {
+    if (!e.executor_metrics.present || e.executor_metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) {
       s.peaks_set = true;
     }
     // A Resubmitted end names a task that had ended: the History Server counts it as failed but
@@ -365,7 +368,8 @@ struct ModelBuilder::State {
       s.input_records += m[index_of(TaskMetric::kInputRecords)];
       s.output_bytes += m[index_of(TaskMetric::kOutputBytes)];
       s.output_records += m[index_of(TaskMetric::kOutputRecords)];
-      s.shuffle_read_bytes += m[index_of(TaskMetric::kShuffleLocalBytesRead)] + m[index_of(TaskMetric::kShuffleRemoteBytesRead)];
+      s.shuffle_read_bytes +=
+          m[index_of(TaskMetric::kShuffleLocalBytesRead)] + m[index_of(TaskMetric::kShuffleRemoteBytesRead)];
       s.shuffle_read_records += m[index_of(TaskMetric::kShuffleRecordsRead)];
       s.shuffle_write_bytes += m[index_of(TaskMetric::kShuffleWriteBytes)];
       s.shuffle_write_records += m[index_of(TaskMetric::kShuffleWriteRecords)];
@@ -383,7 +387,10 @@ struct ModelBuilder::State {
   void compute_peak_cores();
 };
 
-ModelBuilder::ModelBuilder(BuilderLimits limits) : state_(std::make_unique<State>()) { state_->limits = limits; }
+ModelBuilder::ModelBuilder(BuilderLimits limits) : state_(std::make_unique<State>()) {
+  state_->limits = limits;
+  state_->streaming = StreamingBuilder(limits.max_streaming_batches);
+}
 ModelBuilder::~ModelBuilder() = default;
 
 Diagnostics& ModelBuilder::diagnostics() { return state_->model.diagnostics; }
@@ -439,8 +446,8 @@ void ModelBuilder::on(const ev::EnvironmentUpdate& e) {
   env.metrics_properties = e.metrics_properties;
   // Spark leaves the classpath as it is; so does its redaction.
   env.classpath_entries = e.classpath_entries;
-  for (KeyValues* values : {&env.jvm_information, &env.spark_properties, &env.system_properties,
-                            &env.hadoop_properties, &env.metrics_properties}) {
+  for (KeyValues* values : {&env.jvm_information, &env.spark_properties, &env.system_properties, &env.hadoop_properties,
+                            &env.metrics_properties}) {
     s.redaction.redact(*values);
   }
 }
@@ -470,6 +477,8 @@ void ModelBuilder::on(const ev::ExecutorAdded& e) {
   out.log_urls = e.log_urls;
   out.attributes = e.attributes;
   out.resources = e.resources;
+  out.request_time_ms = e.request_time_ms;
+  out.registration_time_ms = e.registration_time_ms;
   exec.clock_at_add = state_->touch_peripheral(e.timestamp_ms);
   exec.clock_at_remove.reset();
 }
@@ -568,6 +577,8 @@ void ModelBuilder::on(const ev::JobStart& e) {
   }
   sort_unique(job.tags);
   job.sql_execution_id = e.properties.sql_execution_id;
+  job.streaming_query_id = e.properties.streaming_query_id;
+  job.streaming_batch_id = e.properties.streaming_batch_id;
   job.status = JobStatus::kRunning;
 
   const ev::StageInfo* last_stage = nullptr;
@@ -672,16 +683,12 @@ void ModelBuilder::on(const ev::StageCompleted& e) {
   }
   for (JobBuild* job : stage.jobs) {
     switch (out.status) {
-      case StageStatus::kComplete:
-        job->completed_stage_ids.insert(e.info.stage_id);
-        break;
+      case StageStatus::kComplete: job->completed_stage_ids.insert(e.info.stage_id); break;
       case StageStatus::kSkipped:
         ++job->out.num_skipped_stages;
         job->out.num_skipped_tasks += e.info.num_tasks;
         break;
-      default:
-        ++job->out.num_failed_stages;
-        break;
+      default: ++job->out.num_failed_stages; break;
     }
     --job->out.num_active_stages;
   }
@@ -753,8 +760,7 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
 
   ExecutorBuild* executor = s.live_executor(e.info.executor_id);
   if (succeeded && executor != nullptr) {
-    const bool first_wave =
-        !executor->first_task_finish_ms || *executor->first_task_finish_ms > e.info.launch_time_ms;
+    const bool first_wave = !executor->first_task_finish_ms || *executor->first_task_finish_ms > e.info.launch_time_ms;
     if (first_wave) {
       ++out.first_wave_tasks_succeeded;
     } else if (!out.max_warmed_task_duration_ms || duration_ms > *out.max_warmed_task_duration_ms) {
@@ -827,8 +833,8 @@ void ModelBuilder::on(const ev::TaskEnd& e) {
     if (e.has_metrics && e.reason != ev::TaskEndReason::kResubmitted) {
       x.total_gc_time_ms += metrics[index_of(TaskMetric::kJvmGcTimeMs)];
       x.total_input_bytes += metrics[index_of(TaskMetric::kInputBytes)];
-      x.total_shuffle_read_bytes +=
-          metrics[index_of(TaskMetric::kShuffleLocalBytesRead)] + metrics[index_of(TaskMetric::kShuffleRemoteBytesRead)];
+      x.total_shuffle_read_bytes += metrics[index_of(TaskMetric::kShuffleLocalBytesRead)] +
+                                    metrics[index_of(TaskMetric::kShuffleRemoteBytesRead)];
       x.total_shuffle_write_bytes += metrics[index_of(TaskMetric::kShuffleWriteBytes)];
     }
     x.peak_metrics.merge(e.executor_metrics);
@@ -844,10 +850,12 @@ void ModelBuilder::on(const ev::StageExecutorMetrics& e) {
     if (it == stage->executors.end()) {
       it = stage->executors.emplace(e.executor_id, ExecutorStageSummary{}).first;
       it->second.executor_id = e.executor_id;
-      if (auto exec = s.executors.find(e.executor_id); exec != s.executors.end()) it->second.host = exec->second.out.host;
+      if (auto exec = s.executors.find(e.executor_id); exec != s.executors.end())
+        it->second.host = exec->second.out.host;
     }
     it->second.peak_metrics.merge(e.metrics);
-    if (e.metrics.present && e.metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1) it->second.peaks_set = true;
+    if (e.metrics.present && e.metrics.values[index_of(ExecutorMetric::kJvmHeapMemory)] > -1)
+      it->second.peaks_set = true;
   }
   if (auto it = s.executors.find(e.executor_id); it != s.executors.end()) it->second.out.peak_metrics.merge(e.metrics);
 }
@@ -938,6 +946,13 @@ void ModelBuilder::on(const ev::DriverAccumUpdates& e) {
   for (const auto& [id, value] : e.updates) updates[id] = value;
 }
 
+void ModelBuilder::on(const ev::StreamingQueryStarted& e) { state_->streaming.on(e); }
+void ModelBuilder::on(const ev::StreamingQueryProgress& e) { state_->streaming.on(e); }
+void ModelBuilder::on(const ev::StreamingQueryIdle& e) { state_->streaming.on(e); }
+void ModelBuilder::on(const ev::StreamingQueryTerminated& e) { state_->streaming.on(e); }
+void ModelBuilder::on(const ev::ConnectSessionEvent& e) { state_->connect.on(e); }
+void ModelBuilder::on(const ev::ConnectOperationEvent& e) { state_->connect.on(e); }
+
 void ModelBuilder::on_unknown_event(std::string_view event_name) { ++state_->unknown_events[std::string(event_name)]; }
 
 // ---------------------------------------------------------------------------------------------
@@ -951,6 +966,8 @@ AppModel ModelBuilder::State::finish(SourceInfo source) {
   finish_executors();
   finish_stages_and_jobs();
   finish_sql();
+  model.streaming_queries = streaming.finish(model, redaction, notes);
+  connect.finish(model.jobs, redaction, model.connect_sessions, model.connect_operations);
   compute_peak_cores();
 
   Diagnostics& d = model.diagnostics;

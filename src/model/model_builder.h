@@ -25,6 +25,10 @@ struct BuilderLimits {
   // its quantiles are left empty and a diagnostics note names it; sums and counts stay exact.
   // The default, 8M tasks (1.5 GiB), is far above any real log's running stages.
   uint64_t max_open_task_values = uint64_t{1} << 23;
+  // Structured Streaming micro-batches kept over all queries (about 200 bytes each): past it a
+  // query's batches are counted, not kept, and a diagnostics note says so. The default, 1M
+  // batches, is twelve days of a one-second trigger.
+  uint64_t max_streaming_batches = uint64_t{1} << 20;
 };
 
 class ModelBuilder final : public eventlog::EventHandler {
@@ -59,6 +63,12 @@ class ModelBuilder final : public eventlog::EventHandler {
   void on(const eventlog::SqlAdaptiveExecutionUpdate& e) override;
   void on(const eventlog::SqlAdaptiveMetricUpdates& e) override;
   void on(const eventlog::DriverAccumUpdates& e) override;
+  void on(const eventlog::StreamingQueryStarted& e) override;
+  void on(const eventlog::StreamingQueryProgress& e) override;
+  void on(const eventlog::StreamingQueryIdle& e) override;
+  void on(const eventlog::StreamingQueryTerminated& e) override;
+  void on(const eventlog::ConnectSessionEvent& e) override;
+  void on(const eventlog::ConnectOperationEvent& e) override;
   void on_unknown_event(std::string_view event_name) override;
 
   // The loader records line-level problems here as it reads.

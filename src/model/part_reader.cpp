@@ -54,12 +54,8 @@ void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::D
     auto result = decoder.decode(line.text, handler);
     switch (result.outcome) {
       case eventlog::DecodeOutcome::kEvent:
-      case eventlog::DecodeOutcome::kUnknownEvent:
-        ++out.events;
-        break;
-      case eventlog::DecodeOutcome::kBlank:
-        ++out.blank;
-        break;
+      case eventlog::DecodeOutcome::kUnknownEvent: ++out.events; break;
+      case eventlog::DecodeOutcome::kBlank: ++out.blank; break;
       case eventlog::DecodeOutcome::kMalformed:
         // The log ends mid-line: what an in-progress or cut log looks like. Reported, but not
         // counted as a malformed line.
@@ -90,9 +86,9 @@ void apply(const BatchOutcome& outcome, uint64_t first_line, SourcePart& part, D
   }
   if (outcome.cut_short) {
     diagnostics.truncated_last_line = true;
-    diagnostics.notes.push_back(part.name + ": the last line (" +
-                                std::to_string(first_line + outcome.cut_short->line_index) + ") is cut short (" +
-                                std::to_string(outcome.cut_short->length) + " bytes without a newline) and was not read");
+    diagnostics.notes.push_back(
+        part.name + ": the last line (" + std::to_string(first_line + outcome.cut_short->line_index) +
+        ") is cut short (" + std::to_string(outcome.cut_short->length) + " bytes without a newline) and was not read");
   }
 }
 
@@ -154,7 +150,8 @@ class ParallelReader {
     std::vector<std::thread> threads;
     threads.emplace_back([this] { guarded([this] { read_loop(); }); });
     // The calling thread decodes too, while it waits for the batch it folds next.
-    for (unsigned i = 1; i < options_.threads; ++i) threads.emplace_back([this] { guarded([this] { decode_loop(); }); });
+    for (unsigned i = 1; i < options_.threads; ++i)
+      threads.emplace_back([this] { guarded([this] { decode_loop(); }); });
     const bool completed = fold_loop(builder, part, progress);
     stop();
     for (auto& thread : threads) thread.join();
@@ -286,7 +283,7 @@ class ParallelReader {
   std::condition_variable changed_;  // any state change; waiters check their own condition
   std::deque<uint64_t> queue_;       // filled slots, by sequence, for the decoders
   bool reading_done_ = false;
-  uint64_t batch_count_ = 0;         // set when reading_done_
+  uint64_t batch_count_ = 0;  // set when reading_done_
   bool stopping_ = false;
   std::exception_ptr failure_;
 };

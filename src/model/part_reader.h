@@ -34,7 +34,7 @@ struct PartReadOptions {
   unsigned threads = 1;
   size_t max_line_bytes = size_t{1} << 30;
   bool omit_repeated_accumulator_ids = true;
-  uint64_t progress_interval_bytes = 8 << 20;   // of source bytes, between on_source_bytes calls
+  uint64_t progress_interval_bytes = 8 << 20;  // of source bytes, between on_source_bytes calls
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -54,8 +54,8 @@ struct BatchOutcome {
   uint64_t lines = 0;
   uint64_t events = 0;
   uint64_t blank = 0;
-  uint64_t malformed_count = 0;      // all of the batch's malformed lines
-  std::vector<Problem> malformed;    // the first kMaxMalformedKept of them, in line order
+  uint64_t malformed_count = 0;    // all of the batch's malformed lines
+  std::vector<Problem> malformed;  // the first kMaxMalformedKept of them, in line order
   // The unterminated last line of the log, when it did not decode: what an in-progress or cut
   // log ends with, reported but not counted as malformed.
   std::optional<Problem> cut_short;
@@ -70,9 +70,9 @@ void decode_batch(const io::LineBatch& batch, size_t max_line_bytes, eventlog::D
                   eventlog::EventHandler& handler, BatchOutcome& out);
 
 // Reads every batch of `batcher` into `builder`, filling `part` (lines, uncompressed bytes) and
-// the builder's diagnostics (an error the batcher ends with is left to the caller's scan). on_source_bytes(n) is called from the calling thread with the
-// source bytes consumed so far, at most every progress_interval_bytes and once at the end.
-// Returns false when the load was cancelled.
+// the builder's diagnostics (an error the batcher ends with is left to the caller's scan). on_source_bytes(n) is called
+// from the calling thread with the source bytes consumed so far, at most every progress_interval_bytes and once at the
+// end. Returns false when the load was cancelled.
 bool read_part(io::LineBatcher& batcher, ModelBuilder& builder, SourcePart& part, const PartReadOptions& options,
                const std::function<void(uint64_t)>& on_source_bytes);
 

@@ -76,7 +76,8 @@ void attribute_plan_nodes(AppModel& model) {
 
   model.stage_plan_nodes.clear();
   for (SqlExecution& sql : model.sql) {
-    std::unordered_map<int64_t, int64_t> driver_values(sql.driver_accum_updates.begin(), sql.driver_accum_updates.end());
+    std::unordered_map<int64_t, int64_t> driver_values(sql.driver_accum_updates.begin(),
+                                                       sql.driver_accum_updates.end());
     attribute_tree(sql.plan, evidence, driver_values);
     for (PlanVersion& version : sql.earlier_plans) attribute_tree(version.plan, evidence, driver_values);
     for (const PlanNode& node : sql.plan.nodes) {

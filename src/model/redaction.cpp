@@ -9,8 +9,7 @@ namespace {
 // A pattern over a few kilobytes is no redaction pattern; RE2 would also refuse most of them.
 constexpr size_t kMaxPatternBytes = 4096;
 
-std::unique_ptr<re2::RE2> compile(std::string_view pattern, std::string_view setting,
-                                  std::vector<std::string>* notes) {
+std::unique_ptr<re2::RE2> compile(std::string_view pattern, std::string_view setting, std::vector<std::string>* notes) {
   auto refuse = [&](std::string_view why) {
     if (notes != nullptr) {
       notes->push_back(std::string(setting) + " is not applied (" + std::string(why) +

@@ -24,9 +24,7 @@ std::vector<const StageAttempt*> slowest_stages(const AppModel& model, size_t li
   return longest_first(model.stages, limit);
 }
 
-std::vector<const Job*> slowest_jobs(const AppModel& model, size_t limit) {
-  return longest_first(model.jobs, limit);
-}
+std::vector<const Job*> slowest_jobs(const AppModel& model, size_t limit) { return longest_first(model.jobs, limit); }
 
 std::vector<const SqlExecution*> slowest_sql_executions(const AppModel& model, size_t limit) {
   return longest_first(model.sql, limit);

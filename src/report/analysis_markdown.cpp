@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "report/connect_text.h"
 #include "report/economics_text.h"
 #include "report/finding_text.h"
 #include "report/markdown_cell.h"
+#include "report/streaming_text.h"
 
 namespace sf::report {
 
@@ -31,18 +33,20 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
                      app.id.empty() ? "id unknown" : app.id);
   int64_t tasks = 0;
   for (const auto& s : model.stages) tasks += s.tasks_succeeded + s.tasks_failed + s.tasks_killed;
-  out += fmt::format("Spark {} · {} · {} · {} · {} · peak {}\n\n",
-                     app.spark_version.empty() ? "version not logged" : markdown_cell(app.spark_version),
-                     units::format_optional_duration(app.duration_ms()), app.finished ? "finished" : "**incomplete log**",
-                     units::format_counted(static_cast<int64_t>(model.jobs.size()), "job"),
-                     units::format_counted(tasks, "task"), units::format_counted(model.peak_concurrent_cores, "core"));
+  out +=
+      fmt::format("Spark {} · {} · {} · {} · {} · peak {}\n\n",
+                  app.spark_version.empty() ? "version not logged" : markdown_cell(app.spark_version),
+                  units::format_optional_duration(app.duration_ms()), app.finished ? "finished" : "**incomplete log**",
+                  units::format_counted(static_cast<int64_t>(model.jobs.size()), "job"),
+                  units::format_counted(tasks, "task"), units::format_counted(model.peak_concurrent_cores, "core"));
 
   out += "### Fix these first\n\n";
   std::vector<const RollupGroup*> time_groups;
   std::vector<std::string> costs;
   for (const auto& g : analysis.rollup.groups) {
     if (g.tier == RollupTier::kTime && g.fix_first) time_groups.push_back(&g);
-    if (g.tier == RollupTier::kResource) costs.push_back(g.type + " (" + raw_waste_phrase({g.resource_total, *g.unit}) + ")");
+    if (g.tier == RollupTier::kResource)
+      costs.push_back(g.type + " (" + raw_waste_phrase({g.resource_total, *g.unit}) + ")");
   }
   if (time_groups.empty()) {
     out += "Nothing with a wall-clock cost stands out.\n\n";
@@ -52,7 +56,8 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
     for (const RollupGroup* g : time_groups) {
       const Finding* best = analysis.finding(g->best_finding_id);
       if (best == nullptr) continue;
-      out += fmt::format("| {} | {} | {} | {} | {} |\n", ++rank, g->type, markdown_cell(rollup_figure(*g)), markdown_cell(best->title),
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", ++rank, g->type, markdown_cell(rollup_figure(*g)),
+                         markdown_cell(best->title),
                          markdown_cell(code_settings(*best).empty() ? best->recommendation : code_settings(*best)));
     }
     out += "\n";
@@ -64,6 +69,8 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
   }
 
   out += economics_markdown_section(analysis.economics);
+  out += streaming_markdown_section(model, analysis);
+  out += connect_markdown_section(model, analysis);
   size_t negligible = 0;
   for (const Finding& f : analysis.findings) negligible += recovers_nothing(f) ? 1 : 0;
   out += fmt::format("<details><summary>All findings ({})</summary>\n\n", analysis.findings.size());
@@ -83,7 +90,8 @@ std::string analysis_markdown(const model::AppModel& model, const Analysis& anal
     if (!f.settings.empty()) out += "- Settings: " + code_settings(f) + "\n";
     if (!f.validation_caveat.empty()) out += "- Check first: " + f.validation_caveat + "\n";
     for (const analysis::AnsweredFinding& a : f.also_answers) {
-      out += fmt::format("- The same fix also answers `{}`: {} ({})\n", a.finding.id, markdown_cell(a.finding.title), a.why);
+      out += fmt::format("- The same fix also answers `{}`: {} ({})\n", a.finding.id, markdown_cell(a.finding.title),
+                         a.why);
     }
     out += fmt::format("- Id: `{}`\n\n", f.id);
   }

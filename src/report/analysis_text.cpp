@@ -7,8 +7,10 @@
 
 #include "common/units.h"
 #include "model/slowest.h"
+#include "report/connect_text.h"
 #include "report/economics_text.h"
 #include "report/finding_text.h"
+#include "report/streaming_text.h"
 
 namespace sf::report {
 
@@ -79,15 +81,18 @@ void application_section(std::string& out, const AppModel& model) {
   std::string who = app.name.empty() ? std::string("(unnamed application)") : app.name;
   std::string id = app.id.empty() ? std::string("id unknown") : app.id;
   if (app.attempt_id) id += ", attempt " + *app.attempt_id;
-  std::string version = app.spark_version.empty() ? std::string("Spark version not logged")
-                                                  : "Spark " + app.spark_version + (app.databricks ? " (Databricks)" : "");
-  line(out, "Application", fmt::format("{} ({}) · {}{}", who, id, version, app.user.empty() ? "" : " · user " + app.user));
+  std::string version = app.spark_version.empty()
+                            ? std::string("Spark version not logged")
+                            : "Spark " + app.spark_version + (app.databricks ? " (Databricks)" : "");
+  line(out, "Application",
+       fmt::format("{} ({}) · {}{}", who, id, version, app.user.empty() ? "" : " · user " + app.user));
 
   std::string when;
   if (app.start_time_ms) when = format_time_utc(*app.start_time_ms);
   std::string status = app.finished ? "finished" : "INCOMPLETE: no ApplicationEnd (still running, or the log was cut)";
-  line(out, "Duration", fmt::format("{}{} · {}", format_optional_duration(app.duration_ms()),
-                                    when.empty() ? "" : " from " + when, status));
+  line(out, "Duration",
+       fmt::format("{}{} · {}", format_optional_duration(app.duration_ms()), when.empty() ? "" : " from " + when,
+                   status));
 }
 
 // The notes joined with ", ".
@@ -99,10 +104,12 @@ std::string join_notes(const std::vector<std::string>& notes) {
 
 void work_section(std::string& out, const AppModel& model, const Totals& t) {
   const auto added = static_cast<int64_t>(model.executors.size());
-  std::string peak = fmt::format("peak {} on {}{}", format_counted(model.peak_concurrent_cores, "core"),
-                                 format_counted(model.peak_concurrent_executors, "executor"),
-                                 model.peak_cores_from_executor_count ? " (cores estimated from spark.executor.cores)" : "");
-  line(out, "Executors", fmt::format("{} seen, {} removed · {}", format_counted(added, "executor"), t.executors_removed, peak));
+  std::string peak =
+      fmt::format("peak {} on {}{}", format_counted(model.peak_concurrent_cores, "core"),
+                  format_counted(model.peak_concurrent_executors, "executor"),
+                  model.peak_cores_from_executor_count ? " (cores estimated from spark.executor.cores)" : "");
+  line(out, "Executors",
+       fmt::format("{} seen, {} removed · {}", format_counted(added, "executor"), t.executors_removed, peak));
 
   std::string jobs = format_counted(static_cast<int64_t>(model.jobs.size()), "job");
   std::vector<std::string> job_notes;
@@ -124,19 +131,24 @@ void work_section(std::string& out, const AppModel& model, const Totals& t) {
   if (t.tasks_killed > 0) task_notes.push_back(fmt::format("{} killed", format_count(t.tasks_killed)));
   if (t.tasks_speculative > 0) task_notes.push_back(fmt::format("{} speculative", format_count(t.tasks_speculative)));
   if (!task_notes.empty()) tasks += " (" + join_notes(task_notes) + ")";
-  line(out, "Work", fmt::format("{} · {} · {} · {}", jobs, stages, tasks,
-                                format_counted(static_cast<int64_t>(model.sql.size()), "SQL execution")));
+  line(out, "Work",
+       fmt::format("{} · {} · {} · {}", jobs, stages, tasks,
+                   format_counted(static_cast<int64_t>(model.sql.size()), "SQL execution")));
 
-  const double gc_share = t.run_time_ms > 0 ? static_cast<double>(t.gc_time_ms) / static_cast<double>(t.run_time_ms) : 0.0;
+  const double gc_share =
+      t.run_time_ms > 0 ? static_cast<double>(t.gc_time_ms) / static_cast<double>(t.run_time_ms) : 0.0;
   line(out, "Task time",
        fmt::format("executor run {} · CPU {} · GC {} ({} of run time)", format_duration_ms(t.run_time_ms),
-                   format_duration_ms(t.cpu_time_ns / 1'000'000), format_duration_ms(t.gc_time_ms), format_percent(gc_share)));
-  line(out, "Data", fmt::format("input {} · output {} · shuffle read {} · shuffle write {}", format_bytes(t.input_bytes),
-                                format_bytes(t.output_bytes), format_bytes(t.shuffle_read_bytes),
-                                format_bytes(t.shuffle_write_bytes)));
+                   format_duration_ms(t.cpu_time_ns / 1'000'000), format_duration_ms(t.gc_time_ms),
+                   format_percent(gc_share)));
+  line(out, "Data",
+       fmt::format("input {} · output {} · shuffle read {} · shuffle write {}", format_bytes(t.input_bytes),
+                   format_bytes(t.output_bytes), format_bytes(t.shuffle_read_bytes),
+                   format_bytes(t.shuffle_write_bytes)));
   if (t.memory_spill_bytes + t.disk_spill_bytes > 0) {
-    line(out, "Spill", fmt::format("{} from memory, {} to disk", format_bytes(t.memory_spill_bytes),
-                                   format_bytes(t.disk_spill_bytes)));
+    line(out, "Spill",
+         fmt::format("{} from memory, {} to disk", format_bytes(t.memory_spill_bytes),
+                     format_bytes(t.disk_spill_bytes)));
   }
 }
 
@@ -155,7 +167,8 @@ void top_stages_section(std::string& out, const AppModel& model, size_t limit) {
     out += fmt::format("  {:>8} {:>9} {:>7} {:>9} {:>9} {:>10} {:>10}  {}\n", id, format_duration_ms(*s->duration_ms()),
                        format_count(s->tasks_succeeded + s->tasks_failed + s->tasks_killed),
                        q.count > 0 ? format_duration_ms(q.p50) : "-", format_duration_ms(s->max_task_duration_ms),
-                       format_bytes(s->shuffle_read_bytes()), format_bytes(s->metric(TaskMetric::kDiskBytesSpilled)), name);
+                       format_bytes(s->shuffle_read_bytes()), format_bytes(s->metric(TaskMetric::kDiskBytesSpilled)),
+                       name);
   }
 }
 
@@ -176,11 +189,13 @@ void diagnostics_section(std::string& out, const AppModel& model) {
                      model.source.path, model.source.layout, model.source.parts.size(),
                      model.source.parts.size() == 1 ? "" : "s", codecs.empty() ? "none" : codecs,
                      format_bytes(static_cast<int64_t>(stored)), format_bytes(static_cast<int64_t>(uncompressed)),
-                     format_count(static_cast<int64_t>(d.lines_read)), format_count(static_cast<int64_t>(d.events_decoded)));
+                     format_count(static_cast<int64_t>(d.lines_read)),
+                     format_count(static_cast<int64_t>(d.events_decoded)));
   if (d.malformed_lines > 0) {
     out += fmt::format("  {} malformed line{} skipped:\n", d.malformed_lines, d.malformed_lines == 1 ? "" : "s");
     for (const auto& m : d.malformed) out += fmt::format("    {} line {}: {}\n", m.part, m.line_number, m.reason);
-    if (d.malformed.size() < d.malformed_lines) out += fmt::format("    ... and {} more\n", d.malformed_lines - d.malformed.size());
+    if (d.malformed.size() < d.malformed_lines)
+      out += fmt::format("    ... and {} more\n", d.malformed_lines - d.malformed.size());
   }
   if (!d.unknown_events.empty()) {
     uint64_t total = 0;
@@ -190,7 +205,8 @@ void diagnostics_section(std::string& out, const AppModel& model) {
                        format_counted(static_cast<int64_t>(d.unknown_events.size()), "type"));
   }
   for (const auto& [kind, count] : d.orphan_events) out += fmt::format("  {} x {}\n", count, kind);
-  if (d.read_error) out += fmt::format("  READ STOPPED EARLY: {}\n  (everything before that point is analyzed)\n", *d.read_error);
+  if (d.read_error)
+    out += fmt::format("  READ STOPPED EARLY: {}\n  (everything before that point is analyzed)\n", *d.read_error);
   for (const auto& gap : d.missing_parts) out += fmt::format("  WARNING: {}\n", gap);
   for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
 }
@@ -280,6 +296,8 @@ std::string analysis_text(const AppModel& model, const analysis::Analysis* analy
   application_section(out, model);
   work_section(out, model, totals);
   if (analysis != nullptr) economics_text_section(out, analysis->economics);
+  if (analysis != nullptr) streaming_text_section(out, model, *analysis);
+  if (analysis != nullptr) connect_text_section(out, model, *analysis);
   if (analysis != nullptr) findings_section(out, *analysis, options.top_findings);
   top_stages_section(out, model, options.top_stages);
   diagnostics_section(out, model);

@@ -13,8 +13,8 @@ namespace sf::report {
 
 struct TextOptions {
   size_t top_stages = 10;
-  size_t top_groups = 5;       // rollup groups under "Fix these first"
-  size_t top_findings = 20;    // findings listed, in the analysis's order (0: every one); the rest counted
+  size_t top_groups = 5;     // rollup groups under "Fix these first"
+  size_t top_findings = 20;  // findings listed, in the analysis's order (0: every one); the rest counted
 };
 
 // `analysis` may be null: the report then has no findings sections.

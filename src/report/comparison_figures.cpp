@@ -16,7 +16,8 @@ namespace {
 // The cost's unit is the rate card's currency ("USD"); "money" is the metric's unit before a rate
 // card names one (a budget's figure).
 bool is_money(std::string_view unit) {
-  return unit == "money" || (unit.size() == 3 && std::all_of(unit.begin(), unit.end(), [](char c) { return c >= 'A' && c <= 'Z'; }));
+  return unit == "money" ||
+         (unit.size() == 3 && std::all_of(unit.begin(), unit.end(), [](char c) { return c >= 'A' && c <= 'Z'; }));
 }
 
 std::string unsigned_figure(std::string_view unit, double value) {
@@ -64,7 +65,7 @@ std::string change_figure(const compare::MetricDelta& d) {
 
 std::string direction_figure(const compare::MetricDelta& d) {
   std::string out(compare::to_string(d.direction));
-  if (d.direction == compare::Direction::kUnchanged && d.delta && *d.delta != 0) {
+  if (d.direction == compare::ChangeKind::kUnchanged && d.delta && *d.delta != 0) {
     out += " (within ";
     out += unsigned_figure(d.unit, d.noise);
     out += ")";
@@ -94,8 +95,7 @@ std::string ambiguity_figure(const compare::StagePair& pair) {
   side("baseline", pair.ambiguous_base_stage_ids, false);
   return fmt::format("stage {} -> {}: {} {} as well by place in the job and bytes read (--pin {} takes {})",
                      pair.base_stage_id, pair.cand_stage_id, fmt::join(rivals, " and "),
-                     pins.size() == 1 ? "fits" : "fit", fmt::join(pins, " or --pin "),
-                     pins.size() == 1 ? "it" : "one");
+                     pins.size() == 1 ? "fits" : "fit", fmt::join(pins, " or --pin "), pins.size() == 1 ? "it" : "one");
 }
 
 std::string execution_alignment_figure(const compare::ExecutionAlignment& e) {
@@ -142,10 +142,11 @@ std::string duration_change_figure(const compare::ExecutionDelta& d) {
 std::vector<const compare::ExecutionDelta*> largest_execution_changes(const compare::Comparison& comparison, size_t n) {
   std::vector<const compare::ExecutionDelta*> deltas;
   for (const auto& d : comparison.execution_deltas) deltas.push_back(&d);
-  std::stable_sort(deltas.begin(), deltas.end(), [](const compare::ExecutionDelta* a, const compare::ExecutionDelta* b) {
-    const int64_t x = a->delta_ms ? std::llabs(*a->delta_ms) : -1, y = b->delta_ms ? std::llabs(*b->delta_ms) : -1;
-    return x > y;
-  });
+  std::stable_sort(
+      deltas.begin(), deltas.end(), [](const compare::ExecutionDelta* a, const compare::ExecutionDelta* b) {
+        const int64_t x = a->delta_ms ? std::llabs(*a->delta_ms) : -1, y = b->delta_ms ? std::llabs(*b->delta_ms) : -1;
+        return x > y;
+      });
   if (deltas.size() > n) deltas.resize(n);
   return deltas;
 }

@@ -2,8 +2,9 @@
 
 #include <cmath>
 
-#include "analysis/finding.h"
+#include "analysis/findings/finding.h"
 #include "common/json_writer.h"
+#include "report/document_kind.h"
 
 namespace sf::report {
 
@@ -12,9 +13,7 @@ namespace {
 using namespace sf::compare;
 
 // Ratios and scores rounded to 6 decimals, so the document does not carry float noise.
-double rounded(double value) {
-  return std::round(value * 1e6) / 1e6;
-}
+double rounded(double value) { return std::round(value * 1e6) / 1e6; }
 
 void write_rounded(JsonWriter& w, std::string_view name, const std::optional<double>& value) {
   w.key(name);
@@ -228,9 +227,7 @@ void write_skew_deltas(JsonWriter& w, const std::vector<SkewDelta>& deltas) {
 }
 
 std::string_view budget_kind(Budget::Kind kind) {
-  return kind == Budget::Kind::kRelative   ? "relative"
-         : kind == Budget::Kind::kIncrease ? "increase"
-                                           : "ceiling";
+  return kind == Budget::Kind::kRelative ? "relative" : kind == Budget::Kind::kIncrease ? "increase" : "ceiling";
 }
 
 void write_budgets(JsonWriter& w, const std::vector<BudgetResult>& budgets) {
@@ -257,7 +254,9 @@ std::string comparison_json(const Comparison& c, int indent) {
   JsonWriter w(out, indent);
   const StageAlignment& a = c.alignment;
   w.object([&] {
-    w.field("comparisonSchemaVersion", kComparisonSchemaVersion);
+    write_document_kind(w, kComparisonDocument);
+    // The version's first name, kept for the readers written before every document had a kind.
+    w.field("comparisonSchemaVersion", kComparisonDocument.schema_version);
     write_run(w, "baseline", c.baseline);
     write_run(w, "candidate", c.candidate);
     w.field("confidence", to_string(c.confidence));

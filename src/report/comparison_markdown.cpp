@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "analysis/finding.h"
+#include "analysis/findings/finding.h"
 #include "common/units.h"
 #include "report/comparison_figures.h"
 #include "report/markdown_cell.h"
@@ -33,17 +33,19 @@ void category_list(std::string& out, std::string_view title, const std::vector<F
 
 std::string comparison_markdown(const Comparison& c, size_t top_stages) {
   std::string out;
-  out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", markdown_cell(c.baseline.label), markdown_cell(c.candidate.label));
+  out += fmt::format("## SparkForensics comparison: {} vs {}\n\n", markdown_cell(c.baseline.label),
+                     markdown_cell(c.candidate.label));
   out += fmt::format("`{}` \"{}\" → `{}` \"{}\" · confidence **{}** · runtime coverage {}\n\n", c.baseline.app_id,
-                     markdown_cell(c.baseline.app_name), c.candidate.app_id, markdown_cell(c.candidate.app_name), to_string(c.confidence),
-                     c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
+                     markdown_cell(c.baseline.app_name), c.candidate.app_id, markdown_cell(c.candidate.app_name),
+                     to_string(c.confidence), c.runtime_coverage ? units::format_percent(*c.runtime_coverage) : "n/a");
   if (!c.banner.empty()) out += fmt::format("> ⚠️ {}\n\n", markdown_cell(c.banner));
 
   if (!c.budgets.empty()) {
     out += "### Budgets\n\n| budget | result |\n|---|---|\n";
     for (const auto& b : c.budgets) {
       const MetricDefinition* def = find_metric(b.budget.metric);
-      out += fmt::format("| `{}` | {} |\n", markdown_cell(b.budget.text), markdown_cell(budget_figure(b, def ? def->unit : "count")));
+      out += fmt::format("| `{}` | {} |\n", markdown_cell(b.budget.text),
+                         markdown_cell(budget_figure(b, def ? def->unit : "count")));
     }
     out += "\n";
   }

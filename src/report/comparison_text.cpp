@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "analysis/finding.h"
+#include "analysis/findings/finding.h"
 #include "common/units.h"
 #include "report/comparison_figures.h"
 

@@ -79,7 +79,8 @@ Result<std::string> self_contained_dashboard(
   const WebAsset* script_asset = script ? asset_at(script->value) : nullptr;
   if (script_asset == nullptr) return fail(Status::Corruption("the dashboard's index.html names no script it holds"));
 
-  std::string inline_script = "<script type=\"module\">" + escape_end_tags(script_asset->bytes, "</script") + "</script>";
+  std::string inline_script =
+      "<script type=\"module\">" + escape_end_tags(script_asset->bytes, "</script") + "</script>";
   std::string inline_style;
   const WebAsset* style_asset = style ? asset_at(style->value) : nullptr;
   if (style_asset != nullptr) inline_style = "<style>" + escape_end_tags(style_asset->bytes, "</style") + "</style>";

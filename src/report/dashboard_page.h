@@ -20,7 +20,8 @@ namespace sf::report {
 
 // `documents`: (name, JSON text) pairs, the text already valid JSON. An error when the program
 // was built without the dashboard (SF_WEB=OFF, or no npm).
-Result<std::string> self_contained_dashboard(const std::vector<std::pair<std::string_view, std::string_view>>& documents);
+Result<std::string> self_contained_dashboard(
+    const std::vector<std::pair<std::string_view, std::string_view>>& documents);
 
 // The analysis document (redacted as the model was built) and the timeline
 // (report/timeline_json.h): the documents `serve` answers for the log.

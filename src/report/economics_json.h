@@ -1,9 +1,9 @@
 // The economics part of the analysis document: time split, critical path, what-if curve and
-// cost (analysis/economics.h). model_json.cpp puts it into the document as "economics".
+// cost (analysis/economics/economics.h). model_json.cpp puts it into the document as "economics".
 // docs/analysis-schema.md lists every field.
 #pragma once
 
-#include "analysis/economics.h"
+#include "analysis/economics/economics.h"
 
 namespace sf {
 class JsonWriter;

@@ -22,11 +22,12 @@ std::string duration(double ms) { return units::format_duration_ms(static_cast<i
 
 std::string time_phrase(const WindowSplit& s) {
   const double whole = s.duration_ms > 0 ? s.duration_ms : 1;
-  return fmt::format("{} in all: the driver alone {} ({}: {} before the first job, {} between jobs, {} after the last); "
-                     "jobs running {} ({})",
-                     duration(s.duration_ms), duration(s.outside_ms()), format_percent(s.outside_ms() / whole),
-                     duration(s.before_first_ms), duration(s.between_ms), duration(s.after_last_ms),
-                     duration(s.inside_ms), format_percent(s.inside_ms / whole));
+  return fmt::format(
+      "{} in all: the driver alone {} ({}: {} before the first job, {} between jobs, {} after the last); "
+      "jobs running {} ({})",
+      duration(s.duration_ms), duration(s.outside_ms()), format_percent(s.outside_ms() / whole),
+      duration(s.before_first_ms), duration(s.between_ms), duration(s.after_last_ms), duration(s.inside_ms),
+      format_percent(s.inside_ms / whole));
 }
 
 // The few jobs or SQL executions where the driver worked alone longest inside them ("job 3 2.1s
@@ -41,15 +42,16 @@ std::string most_driver_only(const std::vector<Item>& items, Id id_of) {
                    [](const Item* a, const Item* b) { return a->split.outside_ms() > b->split.outside_ms(); });
   std::string words;
   for (size_t i = 0; i < sorted.size() && i < kCostliestShown; ++i) {
-    words += fmt::format("{}{} {} of {}", i == 0 ? "" : ", ", id_of(*sorted[i]), duration(sorted[i]->split.outside_ms()),
-                         duration(sorted[i]->split.duration_ms));
+    words += fmt::format("{}{} {} of {}", i == 0 ? "" : ", ", id_of(*sorted[i]),
+                         duration(sorted[i]->split.outside_ms()), duration(sorted[i]->split.duration_ms));
   }
   return words;
 }
 
 // "driver alone inside jobs: job 3 2.1s of 9.0s, ...; inside SQL executions: ...", or empty.
 std::string inside_phrase(const Economics& e) {
-  const std::string jobs = most_driver_only(e.jobs, [](const JobTimeSplit& j) { return fmt::format("job {}", j.job_id); });
+  const std::string jobs =
+      most_driver_only(e.jobs, [](const JobTimeSplit& j) { return fmt::format("job {}", j.job_id); });
   const std::string sql =
       most_driver_only(e.sql, [](const SqlTimeSplit& x) { return fmt::format("execution {}", x.execution_id); });
   std::string words;
@@ -60,11 +62,11 @@ std::string inside_phrase(const Economics& e) {
 
 std::string critical_phrase(const CriticalPath& p) {
   const double whole = p.wall_clock_ms > 0 ? p.wall_clock_ms : 1;
-  return fmt::format("{} with unlimited executors ({} of the run, {} of it driver-only); {} with today's {} cores if "
-                     "every task took its stage's mean ({})",
-                     duration(p.length_ms), format_percent(p.length_ms / whole), duration(p.driver_only_ms),
-                     duration(p.ideal_ms), units::format_count(static_cast<int64_t>(p.cores)),
-                     format_percent(p.ideal_ms / whole));
+  return fmt::format(
+      "{} with unlimited executors ({} of the run, {} of it driver-only); {} with today's {} cores if "
+      "every task took its stage's mean ({})",
+      duration(p.length_ms), format_percent(p.length_ms / whole), duration(p.driver_only_ms), duration(p.ideal_ms),
+      units::format_count(static_cast<int64_t>(p.cores)), format_percent(p.ideal_ms / whole));
 }
 
 std::string path_phrase(const CriticalPath& p) {
@@ -102,10 +104,11 @@ std::string rate_phrase(const RateCard& r) {
 
 std::string cost_phrase(const Cost& c) {
   const std::string& cur = c.rate_card.currency;
-  return fmt::format("{} at {}: executors {}, driver {}; {} while only the driver worked ({:.2f} core-hours, {:.2f} "
-                     "GiB-hours)",
-                     format_money(c.total, cur), rate_phrase(c.rate_card), format_money(c.executors, cur),
-                     format_money(c.driver, cur), format_money(c.driver_only, cur), c.core_hours, c.gib_hours);
+  return fmt::format(
+      "{} at {}: executors {}, driver {}; {} while only the driver worked ({:.2f} core-hours, {:.2f} "
+      "GiB-hours)",
+      format_money(c.total, cur), rate_phrase(c.rate_card), format_money(c.executors, cur), format_money(c.driver, cur),
+      format_money(c.driver_only, cur), c.core_hours, c.gib_hours);
 }
 
 // The costliest few of a list, as "stage 3.0 1.20 USD, ...".
@@ -125,16 +128,21 @@ std::vector<std::string> costliest_lines(const Cost& c) {
   auto add = [&lines](const char* what, std::string words) {
     if (!words.empty()) lines.push_back(fmt::format("{}: {}", what, words));
   };
-  add("stages", costliest(c.stages, [](const StageRef& s) { return fmt::format("{}.{}", s.stage_id, s.attempt_id); }, cur));
-  add("jobs", costliest(c.jobs, [](int64_t id) { return std::to_string(id); }, cur));
-  add("SQL executions", costliest(c.sql, [](int64_t id) { return std::to_string(id); }, cur));
+  add("stages", costliest(
+                    c.stages, [](const StageRef& s) { return fmt::format("{}.{}", s.stage_id, s.attempt_id); }, cur));
+  add("jobs", costliest(
+                  c.jobs, [](int64_t id) { return std::to_string(id); }, cur));
+  add("SQL executions", costliest(
+                            c.sql, [](int64_t id) { return std::to_string(id); }, cur));
   std::vector<FindingCost> findings = c.findings;
-  std::stable_sort(findings.begin(), findings.end(), [](const FindingCost& a, const FindingCost& b) { return a.high > b.high; });
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const FindingCost& a, const FindingCost& b) { return a.high > b.high; });
   std::string words;
   for (size_t i = 0; i < findings.size() && i < kCostliestShown; ++i) {
     const FindingCost& f = findings[i];
-    const std::string figure = f.low == f.high ? format_money(f.high, cur)
-                                               : fmt::format("{} to {}", format_money(f.low, cur), format_money(f.high, cur));
+    const std::string figure = f.low == f.high
+                                   ? format_money(f.high, cur)
+                                   : fmt::format("{} to {}", format_money(f.low, cur), format_money(f.high, cur));
     words += fmt::format("{}{} {}", i == 0 ? "" : ", ", f.finding_id, figure);
   }
   add("what findings' recoverable time costs", words);
@@ -150,7 +158,9 @@ std::string format_money(double amount, const std::string& currency) {
 
 void economics_text_section(std::string& out, const Economics& e) {
   out += "\nWhere the time and the money go\n";
-  auto line = [&out](std::string_view label, const std::string& text) { out += fmt::format("  {:<11}{}\n", label, text); };
+  auto line = [&out](std::string_view label, const std::string& text) {
+    out += fmt::format("  {:<11}{}\n", label, text);
+  };
   if (e.time_split) line("Time", time_phrase(*e.time_split));
   if (const std::string inside = inside_phrase(e); !inside.empty()) line("", inside);
   if (e.critical_path) {

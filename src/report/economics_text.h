@@ -1,11 +1,11 @@
 // "Where the time and the money go" in the text and Markdown reports: the time split, the
-// critical path, the what-if curve with its knee, and the cost (analysis/economics.h). Both
+// critical path, the what-if curve with its knee, and the cost (analysis/economics/economics.h). Both
 // reports say the same figures with the same words; each report calls its section once.
 #pragma once
 
 #include <string>
 
-#include "analysis/economics.h"
+#include "analysis/economics/economics.h"
 
 namespace sf::report {
 

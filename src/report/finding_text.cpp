@@ -51,11 +51,11 @@ std::string rollup_figure(const RollupGroup& group) {
       if (std::abs(group.recoverable_high_ms - group.recoverable_low_ms) < 0.5) {
         return fmt::format("about {} recoverable", ms(group.recoverable_high_ms));
       }
-      return fmt::format("up to {} recoverable (at least {})", ms(group.recoverable_high_ms), ms(group.recoverable_low_ms));
+      return fmt::format("up to {} recoverable (at least {})", ms(group.recoverable_high_ms),
+                         ms(group.recoverable_low_ms));
     case RollupTier::kResource:
       return "resource-cost projection: " + raw_waste_phrase(RawWaste{group.resource_total, *group.unit});
-    case RollupTier::kCount:
-      break;
+    case RollupTier::kCount: break;
   }
   return "";
 }

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analysis/finding.h"
+#include "analysis/findings/finding.h"
 #include "analysis/rollup.h"
 
 namespace sf::report {

@@ -137,9 +137,7 @@ void write_rollup(JsonWriter& w, const Analysis& analysis) {
             w.field("unit", to_string(*g.unit));
             w.field("total", g.resource_total);
             break;
-          case RollupTier::kCount:
-            w.field("label", "count");
-            break;
+          case RollupTier::kCount: w.field("label", "count"); break;
         }
         w.object_field("bandCounts", [&] {
           for (const auto& [band, count] : g.band_counts) w.field(to_string(band), count);

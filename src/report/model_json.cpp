@@ -4,8 +4,11 @@
 #include <unordered_map>
 
 #include "common/json_writer.h"
+#include "report/connect_json.h"
+#include "report/document_kind.h"
 #include "report/economics_json.h"
 #include "report/findings_json.h"
+#include "report/streaming_json.h"
 
 namespace sf::report {
 
@@ -142,6 +145,8 @@ void write_executor(JsonWriter& w, const Executor& e) {
     w.field("totalCores", e.total_cores);
     w.field("resourceProfileId", e.resource_profile_id);
     w.field("addTimeMs", e.add_time_ms);
+    w.field("requestTimeMs", e.request_time_ms);
+    w.field("registrationTimeMs", e.registration_time_ms);
     w.field("removeTimeMs", e.remove_time_ms);
     w.field("removeReason", e.remove_reason);
     w.field("maxMemoryBytes", e.max_memory_bytes);
@@ -494,7 +499,7 @@ namespace {
 
 // The sections of the model, which the analysis does not change: the document's first part.
 void write_model_sections(JsonWriter& w, const AppModel& model, const JsonOptions& options) {
-  w.field("schemaVersion", kAnalysisSchemaVersion);
+  write_document_kind(w, kAnalysisDocument);
   w.key("source");
   write_source(w, model.source);
   w.key("app");
@@ -515,6 +520,12 @@ void write_model_sections(JsonWriter& w, const AppModel& model, const JsonOption
   });
   w.key("rdds");
   write_cached_rdds(w, model);
+  w.key("streamingQueries");
+  write_streaming_queries(w, model.streaming_queries);
+  w.key("connectSessions");
+  write_connect_sessions(w, model.connect_sessions);
+  w.key("connectOperations");
+  write_connect_operations(w, model.connect_operations);
   w.key("diagnostics");
   write_diagnostics(w, model.diagnostics);
 }
@@ -528,6 +539,10 @@ void write_analysis_sections(JsonWriter& w, const analysis::Analysis& analysis) 
   write_analysis_config(w, analysis);
   w.key("economics");
   write_economics(w, analysis.economics);
+  w.key("streaming");
+  write_streaming_summaries(w, analysis.streaming);
+  w.key("connect");
+  write_connect_summaries(w, analysis.connect);
 }
 
 }  // namespace

@@ -17,11 +17,9 @@ class JsonWriter;
 
 namespace sf::report {
 
-inline constexpr int kAnalysisSchemaVersion = 1;
-
 struct JsonOptions {
-  int indent = 2;                 // -1 for one line
-  bool include_plans = true;      // SQL plan trees and physical plan descriptions
+  int indent = 2;             // -1 for one line
+  bool include_plans = true;  // SQL plan trees and physical plan descriptions
 };
 
 // The document for `model`; with an analysis, its findings, rollup and thresholds too.

@@ -2,6 +2,7 @@
 
 #include "common/json_writer.h"
 #include "compare/plan_diff.h"
+#include "report/document_kind.h"
 
 namespace sf::report {
 
@@ -30,8 +31,9 @@ void write_plan_side(JsonWriter& w, std::string_view name, const model::SqlExecu
   });
 }
 
+// `as_document`: the object is a document of its own (the dashboard's plan diff), not one of a list.
 void write_plan_diff(JsonWriter& w, const model::SqlExecution& base, const model::SqlExecution& cand,
-                     const compare::ComparisonNormalizer& normalizer) {
+                     const compare::ComparisonNormalizer& normalizer, bool as_document) {
   const compare::PlanDiff d = compare::diff_plans(base.plan, cand.plan, normalizer);
   // The candidate's counterparts, from the baseline's.
   std::vector<std::optional<int32_t>> cand_counterparts(cand.plan.nodes.size());
@@ -39,6 +41,7 @@ void write_plan_diff(JsonWriter& w, const model::SqlExecution& base, const model
     if (d.base_counterpart[b]) cand_counterparts[static_cast<size_t>(*d.base_counterpart[b])] = static_cast<int32_t>(b);
   }
   w.object([&] {
+    if (as_document) write_document_kind(w, kPlanDiffDocument);
     w.field("baselineExecutionId", base.execution_id);
     w.field("candidateExecutionId", cand.execution_id);
     w.field("description", base.description);
@@ -59,7 +62,7 @@ std::string plan_diff_json(const model::SqlExecution& base, const model::SqlExec
                            const compare::ComparisonNormalizer& normalizer) {
   std::string out;
   JsonWriter w(out);
-  write_plan_diff(w, base, cand, normalizer);
+  write_plan_diff(w, base, cand, normalizer, true);
   return out;
 }
 
@@ -75,7 +78,7 @@ std::string plan_diffs_json(const compare::Comparison& comparison, const model::
       const model::SqlExecution* b = base.sql_execution(p.base_execution_id);
       const model::SqlExecution* c = cand.sql_execution(p.cand_execution_id);
       if (b != nullptr && c != nullptr) {
-        write_plan_diff(w, *b, *c, normalizer);
+        write_plan_diff(w, *b, *c, normalizer, false);
         ++written;
       }
     }

@@ -5,8 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/occupancy.h"
+#include "analysis/models/occupancy.h"
 #include "common/json_writer.h"
+#include "report/document_kind.h"
 
 namespace sf::report {
 
@@ -43,6 +44,7 @@ std::string timeline_json(const model::AppModel& model) {
   JsonWriter w(out);
   std::vector<std::pair<double, double>> busy;
   w.begin_object();
+  write_document_kind(w, kTimelineDocument);
   w.array_field("stages", [&] {
     for (size_t i = 0; i < model.stages.size() && i < occupancy.size(); ++i) {
       const analysis::StageOccupancy& o = occupancy[i];

@@ -1,6 +1,7 @@
 #include "report/verdict_json.h"
 
 #include "common/json_writer.h"
+#include "report/document_kind.h"
 
 namespace sf::report {
 
@@ -159,7 +160,7 @@ std::string verdict_json(const VerdictDocument& d) {
       w.field("schema", d.policy_schema);
       w.field("version", d.policy_version);
     });
-    w.field("kind", "sparkforensics.comparison");
+    w.field("kind", kVerdictDocument.kind);
     write_method(w, d.method);
     w.array_field("missing", [&] {
       for (const MissingSeries& m : d.missing) {
@@ -182,7 +183,7 @@ std::string verdict_json(const VerdictDocument& d) {
         w.field("units", d.run->units);
       });
     }
-    w.field("schemaVersion", 1);
+    w.field("schemaVersion", kVerdictDocument.schema_version);
   });
   out += '\n';
   return out;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "common/units.h"
-#include "results/series.h"
 #include "report/markdown_cell.h"
+#include "results/series.h"
 
 namespace sf::report {
 
@@ -130,8 +130,8 @@ std::string header(const VerdictDocument& d, const VerdictSummaryOptions& option
 std::string render(const VerdictDocument& d, const VerdictSummaryOptions& options, bool markdown) {
   const std::string bullet = markdown ? "- " : "  ";
   const Coordinates shared = shared_coordinates(d);
-  std::string out = markdown ? "## Performance verdict\n\n" + header(d, options, shared, true)
-                             : header(d, options, shared, false);
+  std::string out =
+      markdown ? "## Performance verdict\n\n" + header(d, options, shared, true) : header(d, options, shared, false);
   for (const Section& section : kSections) {
     std::vector<const Evaluation*> rows;
     for (const Evaluation& e : d.evaluations) {
@@ -195,7 +195,8 @@ std::string verdict_markdown(const VerdictDocument& document, const VerdictSumma
 std::vector<std::string> unusable_targets(const VerdictDocument& document) {
   std::vector<std::string> lines;
   for (const auto& [line, count] : unusable_target_lines(document)) {
-    lines.push_back(fmt::format("{} ({})", line, units::format_counted(static_cast<int64_t>(count), "series", "series")));
+    lines.push_back(
+        fmt::format("{} ({})", line, units::format_counted(static_cast<int64_t>(count), "series", "series")));
   }
   return lines;
 }

@@ -9,28 +9,20 @@ namespace sf::results {
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kImproved:
-      return "improved";
-    case Verdict::kRegressed:
-      return "regressed";
-    case Verdict::kChanged:
-      return "changed";
-    case Verdict::kNoChangeDetected:
-      return "no-change-detected";
-    case Verdict::kIndeterminate:
-      return "indeterminate";
+    case Verdict::kImproved: return "improved";
+    case Verdict::kRegressed: return "regressed";
+    case Verdict::kChanged: return "changed";
+    case Verdict::kNoChangeDetected: return "no-change-detected";
+    case Verdict::kIndeterminate: return "indeterminate";
   }
   return "indeterminate";
 }
 
 Verdict directed_verdict(double effect, Direction direction) {
   switch (direction) {
-    case Direction::kLowerIsBetter:
-      return effect > 0 ? Verdict::kRegressed : Verdict::kImproved;
-    case Direction::kHigherIsBetter:
-      return effect > 0 ? Verdict::kImproved : Verdict::kRegressed;
-    case Direction::kNone:
-      return Verdict::kChanged;
+    case Direction::kLowerIsBetter: return effect > 0 ? Verdict::kRegressed : Verdict::kImproved;
+    case Direction::kHigherIsBetter: return effect > 0 ? Verdict::kImproved : Verdict::kRegressed;
+    case Direction::kNone: return Verdict::kChanged;
   }
   return Verdict::kChanged;
 }
@@ -61,13 +53,13 @@ Status validate(const MethodConfig& c) {
   return {};
 }
 
-Result<MethodConfig> parse_method_config(std::string_view text, std::string_view source) {
+Result<MethodConfig> parse_method_config(std::string_view text, std::string_view source, const MethodConfig& start) {
   using nlohmann::json;
   json root = json::parse(text, nullptr, false);
   if (root.is_discarded() || !root.is_object()) {
     return fail(Status::InvalidArgument(fmt::format("{}: expected a JSON object", source)));
   }
-  MethodConfig config;
+  MethodConfig config = start;
   for (const auto& [key, value] : root.items()) {
     // A named copy: clang before 16 cannot capture a structured binding.
     const std::string& field = key;

@@ -43,9 +43,10 @@ struct MethodConfig {
   std::vector<std::string> reference_statuses = {"ok"};  // statuses a reference point may have
 };
 
-// Reads {"method": "...", "k": 3, ...}; unknown keys and out-of-range values are errors naming
-// `source` and the key.
-Result<MethodConfig> parse_method_config(std::string_view text, std::string_view source);
+// Reads {"method": "...", "k": 3, ...} over `start` (a key the text does not name keeps start's
+// value); unknown keys and out-of-range values are errors naming `source` and the key.
+Result<MethodConfig> parse_method_config(std::string_view text, std::string_view source,
+                                         const MethodConfig& start = {});
 // Checks ranges and names; used by the parser and by the CLI after flag overrides.
 Status validate(const MethodConfig& config);
 

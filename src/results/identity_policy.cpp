@@ -145,9 +145,7 @@ std::optional<std::string> identity_value(const ResultDocument& result, std::str
 
 }  // namespace
 
-std::string IdentityPolicy::schema_label() const {
-  return std::string(kIdentityPolicySchema);
-}
+std::string IdentityPolicy::schema_label() const { return std::string(kIdentityPolicySchema); }
 
 Result<IdentityPolicy> parse_identity_policy(std::string_view text, std::string_view source) {
   json root = json::parse(text, nullptr, false);

@@ -7,10 +7,13 @@
 
 namespace sf::results {
 
+// One X-macro list laid out by hand: clang-format reflows it differently on each pass.
+// clang-format off
 #define SF_PQ_FUNCTIONS(X)                                                                                 \
   X(connectdb, PQconnectdb) X(status, PQstatus) X(finish, PQfinish) X(error_message, PQerrorMessage)      \
   X(db, PQdb) X(host, PQhost) X(exec_params, PQexecParams) X(result_status, PQresultStatus)                \
   X(ntuples, PQntuples) X(getvalue, PQgetvalue) X(clear, PQclear)
+// clang-format on
 
 struct PqFunctions {
   SF_PQ_FUNCTIONS(SF_LAZY_MEMBER)

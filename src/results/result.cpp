@@ -15,16 +15,11 @@ const Quantity* ResultDocument::quantity(std::string_view name) const {
 
 std::string_view to_string(RunStatus status) {
   switch (status) {
-    case RunStatus::kOk:
-      return "ok";
-    case RunStatus::kPartial:
-      return "partial";
-    case RunStatus::kCensored:
-      return "censored";
-    case RunStatus::kError:
-      return "error";
-    case RunStatus::kSkipped:
-      return "skipped";
+    case RunStatus::kOk: return "ok";
+    case RunStatus::kPartial: return "partial";
+    case RunStatus::kCensored: return "censored";
+    case RunStatus::kError: return "error";
+    case RunStatus::kSkipped: return "skipped";
   }
   return "error";
 }
@@ -39,12 +34,9 @@ std::optional<RunStatus> parse_run_status(std::string_view text) {
 
 std::string_view to_string(Direction direction) {
   switch (direction) {
-    case Direction::kLowerIsBetter:
-      return "lower";
-    case Direction::kHigherIsBetter:
-      return "higher";
-    case Direction::kNone:
-      return "none";
+    case Direction::kLowerIsBetter: return "lower";
+    case Direction::kHigherIsBetter: return "higher";
+    case Direction::kNone: return "none";
   }
   return "none";
 }
@@ -91,43 +83,55 @@ Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, 
   return resolved;
 }
 
+ResultKey result_key(const StoredResult& result) {
+  return {result.order, result.id, result.document.subject, result.document.revision.tree};
+}
+
 Result<std::vector<std::string>> resolve_targets(const std::vector<StoredResult>& results, const std::string& name,
                                                  const std::string& subject) {
-  auto of_subject = [&](const StoredResult& r) { return subject.empty() || r.document.subject == subject; };
+  std::vector<ResultKey> keys;
+  keys.reserve(results.size());
+  for (const StoredResult& r : results) keys.push_back(result_key(r));
+  return resolve_targets(keys, name, subject);
+}
+
+Result<std::vector<std::string>> resolve_targets(const std::vector<ResultKey>& keys, const std::string& name,
+                                                 const std::string& subject) {
+  auto of_subject = [&](const ResultKey& r) { return subject.empty() || r.subject == subject; };
   const std::string scope = subject.empty() ? "" : fmt::format(" of subject \"{}\"", subject);
-  for (const auto& r : results) {
+  for (const auto& r : keys) {
     if (r.id == name && of_subject(r)) return std::vector<std::string>{r.id};
   }
   if (name == "latest") {
-    std::map<std::string, const StoredResult*> latest;  // by subject
-    for (const auto& r : results) {
-      if (of_subject(r)) latest[r.document.subject] = &r;
+    std::map<std::string, const ResultKey*> latest;  // by subject
+    for (const auto& r : keys) {
+      if (of_subject(r)) latest[r.subject] = &r;
     }
     if (latest.empty()) return fail(Status::NotFound(fmt::format("no results{} in the store", scope)));
-    std::vector<const StoredResult*> in_order;
+    std::vector<const ResultKey*> in_order;
     for (const auto& [s, r] : latest) in_order.push_back(r);
     std::sort(in_order.begin(), in_order.end(), [](auto* a, auto* b) { return a->order < b->order; });
     std::vector<std::string> ids;
-    for (const StoredResult* r : in_order) ids.push_back(r->id);
+    for (const ResultKey* r : in_order) ids.push_back(r->id);
     return ids;
   }
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> by_subject;
-  for (const auto& r : results) {
-    if (r.document.revision.tree != name || name.empty() || !of_subject(r)) continue;
+  for (const auto& r : keys) {
+    if (r.tree != name || name.empty() || !of_subject(r)) continue;
     ids.push_back(r.id);
-    by_subject[r.document.subject].push_back(r.id);
+    by_subject[r.subject].push_back(r.id);
   }
   for (const auto& [s, subject_ids] : by_subject) {
     if (subject_ids.size() < 2) continue;
     std::string listed;
     for (const auto& id : subject_ids) listed += (listed.empty() ? "" : ", ") + id;
-    return fail(Status::InvalidArgument(fmt::format(
-        "revision {} has {} results of subject \"{}\" ({}): name one by id", name, subject_ids.size(), s, listed)));
+    return fail(Status::InvalidArgument(fmt::format("revision {} has {} results of subject \"{}\" ({}): name one by id",
+                                                    name, subject_ids.size(), s, listed)));
   }
   if (!ids.empty()) return ids;
-  const StoredResult* found = nullptr;
-  for (const auto& r : results) {
+  const ResultKey* found = nullptr;
+  for (const auto& r : keys) {
     if (!r.id.starts_with(name) || name.empty() || !of_subject(r)) continue;
     if (found != nullptr) return fail(Status::InvalidArgument(name + ": ambiguous result id prefix"));
     found = &r;

@@ -87,6 +87,17 @@ struct StoredResult {
   ResultDocument document;
 };
 
+// What a store's index columns say of a result, without its document: enough to find a verdict's
+// targets (resolve_targets) and a series' candidates (series_source.h) before reading documents.
+struct ResultKey {
+  int64_t order = 0;
+  std::string id;
+  std::string subject;
+  std::string tree;  // revision.tree; "" when none
+};
+
+ResultKey result_key(const StoredResult& result);
+
 // The id of the result `id_or_prefix` names among `results`: an exact id, or a prefix of exactly
 // one id. A prefix of several is an InvalidArgument; a text naming none is returned as it is
 // (the comparator then reports it as not found).
@@ -98,6 +109,11 @@ Result<std::string> resolve_result_id(const std::vector<StoredResult>& results, 
 // matches; InvalidArgument for an ambiguous prefix, or a revision with several results of one
 // subject (none is picked implicitly: name it by id).
 Result<std::vector<std::string>> resolve_targets(const std::vector<StoredResult>& results, const std::string& name,
+                                                 const std::string& subject = "");
+// The same over results' keys (native order). Every key `name` can mean must be there (the id,
+// the revision's results, the ids it prefixes, the latest of each subject for "latest"); others
+// may be, and change nothing.
+Result<std::vector<std::string>> resolve_targets(const std::vector<ResultKey>& keys, const std::string& name,
                                                  const std::string& subject = "");
 
 std::string_view to_string(RunStatus status);  // ok, partial, censored, error, skipped

@@ -82,7 +82,8 @@ std::vector<const StoredResult*> RevisionGraph::ancestry_order(const std::vector
     for (size_t i = 0; i < n; ++i) {
       if (waiting[i] != 0) rest.push_back(results[i]);
     }
-    std::sort(rest.begin(), rest.end(), [](const StoredResult* a, const StoredResult* b) { return a->order < b->order; });
+    std::sort(rest.begin(), rest.end(),
+              [](const StoredResult* a, const StoredResult* b) { return a->order < b->order; });
     out.insert(out.end(), rest.begin(), rest.end());
   }
   return out;

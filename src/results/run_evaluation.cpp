@@ -31,9 +31,7 @@ std::string unit_key(const Coordinates& identity) {
   return key.empty() ? "(all)" : key;
 }
 
-bool is_failed(RunStatus s) {
-  return s == RunStatus::kPartial || s == RunStatus::kCensored || s == RunStatus::kError;
-}
+bool is_failed(RunStatus s) { return s == RunStatus::kPartial || s == RunStatus::kCensored || s == RunStatus::kError; }
 
 // Unit invariants: both sides, equal counts, one attempt per side per round, rounds contiguous
 // in slot order (what "sides alternate by procedure.slot" means for ABAB and ABBA plans alike).
@@ -235,7 +233,7 @@ std::vector<Evaluation> evaluate_unit(const Unit& unit, const std::string& profi
 }  // namespace
 
 Result<VerdictDocument> evaluate_run(const RunRequest& request, const std::vector<StoredResult>& results,
-                                        const IdentityPolicy& policy, const MethodConfig& method) {
+                                     const IdentityPolicy& policy, const MethodConfig& method) {
   std::string coordinate = request.coordinate;
   if (request.profile == "revisions") {
     if (coordinate.empty()) coordinate = "revision.tree";
@@ -255,7 +253,7 @@ Result<VerdictDocument> evaluate_run(const RunRequest& request, const std::vecto
   doc.method = method;
   doc.policy_schema = policy.schema_label();
   doc.policy_version = policy.version;
-  RunDescription run{request.run_key, request.profile, coordinate, request.baseline, "", {}, false};
+  PlannedRun run{request.run_key, request.profile, coordinate, request.baseline, "", {}, false};
 
   std::vector<Attempt> attempts;
   std::set<std::string> sides;

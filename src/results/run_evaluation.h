@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "results/verdict_document.h"
 #include "results/comparison_method.h"
 #include "results/identity_policy.h"
+#include "results/verdict_document.h"
 
 namespace sf::results {
 
@@ -31,6 +31,6 @@ struct RunRequest {
 // `results` may hold the whole store; only those of run_key are read. Errors: an unknown
 // profile, a missing coordinate, a run with no results, a baseline that is not a side.
 Result<VerdictDocument> evaluate_run(const RunRequest& request, const std::vector<StoredResult>& results,
-                                        const IdentityPolicy& policy, const MethodConfig& method);
+                                     const IdentityPolicy& policy, const MethodConfig& method);
 
 }  // namespace sf::results

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/cost.h"
+#include "analysis/economics/cost.h"
 #include "results/stage_key.h"
 
 namespace sf::results {
@@ -83,7 +83,8 @@ ResultDocument result_from_app_model(const model::AppModel& app, const analysis:
   add(q, "failedTasks", static_cast<double>(failed_tasks), "count", lower);
   add(q, "coreHours", model::core_hours_held(app), "core-hours", lower);
   // The currency is the unit, so costs priced in two currencies are never judged against each other.
-  if (app.app.start_time_ms) add(q, "cost", analysis::application_cost(app, context.rate_card), context.rate_card.currency, lower);
+  if (app.app.start_time_ms)
+    add(q, "cost", analysis::application_cost(app, context.rate_card), context.rate_card.currency, lower);
 
   std::map<std::string, int> seen;
   for (const model::SqlExecution& execution : app.sql) {
@@ -131,7 +132,7 @@ LogResult result_of_log(const model::AppModel& app, const analysis::Analysis& an
   context.rate_card = rates;
   context.origin = event_log_origin(source, app.app.id);
   LogResult out;
-  out.status_reason = !context.status                      ? status_of_log(app).reason
+  out.status_reason = !context.status                     ? status_of_log(app).reason
                       : *context.status == RunStatus::kOk ? ""
                                                           : fmt::format("as {} says", status_given_by);
   out.document = result_from_app_model(app, analysis, context);

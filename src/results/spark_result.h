@@ -4,7 +4,7 @@
 // bytes (disk and memory), input bytes (deterministic: the same job on the same data reads the
 // same bytes), failed tasks and core-hours; then the duration of each SQL execution and each
 // stage, keyed by stage_key.h so they line up across runs. And the cost: the cores and memory
-// held, the driver's included, at the context's rate card (analysis/cost.h), in its currency.
+// held, the driver's included, at the context's rate card (analysis/economics/cost.h), in its currency.
 // Then the analysis's reading of the run, named "analysis:..." (left out of the result's id,
 // result.h): the recoverable wall-clock of the group "Fix these first" leads with and the number
 // of findings of each type, so a fleet page over the store can rank and count them.
@@ -14,9 +14,9 @@
 #include <optional>
 
 #include "analysis/analyzer.h"
-#include "analysis/rate_card.h"
-#include "results/result.h"
+#include "analysis/economics/rate_card.h"
 #include "model/app_model.h"
+#include "results/result.h"
 
 namespace sf::results {
 

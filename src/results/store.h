@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,25 @@ class Store {
   virtual Result<std::vector<StoredResult>> results_after(int64_t order) = 0;
   // The result with this id, or with this unique id prefix; nullopt when none.
   virtual Result<std::optional<StoredResult>> find(const std::string& id_or_prefix) = 0;
+
+  // What a verdict needs, answered by the store with SQL over its index columns, so a verdict reads
+  // the rows it uses and not every result (store_series.h puts them together). Native order
+  // throughout.
+  //
+  // The keys a target name can mean (resolve_targets): the result of that id, those of that
+  // revision, and for "latest" the latest result of each subject.
+  virtual Result<std::vector<ResultKey>> target_keys(const std::string& name) = 0;
+  // The keys of the results whose id starts with `prefix` (not ""): a scan of the ids.
+  virtual Result<std::vector<ResultKey>> prefix_keys(const std::string& prefix) = 0;
+  // The keys of the results of these subjects ingested before the one of native order `before`.
+  virtual Result<std::vector<ResultKey>> subject_keys(const std::vector<std::string>& subjects, int64_t before) = 0;
+  // The results of these native orders (those present), in native order.
+  virtual Result<std::vector<StoredResult>> results_at(const std::vector<int64_t>& orders) = 0;
+  // The results of one planned run (procedure.run_key).
+  virtual Result<std::vector<StoredResult>> run_results(const std::string& run_key) = 0;
+  // Every strict ancestor of `tree` with its distance in generations over the parents every result
+  // records (RevisionGraph::ancestors, walked by a recursive query).
+  virtual Result<std::map<std::string, int64_t>> ancestors(const std::string& tree) = 0;
 
   virtual Result<IdentityPolicy> identity_policy() = 0;
   // Stores the next version; policy.version must be the current version + 1.

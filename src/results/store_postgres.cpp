@@ -37,7 +37,7 @@ class PostgresStore final : public Store {
     if (Status s = command("BEGIN"); !s.ok()) return fail(s);
     auto outcome = ingest_in_transaction(result, id);
     if (!outcome) {
-      command("ROLLBACK");
+      command("ROLLBACK").permit_unchecked();
       return outcome;
     }
     if (options_.before_commit && !outcome->already_present) options_.before_commit();
@@ -61,6 +61,43 @@ class PostgresStore final : public Store {
           Status::InvalidArgument(fmt::format("{}: ambiguous id prefix ({} results)", id_or_prefix, prefixed->size())));
     if (prefixed->empty()) return std::optional<StoredResult>();
     return std::optional<StoredResult>(prefixed->front());
+  }
+
+  Result<std::vector<ResultKey>> target_keys(const std::string& name) override {
+    return query_keys(store_sql::target_keys(name == "latest"), {name});
+  }
+
+  Result<std::vector<ResultKey>> prefix_keys(const std::string& prefix) override {
+    return query_keys(store_sql::kPrefixKeys, {prefix});
+  }
+
+  Result<std::vector<ResultKey>> subject_keys(const std::vector<std::string>& subjects, int64_t before) override {
+    std::vector<std::string> params = subjects;
+    params.push_back(std::to_string(before));
+    return query_keys(store_sql::subject_keys(subjects.size()), params);
+  }
+
+  Result<std::vector<StoredResult>> results_at(const std::vector<int64_t>& orders) override {
+    if (orders.empty()) return std::vector<StoredResult>();
+    std::vector<std::string> params;
+    for (int64_t order : orders) params.push_back(std::to_string(order));
+    return query_results(store_sql::results_at(orders.size()), params);
+  }
+
+  Result<std::vector<StoredResult>> run_results(const std::string& run_key) override {
+    return query_results(store_sql::kRunResults, {run_key});
+  }
+
+  Result<std::map<std::string, int64_t>> ancestors(const std::string& tree) override {
+    auto count = query(store_sql::kParentCount, {});
+    if (!count) return fail(count.error());
+    auto rows = query(store_sql::kAncestors, {tree, pq_.getvalue(count->get(), 0, 0)});
+    if (!rows) return fail(rows.error());
+    std::map<std::string, int64_t> out;
+    const int n = pq_.ntuples(rows->get());
+    for (int i = 0; i < n; ++i)
+      out.emplace(pq_.getvalue(rows->get(), i, 0), std::stoll(pq_.getvalue(rows->get(), i, 1)));
+    return out;
   }
 
   Result<IdentityPolicy> identity_policy() override {
@@ -111,16 +148,16 @@ class PostgresStore final : public Store {
   }
 
   Status rollback(Status s) {
-    command("ROLLBACK");
+    command("ROLLBACK").permit_unchecked();
     return s;
   }
 
   Result<ResultPtr> query(const std::string& sql, const std::vector<std::string>& params) {
     std::vector<const char*> values;
     for (const std::string& p : params) values.push_back(p.c_str());
-    ResultPtr result(
-        pq_.exec_params(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
-        pq_.clear);
+    ResultPtr result(pq_.exec_params(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                                     nullptr, nullptr, 0),
+                     pq_.clear);
     const ExecStatusType status = result ? pq_.result_status(result.get()) : PGRES_FATAL_ERROR;
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       return fail(Status::IOError(fmt::format("{}: {}", redacted(), pq_.error_message(conn_))));
@@ -158,7 +195,8 @@ class PostgresStore final : public Store {
     if (Status s = command(fmt::format("SELECT pg_advisory_xact_lock({})", kIngestLock)); !s.ok()) return fail(s);
     auto existing = query("SELECT seq FROM results WHERE id = $1", {id});
     if (!existing) return fail(existing.error());
-    if (pq_.ntuples(existing->get()) > 0) return IngestOutcome{id, std::stoll(pq_.getvalue(existing->get(), 0, 0)), true};
+    if (pq_.ntuples(existing->get()) > 0)
+      return IngestOutcome{id, std::stoll(pq_.getvalue(existing->get(), 0, 0)), true};
     auto inserted = query(
         "INSERT INTO results (id, subject, tree, run_key, status, document) VALUES ($1, $2, $3, $4, $5, $6) RETURNING "
         "seq",
@@ -170,6 +208,9 @@ class PostgresStore final : public Store {
       auto p = query("INSERT INTO result_parents (result_seq, parent_tree) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                      {seq, parent});
       if (!p) return fail(p.error());
+      if (result.revision.tree.empty()) continue;
+      auto edge = query(store_sql::kRevisionParent, {result.revision.tree, parent});
+      if (!edge) return fail(edge.error());
     }
     for (const Quantity& q : result.quantities) {
       auto r = query(
@@ -180,6 +221,18 @@ class PostgresStore final : public Store {
       if (!r) return fail(r.error());
     }
     return IngestOutcome{id, std::stoll(seq), false};
+  }
+
+  Result<std::vector<ResultKey>> query_keys(const std::string& sql, const std::vector<std::string>& params) {
+    auto rows = query(sql, params);
+    if (!rows) return fail(rows.error());
+    std::vector<ResultKey> out;
+    const int n = pq_.ntuples(rows->get());
+    for (int i = 0; i < n; ++i) {
+      out.push_back({std::stoll(pq_.getvalue(rows->get(), i, 0)), pq_.getvalue(rows->get(), i, 1),
+                     pq_.getvalue(rows->get(), i, 2), pq_.getvalue(rows->get(), i, 3)});
+    }
+    return out;
   }
 
   Result<std::vector<StoredResult>> query_results(const std::string& sql, const std::vector<std::string>& params) {

@@ -7,9 +7,10 @@
 // known result is gone or moved: everything is read again), and a PostgreSQL server that
 // restarted is reconnected to.
 //
-// The dashboard's history and fleet pages and the verdict tool evaluate over every result: before
-// this, each request read and parsed the whole store (0.42 s for 9,000 results on the development
-// machine).
+// The dashboard's history and fleet pages and the MCP verdict tool evaluate over every result:
+// before this, each request read and parsed the whole store (0.42 s for 9,000 results on the
+// development machine). A front end that asks once and exits (the CLI, Python) asks the store
+// instead (results/store_series.h), which reads only the rows a verdict uses.
 //
 // Memory: the parsed results, as long as the reader runs (what one request used to hold while it
 // ran). Thread-safe: concurrent requests share one refresh.

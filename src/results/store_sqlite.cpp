@@ -71,11 +71,24 @@ class SqliteStore final : public Store {
     }
     if (Status s = exec("PRAGMA foreign_keys=ON"); !s.ok()) return s;
     if (Status s = exec("PRAGMA synchronous=NORMAL"); !s.ok()) return s;
-    if (Status s = check_integrity(); !s.ok()) return s;
+    // A reader writes nothing unless the schema is behind, so it skips the check (linear in the
+    // store's size: a verdict on a store of 10,000 results spent most of its time in it) and
+    // reads only the pages it needs; a damaged one is still an error when read.
+    if (options_.create_if_missing || schema_behind()) {
+      if (Status s = check_integrity(); !s.ok()) return s;
+    }
     return migrate();
   }
 
-  // A damaged file is refused before anything is written into it: SQLite writes into a file
+  // Whether opening this store migrates it (writes into it); true when that cannot be read.
+  bool schema_behind() {
+    Statement select(db_, "SELECT version FROM schema_version");
+    return !select.ok() || select.step() != SQLITE_ROW ||
+           select.int64(0) < static_cast<int64_t>(store_migrations("").size());
+  }
+
+  // A damaged file is refused before anything is written into it (by a writer, or a reader that
+  // migrates the schema): SQLite writes into a file
   // with corrupt pages in the middle as long as the pages it touches look sound, and the
   // damage then spreads. quick_check reads every page, linear in the store's size (a store of
   // ten thousand results is a few MB), without the index cross-checks of integrity_check.
@@ -96,12 +109,12 @@ class SqliteStore final : public Store {
     if (Status s = exec("BEGIN IMMEDIATE"); !s.ok()) return fail(s);
     auto outcome = ingest_in_transaction(result, id);
     if (!outcome) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return outcome;
     }
     if (options_.before_commit && !outcome->already_present) options_.before_commit();
     if (Status s = exec("COMMIT"); !s.ok()) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return fail(s);
     }
     return outcome;
@@ -128,6 +141,52 @@ class SqliteStore final : public Store {
     return std::optional<StoredResult>(prefixed->front());
   }
 
+  Result<std::vector<ResultKey>> target_keys(const std::string& name) override {
+    return target_keys_of(store_sql::target_keys(name == "latest"), name);
+  }
+
+  Result<std::vector<ResultKey>> prefix_keys(const std::string& prefix) override {
+    return target_keys_of(store_sql::kPrefixKeys, prefix);
+  }
+
+  Result<std::vector<ResultKey>> subject_keys(const std::vector<std::string>& subjects, int64_t before) override {
+    Statement select(db_, store_sql::subject_keys(subjects.size()));
+    if (!select.ok()) return fail(error("reading a series"));
+    int index = 1;
+    for (const std::string& subject : subjects) select.bind(index++, subject);
+    select.bind(index, before);
+    return read_keys(select);
+  }
+
+  Result<std::vector<StoredResult>> results_at(const std::vector<int64_t>& orders) override {
+    if (orders.empty()) return std::vector<StoredResult>();
+    Statement select(db_, store_sql::results_at(orders.size()));
+    if (!select.ok()) return fail(error("reading results"));
+    for (size_t i = 0; i < orders.size(); ++i) select.bind(static_cast<int>(i + 1), orders[i]);
+    return read_results(select);
+  }
+
+  Result<std::vector<StoredResult>> run_results(const std::string& run_key) override {
+    Statement select(db_, store_sql::kRunResults);
+    if (!select.ok()) return fail(error("reading a run"));
+    select.bind(1, run_key);
+    return read_results(select);
+  }
+
+  Result<std::map<std::string, int64_t>> ancestors(const std::string& tree) override {
+    Statement count(db_, store_sql::kParentCount);
+    if (!count.ok() || count.step() != SQLITE_ROW) return fail(error("reading the revision graph"));
+    Statement select(db_, store_sql::kAncestors);
+    if (!select.ok()) return fail(error("reading the revision graph"));
+    select.bind(1, tree).bind(2, count.int64(0));
+    std::map<std::string, int64_t> out;
+    for (int rc = select.step(); rc != SQLITE_DONE; rc = select.step()) {
+      if (rc != SQLITE_ROW) return fail(error("reading the revision graph"));
+      out.emplace(select.text(0), select.int64(1));
+    }
+    return out;
+  }
+
   Result<IdentityPolicy> identity_policy() override {
     Statement select(db_, "SELECT version, document FROM identity_policies ORDER BY version DESC LIMIT 1");
     if (!select.ok()) return fail(error("reading the identity policy"));
@@ -141,18 +200,18 @@ class SqliteStore final : public Store {
     if (Status s = exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     Statement current(db_, "SELECT COALESCE(MAX(version), 0) FROM identity_policies");
     if (!current.ok() || current.step() != SQLITE_ROW) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return error("reading the identity policy version");
     }
     const int64_t latest = current.int64(0);
     if (policy.version != latest + 1) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return Status::InvalidArgument(fmt::format(
           "identity policy version {} is not the next one (the store has version {})", policy.version, latest));
     }
     Statement insert(db_, "INSERT INTO identity_policies (version, document) VALUES (?1, ?2)");
     if (!insert.ok() || insert.bind(1, policy.version).bind(2, identity_policy_to_json(policy)).step() != SQLITE_DONE) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return error("storing the identity policy");
     }
     return exec("COMMIT");
@@ -196,7 +255,7 @@ class SqliteStore final : public Store {
   Status migrate() {
     if (Status s = exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     auto rollback = [this](Status s) {
-      exec("ROLLBACK");
+      exec("ROLLBACK").permit_unchecked();
       return s;
     };
     if (Status s = exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); !s.ok())
@@ -232,6 +291,10 @@ class SqliteStore final : public Store {
     for (const std::string& parent : result.revision.parents) {
       Statement p(db_, "INSERT OR IGNORE INTO result_parents (result_seq, parent_tree) VALUES (?1, ?2)");
       if (!p.ok() || p.bind(1, seq).bind(2, parent).step() != SQLITE_DONE) return fail(error("ingest"));
+      if (result.revision.tree.empty()) continue;
+      Statement edge(db_, store_sql::kRevisionParent);
+      if (!edge.ok() || edge.bind(1, result.revision.tree).bind(2, parent).step() != SQLITE_DONE)
+        return fail(error("ingest"));
     }
     for (const Quantity& q : result.quantities) {
       Statement s(db_,
@@ -250,6 +313,23 @@ class SqliteStore final : public Store {
     if (!select.ok()) return fail(error("reading results"));
     if (!argument.empty()) select.bind(1, argument);
     return read_results(select);
+  }
+
+  // The keys `sql` selects with its one parameter, `name`.
+  Result<std::vector<ResultKey>> target_keys_of(const std::string& sql, const std::string& name) {
+    Statement select(db_, sql);
+    if (!select.ok()) return fail(error("finding the target"));
+    select.bind(1, name);
+    return read_keys(select);
+  }
+
+  Result<std::vector<ResultKey>> read_keys(Statement& select) {
+    std::vector<ResultKey> out;
+    for (int rc = select.step(); rc != SQLITE_DONE; rc = select.step()) {
+      if (rc != SQLITE_ROW) return fail(error("reading results"));
+      out.push_back({select.int64(0), select.text(1), select.text(2), select.text(3)});
+    }
+    return out;
   }
 
   Result<std::vector<StoredResult>> read_results(Statement& select) {

@@ -84,7 +84,9 @@ struct MissingSeries {
   std::string last_result_id;  // where the series was last seen
 };
 
-struct RunDescription {
+// The planned run a run-mode verdict evaluated (`verdict run`): its sides and units. Not
+// compare::RunDescription, one side of an A/B comparison of two logs.
+struct PlannedRun {
   std::string run_key;
   std::string profile;
   std::string coordinate;
@@ -99,7 +101,7 @@ struct VerdictDocument {
   MethodConfig method;
   std::string policy_schema;
   int64_t policy_version = 0;
-  std::optional<RunDescription> run;
+  std::optional<PlannedRun> run;
   std::string batch_target;  // "revision <tree>" or "runKey <key>"
   std::vector<Evaluation> evaluations;
   std::vector<FailedInvariant> failed_invariants;

@@ -13,7 +13,7 @@
 namespace sf::spark {
 
 enum class TaskMetric : uint8_t {
-  kDurationMs,                  // Task Info: Finish Time - Launch Time
+  kDurationMs,  // Task Info: Finish Time - Launch Time
   kExecutorRunTimeMs,
   kExecutorCpuTimeNs,
   kExecutorDeserializeTimeMs,
@@ -21,8 +21,8 @@ enum class TaskMetric : uint8_t {
   kResultSizeBytes,
   kJvmGcTimeMs,
   kResultSerializationTimeMs,
-  kGettingResultTimeMs,         // Task Info: Finish Time - Getting Result Time, when fetched
-  kSchedulerDelayMs,            // duration - run - deserialize - serialize - getting result, >= 0
+  kGettingResultTimeMs,  // Task Info: Finish Time - Getting Result Time, when fetched
+  kSchedulerDelayMs,     // duration - run - deserialize - serialize - getting result, >= 0
   kPeakExecutionMemoryBytes,
   kPeakOnHeapExecutionMemoryBytes,
   kPeakOffHeapExecutionMemoryBytes,
@@ -82,7 +82,7 @@ enum class QuantileMetric : uint8_t {
   kInputRecords,
   kOutputBytes,
   kOutputRecords,
-  kShuffleReadBytes,       // local + remote
+  kShuffleReadBytes,  // local + remote
   kShuffleReadRecords,
   kShuffleRemoteBytesRead,
   kShuffleFetchWaitTimeMs,

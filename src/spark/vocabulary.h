@@ -51,7 +51,7 @@ struct RddInfo {
   std::vector<int64_t> parent_ids;
   int32_t num_partitions = 0;
   int32_t num_cached_partitions = 0;
-  std::string storage_level;             // e.g. "Memory Deserialized 1x Replicated"; "" when none
+  std::string storage_level;  // e.g. "Memory Deserialized 1x Replicated"; "" when none
   bool use_memory = false;
   bool use_disk = false;
   bool deserialized = false;
@@ -66,24 +66,24 @@ struct RddInfo {
 struct PlanMetric {
   std::string name;
   int64_t accumulator_id = 0;
-  std::string metric_type;               // sum, size, timing, nsTiming, average, ...
+  std::string metric_type;  // sum, size, timing, nsTiming, average, ...
   // Total of the accumulator's final values over the stages it was seen in, plus driver
   // updates; nullopt when no stage or driver update reported it.
   std::optional<int64_t> value;
 };
 
 struct PlanNode {
-  int32_t node_id = 0;                   // preorder index within its tree
+  int32_t node_id = 0;  // preorder index within its tree
   std::string node_name;
   std::string simple_string;
   std::vector<std::pair<std::string, std::string>> metadata;  // sorted by key
   std::vector<PlanMetric> metrics;
-  std::vector<int32_t> children;         // node ids
-  std::vector<int64_t> stage_ids;        // stages whose accumulables carry one of this node's metrics
+  std::vector<int32_t> children;   // node ids
+  std::vector<int64_t> stage_ids;  // stages whose accumulables carry one of this node's metrics
 };
 
 struct PlanTree {
-  std::vector<PlanNode> nodes;           // preorder; nodes[0] is the root when not empty
+  std::vector<PlanNode> nodes;  // preorder; nodes[0] is the root when not empty
   bool empty() const { return nodes.empty(); }
 };
 

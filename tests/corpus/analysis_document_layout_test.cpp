@@ -61,9 +61,11 @@ TEST_P(AnalysisDocumentLayout, IsNlohmannsDumpOfTheSameDocument) {
     options.indent = indent;
     const std::string written = report::analysis_json(*model, &analysis, options);
     Json parsed;
-    ASSERT_NO_THROW(parsed = Json::parse(written)) << log.path << ": the document is not JSON (indent " << indent << ")";
+    ASSERT_NO_THROW(parsed = Json::parse(written))
+        << log.path << ": the document is not JSON (indent " << indent << ")";
     const std::string reparsed = parsed.dump(indent, ' ', false, Json::error_handler_t::replace) + "\n";
-    ASSERT_EQ(written.size(), reparsed.size()) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
+    ASSERT_EQ(written.size(), reparsed.size())
+        << log.path << " indent " << indent << " " << first_difference(written, reparsed);
     ASSERT_TRUE(written == reparsed) << log.path << " indent " << indent << " " << first_difference(written, reparsed);
     expect_streamed_in_pieces(*model, analysis, options, written, log.path);
   }
@@ -81,7 +83,7 @@ TEST_P(AnalysisDocumentLayout, TimelineIsNlohmannsDumpOfTheSameDocument) {
   ASSERT_TRUE(written == reparsed) << log.path << " " << first_difference(written, reparsed);
   std::string keys;
   for (const auto& [key, value] : parsed.items()) keys += key + " ";
-  EXPECT_EQ(keys, "stages coresAllocated coresBusy ");
+  EXPECT_EQ(keys, "kind schemaVersion stages coresAllocated coresBusy ");
   for (const Json& stage : parsed["stages"]) {
     keys.clear();
     for (const auto& [key, value] : stage.items()) keys += key + " ";
@@ -90,7 +92,8 @@ TEST_P(AnalysisDocumentLayout, TimelineIsNlohmannsDumpOfTheSameDocument) {
   }
   for (const char* series : {"coresAllocated", "coresBusy"}) {
     for (const Json& step : parsed[series]) {
-      ASSERT_TRUE(step.size() == 2 && step[0].is_number_integer() && step[1].is_number_float()) << log.path << " " << series;
+      ASSERT_TRUE(step.size() == 2 && step[0].is_number_integer() && step[1].is_number_float())
+          << log.path << " " << series;
     }
   }
 }

@@ -48,9 +48,7 @@ const std::vector<SameModelPair>& pairs() {
 }
 
 // gtest prints a failing case's parameter with this.
-void PrintTo(const SameModelPair& pair, std::ostream* out) {
-  *out << pair.copy << " vs " << pair.source;
-}
+void PrintTo(const SameModelPair& pair, std::ostream* out) { *out << pair.copy << " vs " << pair.source; }
 
 // The analysis document without what depends on the file layout.
 nlohmann::json comparable_document(const model::AppModel& m) {

@@ -18,9 +18,7 @@ struct CorpusLog {
 };
 
 // gtest prints a failing case's parameter with this.
-inline void PrintTo(const CorpusLog& log, std::ostream* out) {
-  *out << log.path;
-}
+inline void PrintTo(const CorpusLog& log, std::ostream* out) { *out << log.path; }
 
 // Every event log of the corpus: plain, zstd, gzip, the codecs/ re-encodings, rolling
 // eventlog_v2_* directories and the Databricks-layout directory.

@@ -1,4 +1,4 @@
-// Where the time and the money go (analysis/economics.h), on every real log of the corpus:
+// Where the time and the money go (analysis/economics/economics.h), on every real log of the corpus:
 //   - the critical path and the ideal time are never more than the measured wall-clock;
 //   - the what-if simulation at today's size gives today's wall-clock back within
 //     kTodayTolerance (docs/economics.md states it, with the distribution this test prints);

@@ -1,6 +1,6 @@
 // Reading the map of the corpus's Spark History Server expectations: which REST path and
 // application each *_expectation.json answers. Parsing those paths is the server's own
-// (server/rest_path.h), shared by the model oracle and the REST API fidelity test.
+// (history_server/rest_path.h), shared by the model oracle and the REST API fidelity test.
 #pragma once
 
 #include <filesystem>

@@ -19,9 +19,9 @@
 #include "corpus/expectation_map.h"
 #include "corpus/field_tally.h"
 #include "corpus/model_cache.h"
+#include "history_server/history_server_json.h"
+#include "history_server/rest_path.h"
 #include "model/app_model.h"
-#include "server/history_server_json.h"
-#include "server/rest_path.h"
 #include "support/corpus.h"
 
 namespace sf::corpus_testing {
@@ -128,9 +128,7 @@ const std::vector<ExpectationCase>& expectation_cases() {
 }
 
 // gtest prints a failing case's parameter with this.
-void PrintTo(const ExpectationCase& c, std::ostream* out) {
-  *out << c.file;
-}
+void PrintTo(const ExpectationCase& c, std::ostream* out) { *out << c.file; }
 
 // ---------------------------------------------------------------------------------------------
 // Reading expected values
@@ -152,9 +150,7 @@ FieldValue value_of(const json& v) {
   return v.dump();
 }
 
-FieldValue optional_value(const std::optional<int64_t>& v) {
-  return v ? FieldValue(*v) : FieldValue(nullptr);
-}
+FieldValue optional_value(const std::optional<int64_t>& v) { return v ? FieldValue(*v) : FieldValue(nullptr); }
 
 std::vector<int64_t> sorted(std::vector<int64_t> values) {
   std::sort(values.begin(), values.end());
@@ -212,7 +208,7 @@ class ObjectComparison {
     const json& v = object_.at(key);
     FieldValue expected = nullptr;
     if (v.is_string()) {
-      auto ms = server::parse_history_server_time(v.get<std::string>());
+      auto ms = history_server::parse_history_server_time(v.get<std::string>());
       if (!ms) {
         ADD_FAILURE() << tally_.file() << ": " << where_ << ": " << key << ": cannot read the date " << v;
         return;
@@ -504,7 +500,8 @@ void compare_stage(FieldTally& tally, const json& expected, const AppModel& m) {
   c.time("firstTaskLaunchedTime", s->first_task_launched_time_ms);
   c.time("completionTime", s->completion_time_ms);
   c.field("failureReason", s->failure_reason);
-  for (const server::StageMetricField& f : server::stage_metric_fields()) c.field(f.name, s->metric(f.metric));
+  for (const history_server::StageMetricField& f : history_server::stage_metric_fields())
+    c.field(f.name, s->metric(f.metric));
   c.field("shuffleReadBytes", s->shuffle_read_bytes());
   c.field("name", s->name);
   c.field("description", s->description);
@@ -685,7 +682,7 @@ TEST_P(HistoryServerOracle, ModelMatchesTheRestApi) {
   auto entry = std::find_if(entries.begin(), entries.end(),
                             [&](const ExpectationEntry& e) { return e.file == expectation.file; });
   ASSERT_NE(entry, entries.end()) << expectation.file << " is not in expectation-map.tsv";
-  const server::RestPath rest = server::parse_rest_path(entry->rest_path);
+  const history_server::RestPath rest = history_server::parse_rest_path(entry->rest_path);
 
   std::ifstream in(expectation_path);
   const json expected = json::parse(in);
@@ -717,15 +714,9 @@ TEST_P(HistoryServerOracle, ModelMatchesTheRestApi) {
     }
   };
   switch (expectation.kind) {
-    case Kind::kJobs:
-      each(expected, [&](const json& job) { compare_job(tally, job, m); });
-      break;
-    case Kind::kExecutors:
-      each(expected, [&](const json& executor) { compare_executor(tally, executor, m); });
-      break;
-    case Kind::kStages:
-      each(expected, [&](const json& stage) { compare_stage(tally, stage, m); });
-      break;
+    case Kind::kJobs: each(expected, [&](const json& job) { compare_job(tally, job, m); }); break;
+    case Kind::kExecutors: each(expected, [&](const json& executor) { compare_executor(tally, executor, m); }); break;
+    case Kind::kStages: each(expected, [&](const json& stage) { compare_stage(tally, stage, m); }); break;
     case Kind::kTaskSummary: {
       ASSERT_GE(rest.resource.size(), 4u) << entry->rest_path;
       const int64_t stage_id = std::stoll(rest.resource[1]);
@@ -736,8 +727,7 @@ TEST_P(HistoryServerOracle, ModelMatchesTheRestApi) {
           tally, "stage " + std::to_string(stage_id) + "." + std::to_string(attempt_id) + " taskSummary", expected, *s);
       break;
     }
-    default:
-      break;
+    default: break;
   }
 }
 

@@ -97,9 +97,7 @@ const std::vector<ProfilerCase>& profiler_cases() {
 }
 
 // gtest prints a failing case's parameter with this.
-void PrintTo(const ProfilerCase& c, std::ostream* out) {
-  *out << c.file;
-}
+void PrintTo(const ProfilerCase& c, std::ostream* out) { *out << c.file; }
 
 // ---------------------------------------------------------------------------------------------
 // CSV (RFC 4180: quoted fields, "" inside quotes)
@@ -724,17 +722,10 @@ std::string rendered_reason(std::string_view text) {
   std::string out;
   for (char ch : text) {
     switch (ch) {
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out.push_back(ch);
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default: out.push_back(ch);
     }
   }
   return out;
@@ -890,41 +881,18 @@ TEST_P(RapidsProfilerOracle, ModelMatchesTheProfilerCsv) {
 
   FieldTally tally(std::string(kOracle), std::string(c.file));
   switch (c.kind) {
-    case Kind::kStageAgg:
-      compare_stage_aggregates(tally, csv, m);
-      break;
-    case Kind::kJobAgg:
-      compare_job_aggregates(tally, csv, m);
-      break;
-    case Kind::kSqlAgg:
-      compare_sql_aggregates(tally, csv, m);
-      break;
-    case Kind::kSqlMetrics:
-      compare_sql_metrics(tally, csv, m);
-      break;
-    case Kind::kStageDiagnostics:
-      compare_stage_diagnostics(tally, csv, m);
-      break;
-    case Kind::kIoDiagnostics:
-      compare_io_diagnostics(tally, csv, m);
-      break;
-    case Kind::kFailedTasks:
-      compare_failed_tasks(tally, csv, m);
-      break;
-    case Kind::kFailedStages:
-      compare_failed_stages(tally, csv, m);
-      break;
-    case Kind::kFailedJobs:
-      compare_failed_jobs(tally, csv, m);
-      break;
-    case Kind::kRemovedExecutors:
-      compare_removed_executors(tally, csv, m, false);
-      break;
-    case Kind::kRemovedBlockManagers:
-      compare_removed_executors(tally, csv, m, true);
-      break;
-    case Kind::kNotInCorpus:
-      break;
+    case Kind::kStageAgg: compare_stage_aggregates(tally, csv, m); break;
+    case Kind::kJobAgg: compare_job_aggregates(tally, csv, m); break;
+    case Kind::kSqlAgg: compare_sql_aggregates(tally, csv, m); break;
+    case Kind::kSqlMetrics: compare_sql_metrics(tally, csv, m); break;
+    case Kind::kStageDiagnostics: compare_stage_diagnostics(tally, csv, m); break;
+    case Kind::kIoDiagnostics: compare_io_diagnostics(tally, csv, m); break;
+    case Kind::kFailedTasks: compare_failed_tasks(tally, csv, m); break;
+    case Kind::kFailedStages: compare_failed_stages(tally, csv, m); break;
+    case Kind::kFailedJobs: compare_failed_jobs(tally, csv, m); break;
+    case Kind::kRemovedExecutors: compare_removed_executors(tally, csv, m, false); break;
+    case Kind::kRemovedBlockManagers: compare_removed_executors(tally, csv, m, true); break;
+    case Kind::kNotInCorpus: break;
   }
 }
 

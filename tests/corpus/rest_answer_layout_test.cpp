@@ -1,5 +1,5 @@
 // The History Server REST answers of every corpus log are written by a streaming writer
-// (server/history_server_json.h) with no tree in between. Their bytes must be what they were when
+// (history_server/history_server_json.h) with no tree in between. Their bytes must be what they were when
 // they were nlohmann::json trees: what nlohmann::json gives when it parses the answer and dumps it
 // again, compact, every object's members sorted by name ("10" before "9" in a stage's tasks).
 // Every endpoint kind the router answers, for the log's application: one case per log, served
@@ -15,7 +15,7 @@
 #include "catalog/log_catalog.h"
 #include "corpus/corpus_catalog.h"
 #include "corpus/json_structural_diff.h"
-#include "server/rest_router.h"
+#include "history_server/rest_router.h"
 #include "support/corpus.h"
 
 namespace sf::corpus_testing {
@@ -54,8 +54,8 @@ class RestAnswerLayout : public ::testing::TestWithParam<CorpusLog> {
  protected:
   // Asks for `target`; an answer other than 200 is not checked (a log without SQL has no
   // execution to show). Returns the parsed answer, null when there is none.
-  json checked(const server::RestRouter& router, const std::string& target) {
-    const server::RestResponse response = router.handle("GET", target);
+  json checked(const history_server::RestRouter& router, const std::string& target) {
+    const history_server::RestResponse response = router.handle("GET", target);
     if (response.status != 200) return nullptr;
     json parsed;
     EXPECT_NO_THROW(parsed = json::parse(response.body)) << target << ": the answer is not JSON";
@@ -80,7 +80,7 @@ TEST_P(RestAnswerLayout, IsNlohmannsSortedCompactDump) {
   ASSERT_TRUE(logs.rescan().has_value());
   ASSERT_EQ(logs.applications().size(), 1u) << log.path;
   const std::string base = rest_base_of(logs.applications().front());
-  server::RestRouter router(logs);
+  history_server::RestRouter router(logs);
 
   checked(router, "version");
   checked(router, "applications");

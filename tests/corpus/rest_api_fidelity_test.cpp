@@ -18,7 +18,7 @@
 #include "catalog/log_catalog.h"
 #include "corpus/expectation_map.h"
 #include "corpus/json_structural_diff.h"
-#include "server/rest_router.h"
+#include "history_server/rest_router.h"
 #include "support/corpus.h"
 
 namespace sf::corpus_testing {
@@ -46,7 +46,7 @@ TEST(RestApiFidelity, EveryHistoryServerExpectation) {
   auto scan = logs.rescan();
   ASSERT_TRUE(scan.has_value()) << scan.error().message();
   for (const auto& problem : scan->unreadable) ADD_FAILURE() << "log not listed: " << problem;
-  server::RestRouter router(logs);
+  history_server::RestRouter router(logs);
 
   // lastUpdated* are file modification times. logSource* (the log directory an attempt was read
   // from) came to the History Server after these expectations were written; its answers are
@@ -61,7 +61,7 @@ TEST(RestApiFidelity, EveryHistoryServerExpectation) {
     const json expected = json::parse(in, nullptr, false);
     ASSERT_FALSE(expected.is_discarded()) << entry.file << " is not JSON";
 
-    const server::RestResponse response = router.handle("GET", entry.rest_path);
+    const history_server::RestResponse response = router.handle("GET", entry.rest_path);
     JsonComparison comparison;
     if (response.status != 200) {
       comparison.values_compared = 1;

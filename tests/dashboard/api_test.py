@@ -270,6 +270,10 @@ try:
     check("the API's document is the CLI's", cli["findings"] == doc["findings"] and cli["rollup"] == doc["rollup"])
     status, timeline = api("GET", f"logs/{plain_name}/timeline")
     check("the timeline", status == 200 and timeline["stages"] and timeline["coresAllocated"] and timeline["coresBusy"])
+    status, streaming = api("GET", f"logs/{plain_name}/streaming")
+    check("a batch application's streaming list is empty", status == 200 and streaming == {"runs": []}, f"{status} {streaming}")
+    status, body = api("GET", f"logs/{plain_name}/streaming/no-such-run")
+    check("an unknown streaming run is 404 not-found", status == 404 and body["error"]["code"] == "not-found", f"{status} {body}")
     stage = doc["stages"][0]
     status, drill = api("GET", f"logs/{plain_name}/stages/{stage['stageId']}/{stage['attemptId']}")
     check("a stage's drill-down", status == 200 and drill["stage"]["stageId"] == stage["stageId"]
@@ -672,6 +676,53 @@ try:
         check("compare --format html writes one page with the comparison and its plan diffs",
               result.returncode == 0 and "/assets/" not in html and inlined.get("comparison", {}).get("stagePairs") == cli["stagePairs"]
               and len(inlined.get("planDiffs", [])) == len(cli["executionAlignment"]["pairs"]), result.stderr)
+
+    # --- Structured Streaming, over the corpus's streaming log (Spark 3.1, Kafka, 8 batches) in a
+    # serve of its own: the figures are the analysis document's, as analyze -f json writes them.
+    corpus = os.environ.get("SF_CORPUS_DIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/corpus")
+    streaming_dir = os.path.join(corpus, "apache__spark/sql/core/src/test/resources/spark-events")
+    streaming_log = "local-1596020211915"
+    if not os.path.exists(os.path.join(streaming_dir, streaming_log)):
+        print(f"SKIP streaming checks: {os.path.join(streaming_dir, streaming_log)} not found")
+    else:
+        streaming_serve = subprocess.Popen([sf, "serve", "--log-dir", streaming_dir, "--port", "0", "--upload-dir", work],
+                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            streaming_port = int(re.search(r":(\d+)/", streaming_serve.stdout.readline()).group(1))
+
+            def streaming_api(path):
+                c = http.client.HTTPConnection("127.0.0.1", streaming_port, timeout=60)
+                c.request("GET", "/api/sf/v1/" + path)
+                r = c.getresponse()
+                body = json.loads(r.read())
+                c.close()
+                return r.status, body
+
+            cli = json.loads(subprocess.run([sf, "analyze", "-f", "json", "-q", os.path.join(streaming_dir, streaming_log)],
+                                            check=True, capture_output=True).stdout)
+            status, listed = streaming_api(f"logs/{streaming_log}/streaming")
+            runs = listed.get("runs", []) if status == 200 else []
+            check("streaming: a row and the summary per run, as analyze -f json has them",
+                  status == 200 and len(runs) == len(cli["streaming"]) >= 1
+                  and [r["summary"] for r in runs] == cli["streaming"], f"{status} {str(listed)[:300]}")
+            if runs:
+                row = runs[0]["run"]
+                query = next(q for q in cli["streamingQueries"] if q["runId"] == row["runId"])
+                check("streaming: the row has Spark UI's columns",
+                      row["status"] in ("RUNNING", "FINISHED", "FAILED") and row["id"] == query["id"]
+                      and row["startMs"] == query["startMs"] and row["batches"] == len(query["batches"])
+                      and row["latestBatchId"] == query["batches"][-1]["batchId"]
+                      and row["inputRowsPerSecond"] == cli["streaming"][0]["inputRowsPerSecond"]
+                      and row["status"] == ("RUNNING" if not query["terminated"] else "FAILED" if query["exception"] else "FINISHED"),
+                      str(row))
+                status, one = streaming_api(f"logs/{streaming_log}/streaming/{row['runId']}")
+                check("streaming: one run with its batches, summary and findings",
+                      status == 200 and one["query"] == query and one["summary"] == cli["streaming"][0] and one["run"] == row
+                      and len(one["query"]["batches"]) == 8 and len(one["findings"]) == row["findings"]
+                      and all(f["type"].startswith("streaming") for f in one["findings"]), f"{status} {str(one)[:300]}")
+        finally:
+            streaming_serve.terminate()
+            streaming_serve.wait(timeout=20)
 
     # --- The HTML report.
     if web:

@@ -81,9 +81,9 @@ await check('initialize negotiated a version and the server says who it is', asy
 });
 
 let tools = [];
-await check('tools/list: eleven tools, each with an input and an output schema that compile', async () => {
+await check('tools/list: twelve tools, each with an input and an output schema that compile', async () => {
   ({ tools } = await client.listTools());
-  assert.equal(tools.length, 11);
+  assert.equal(tools.length, 12);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema.type, 'object', tool.name);
@@ -145,6 +145,15 @@ await check('get_economics: the time split, the critical path within the wall-cl
   assert.ok(e.whatIf.curve.some((p) => p.executors === e.whatIf.todayExecutors));
   assert.ok(e.cost.total > 0 && e.costliest.stages.length <= 3);
   assert.ok(textOf(result).includes('Where the time and the money go'));
+});
+
+await check('streaming_queries on a batch log: no run, and an unknown runId says how to list them', async () => {
+  const result = await callCounted('streaming_queries', { analysisId });
+  assert.equal(result.structuredContent.page.total, 0);
+  assert.deepEqual(result.structuredContent.runs, []);
+  assert.ok(textOf(result).includes('no Structured Streaming query'), textOf(result));
+  const unknown = await callCounted('streaming_queries', { analysisId, runId: 'no-such-run' });
+  assert.ok(unknown.isError && textOf(unknown).includes('without runId lists them'), textOf(unknown));
 });
 
 let slowestStage;
@@ -280,6 +289,38 @@ if (!fs.existsSync(events)) {
     assert.ok(result.structuredContent.comparison.baseline);
   });
   await real.close();
+}
+
+// The corpus's Structured Streaming log (Spark 3.1, Kafka, 8 batches): the runs, then one run's
+// batches a page at a time, as the analysis document has them.
+const streamingDir = path.join(corpus, 'apache__spark/sql/core/src/test/resources/spark-events');
+const streamingLog = 'local-1596020211915';
+if (!fs.existsSync(path.join(streamingDir, streamingLog))) {
+  console.log(`SKIP streaming part: ${path.join(streamingDir, streamingLog)} not found`);
+} else {
+  const streaming = await connect(['--log-dir', streamingDir]);
+  const doc = JSON.parse(execFileSync(sparkforensics, ['analyze', '-q', '-f', 'json', path.join(streamingDir, streamingLog)],
+                                      { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  await check('corpus: streaming_queries lists the runs and pages a run\'s batches as analyze -f json has them', async () => {
+    const listed = await call(streaming, 'streaming_queries', { path: streamingLog });
+    assert.ok(!listed.isError, textOf(listed));
+    const runs = listed.structuredContent.runs;
+    assert.equal(runs.length, doc.streaming.length);
+    assert.ok(runs.length >= 1);
+    assert.deepEqual(runs[0].summary, doc.streaming[0]);
+    const runId = runs[0].run.runId;
+    const query = doc.streamingQueries.find((q) => q.runId === runId);
+    assert.equal(runs[0].run.batches, query.batches.length);
+    const first = await call(streaming, 'streaming_queries', { path: streamingLog, runId, limit: 5 });
+    assert.equal(first.structuredContent.page.total, query.batches.length);
+    assert.deepEqual(first.structuredContent.batches, query.batches.slice(0, 5));
+    const rest = await call(streaming, 'streaming_queries',
+                            { path: streamingLog, runId, offset: 5, limit: 500 });
+    assert.deepEqual([...first.structuredContent.batches, ...rest.structuredContent.batches], query.batches);
+    assert.equal(first.structuredContent.query.batches, undefined);
+    assert.equal(first.structuredContent.query.runId, runId);
+  });
+  await streaming.close();
 }
 
 fs.rmSync(work, { recursive: true, force: true });

@@ -32,6 +32,11 @@ if [[ ! -f "$out/manifest.json" || "$(cat "$out/.stamp" 2>/dev/null)" != "$stamp
     exit 1
   fi
   grep '^run_scenarios:' "$out/spark-stderr.txt"
+  # A Spark Connect client, in a process of its own: its server is a local SparkContext.
+  if ! "$python" "$here/connect_client.py" --out "$out/connect" 2>"$out/connect-stderr.txt"; then
+    grep -E '^connect_client:|Error|Exception' "$out/connect-stderr.txt" | head -20
+    exit 1
+  fi
   echo "$stamp" >"$out/.stamp"
 fi
 cd "$here" && SF_BIN="$sf" SF_SCENARIO_LOGS="$out" "$python" -m pytest -q -p no:cacheprovider "$here"

@@ -92,6 +92,11 @@ def run_all(chosen, args, clusters, runs, failed):
 
 
 def main():
+    # The Python workers run the driver's own interpreter (the project's .venv), as a deployment
+    # ships one environment to both: PySpark hands them the interpreter PYSPARK_PYTHON names when
+    # the context starts (python3 on the PATH otherwise), and Spark 4's Arrow-optimized Python
+    # UDFs need pyarrow in the workers as well as in the driver.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out")
     parser.add_argument("--only", nargs="*", default=[])

@@ -45,6 +45,7 @@ TOLERANCE = 2.0
 # median pair of sizes.
 SIZE_TOLERANCE = 0.25
 SIZES_HEADING = "\n## What-if: the smallest run predicts the larger ones\n"
+STREAMING_HEADING = "\n## Structured Streaming: what the finding says of the twin, against the twin\n"
 
 
 def analysis(sf, log):
@@ -95,6 +96,7 @@ def main():
     names = sorted(n for n in chosen if not REGISTRY[n].control and not REGISTRY[n].sizing
                    and REGISTRY[n].expect.tier == "time")
     sizings = sorted(n for n in chosen if REGISTRY[n].sizing)
+    streams = sorted(n for n in chosen if REGISTRY[n].family == "streaming")
     python = sys.executable
     runner = [python, os.path.join(HERE, "run_scenarios.py")]
     # Warm-up: the first SparkContext of the JVM is slower than the rest, so the runner runs one
@@ -108,7 +110,7 @@ def main():
     else:
         shutil.rmtree(logs, ignore_errors=True)
         done = subprocess.run(runner + ["--out", logs, "--rounds", str(args.rounds), "--warmup", "control_aggregate",
-                                        "--only", *names, *sizings])
+                                        "--only", *names, *sizings, *streams])
         if done.returncode != 0:
             print("validate: some runs failed; the table has the rest", file=sys.stderr)
     with open(manifest) as f:
@@ -172,18 +174,84 @@ def main():
     ]
     recovery = "\n".join(lines)
     sizes = "\n".join(size_lines(args, runs, sizings))
-    print(recovery + sizes)
+    streaming = "\n".join(streaming_lines(args, runs, streams))
+    print(recovery + sizes + streaming)
     if args.write:
         # A section this run did not measure (--only named none of its scenarios) is kept as the
         # file has it.
-        kept_recovery, kept_sizes = "", ""
+        kept_recovery, kept_sizes, kept_streaming = "", "", ""
         if os.path.exists(args.write):
             with open(args.write) as f:
-                kept_recovery, _, rest = f.read().partition(SIZES_HEADING)
-                kept_sizes = SIZES_HEADING + rest if rest else ""
+                text, _, streaming_rest = f.read().partition(STREAMING_HEADING)
+            kept_recovery, _, sizes_rest = text.partition(SIZES_HEADING)
+            kept_sizes = SIZES_HEADING + sizes_rest if sizes_rest else ""
+            kept_streaming = STREAMING_HEADING + streaming_rest if streaming_rest else ""
         with open(args.write, "w") as f:
-            f.write((recovery if names else kept_recovery) + (sizes if sizings else kept_sizes))
+            f.write((recovery if names else kept_recovery) + (sizes if sizings else kept_sizes) +
+                    (streaming if streams else kept_streaming))
     return 0
+
+
+def streaming_finding(doc, finding_type):
+    return next((f for f in doc["findings"] if f["type"] == finding_type), None)
+
+
+def evidence(finding, name):
+    return next((e["value"] for e in finding["evidence"] if e["name"] == name), None) if finding else None
+
+
+# What each streaming finding says the twin's change does, and what the twin's log shows, as
+# (what, predicted, measured) from the problem run's analysis and the twin's.
+def streaming_claims(name, p_doc, f_doc):
+    scenario = REGISTRY[name]
+    found = streaming_finding(p_doc, scenario.expect.finding)
+    problem, twin = p_doc["streaming"][0], f_doc["streaming"][0]
+    if scenario.expect.finding == "streamingFallingBehind":
+        suggested = evidence(found, "suggestedTriggerMs")
+        over = twin["batchesOverTrigger"] / max(1, twin["batches"])
+        return ("batches over the trigger", f"{problem['batchesOverTrigger']} of {problem['batches']}; "
+                f"at most 1 in 10 under {seconds(suggested or 0)}",
+                f"{twin['batchesOverTrigger']} of {twin['batches']} ({over:.0%}) under "
+                f"{seconds(twin['trigger']['intervalMs'] or 0)}")
+    if scenario.expect.finding == "streamingShufflePartitions":
+        overhead = evidence(found, "taskOverheadPerBatchMs") or 0
+        drop = problem["durationMs"]["p50"] - twin["durationMs"]["p50"]
+        return ("median batch", f"{seconds(problem['durationMs']['p50'])}; {seconds(overhead)} shorter (the tasks "
+                "past the cores)",
+                f"{seconds(twin['durationMs']['p50'])} ({seconds(drop)} shorter)")
+    state, twin_state = problem["state"] or {}, twin["state"] or {}
+    return ("state rows after the last batch",
+            f"{state.get('rowsLast', 0):,}, none removed; bounded once rows are removed",
+            f"{twin_state.get('rowsLast', 0):,}, {twin_state.get('rowsRemoved') or 0:,} removed")
+
+
+def streaming_lines(args, runs, streams):
+    """The table of what each streaming finding says of its twin against the twin's own log."""
+    if not streams:
+        return []
+    lines = ["", STREAMING_HEADING.strip("\n"), "",
+             "A streaming application's wall-clock is the stream's life, which no fix shortens: each streaming",
+             "finding says instead what its change does to the batches (docs/detectors/streaming.md). The",
+             "problem run's figures and what the finding predicts for the twin, against the twin's log. The",
+             "last round's figures.", "",
+             "| scenario | finding | figure | problem run, and predicted for the twin | the twin | rounds |",
+             "|---|---|---|---|---|---|"]
+    for name in streams:
+        scenario = REGISTRY[name]
+        rounds = [r for r in range(args.rounds)
+                  if any(x["scenario"] == name and x["round"] == r and x["variant"] == "problem" for x in runs)
+                  and any(x["scenario"] == name and x["round"] == r and x["variant"] == "fixed" for x in runs)]
+        if not rounds:
+            continue
+        last = rounds[-1]
+        log = {v: next(x["log"] for x in runs if x["scenario"] == name and x["round"] == last and x["variant"] == v)
+               for v in ("problem", "fixed")}
+        what, predicted_text, measured_text = streaming_claims(name, analysis(args.sf, log["problem"]),
+                                                               analysis(args.sf, log["fixed"]))
+        lines.append(f"| `{name}` | `{scenario.expect.finding}` | {what} | {predicted_text} | {measured_text} | "
+                     f"{len(rounds)} |")
+    lines.append("")
+    return lines
 
 
 def run_time_ms(doc):

@@ -29,10 +29,10 @@ std::string corpus_missing_reason();
 
 // Skips the current test with a reason when the corpus, or the named file in it, is missing;
 // otherwise declares `const std::filesystem::path var` holding its path.
-#define SF_REQUIRE_CORPUS_FILE(var, relative)                                                   \
-  const auto var##_opt = ::sf::testing::corpus_file(relative);                                  \
-  if (!var##_opt) {                                                                             \
-    if (!::sf::testing::corpus_dir()) GTEST_SKIP() << ::sf::testing::corpus_missing_reason();   \
+#define SF_REQUIRE_CORPUS_FILE(var, relative)                                                         \
+  const auto var##_opt = ::sf::testing::corpus_file(relative);                                        \
+  if (!var##_opt) {                                                                                   \
+    if (!::sf::testing::corpus_dir()) GTEST_SKIP() << ::sf::testing::corpus_missing_reason();         \
     GTEST_SKIP() << "corpus file " << (relative) << " not found in " << *::sf::testing::corpus_dir(); \
-  }                                                                                             \
+  }                                                                                                   \
   const std::filesystem::path var = *var##_opt

@@ -42,7 +42,10 @@ json rdd_json(const RddSpec& rdd) {
           {"Callsite", "scenario"},
           {"Parent IDs", json::array()},
           {"Storage Level",
-           {{"Use Disk", rdd.use_disk}, {"Use Memory", rdd.use_memory}, {"Deserialized", rdd.use_memory}, {"Replication", 1}}},
+           {{"Use Disk", rdd.use_disk},
+            {"Use Memory", rdd.use_memory},
+            {"Deserialized", rdd.use_memory},
+            {"Replication", 1}}},
           {"Barrier", false},
           {"Number of Partitions", rdd.partitions},
           {"Number of Cached Partitions", rdd.cached_partitions},
@@ -83,8 +86,12 @@ json stage_info(const StageSpec& stage, bool with_times, bool completed) {
       for (const auto& [id, value] : stage.accumulables) totals[id] = value;
     }
     for (const auto& [id, value] : totals) {
-      accumulables.push_back({{"ID", id}, {"Name", "metric " + std::to_string(id)}, {"Value", std::to_string(value)},
-                              {"Internal", true}, {"Count Failed Values", true}, {"Metadata", "sql"}});
+      accumulables.push_back({{"ID", id},
+                              {"Name", "metric " + std::to_string(id)},
+                              {"Value", std::to_string(value)},
+                              {"Internal", true},
+                              {"Count Failed Values", true},
+                              {"Metadata", "sql"}});
     }
   }
   info["Accumulables"] = accumulables;
@@ -126,8 +133,12 @@ json task_info(const TaskSpec& task, int64_t task_id, int32_t index, bool finish
   json accumulables = json::array();
   if (finished) {
     for (const auto& [id, update] : task.accumulables) {
-      accumulables.push_back({{"ID", id}, {"Name", "metric " + std::to_string(id)}, {"Update", std::to_string(update)},
-                              {"Value", std::to_string(update)}, {"Internal", true}, {"Count Failed Values", true},
+      accumulables.push_back({{"ID", id},
+                              {"Name", "metric " + std::to_string(id)},
+                              {"Update", std::to_string(update)},
+                              {"Value", std::to_string(update)},
+                              {"Internal", true},
+                              {"Count Failed Values", true},
                               {"Metadata", "sql"}});
     }
   }
@@ -149,7 +160,8 @@ json task_end_reason(const TaskSpec& task) {
   } else if (task.reason == "ExecutorLostFailure") {
     reason["Executor ID"] = task.executor_id;
     reason["Exit Caused By App"] = true;
-    reason["Loss Reason"] = task.failure_detail.empty() ? "Container killed by YARN for exceeding memory limits" : task.failure_detail;
+    reason["Loss Reason"] =
+        task.failure_detail.empty() ? "Container killed by YARN for exceeding memory limits" : task.failure_detail;
   } else if (task.reason == "FetchFailed") {
     reason["Block Manager Address"] = {{"Executor ID", task.executor_id}, {"Host", "h"}, {"Port", 7337}};
     reason["Shuffle ID"] = 0;
@@ -185,8 +197,9 @@ json task_metrics(const TaskSpec& task) {
             {"Total Records Read", task.shuffle_read_records}}},
           {"Shuffle Write Metrics",
            {{"Shuffle Bytes Written", task.shuffle_write_bytes},
-            {"Shuffle Write Time",
-             task.shuffle_write_time_ns >= 0 ? task.shuffle_write_time_ns : task.shuffle_write_bytes > 0 ? 1000000 : 0},
+            {"Shuffle Write Time", task.shuffle_write_time_ns >= 0 ? task.shuffle_write_time_ns
+                                   : task.shuffle_write_bytes > 0  ? 1000000
+                                                                   : 0},
             {"Shuffle Records Written", task.shuffle_write_records}}},
           {"Input Metrics", {{"Bytes Read", task.input_bytes}, {"Records Read", task.input_records}}},
           {"Output Metrics", {{"Bytes Written", task.output_bytes}, {"Records Written", task.output_records}}},
@@ -230,8 +243,15 @@ ScenarioLog& ScenarioLog::finished(int64_t ms) {
 ScenarioLog& ScenarioLog::executor(std::string id, std::string host, int32_t cores, int64_t add_ms,
                                    std::optional<int64_t> remove_ms, int64_t max_memory_bytes,
                                    std::string remove_reason) {
-  executors_.push_back({std::move(id), std::move(host), cores, add_ms, remove_ms, max_memory_bytes,
-                        std::move(remove_reason)});
+  executors_.push_back(
+      {std::move(id), std::move(host), cores, add_ms, remove_ms, max_memory_bytes, std::move(remove_reason), {}});
+  return *this;
+}
+
+ScenarioLog& ScenarioLog::requested(const std::string& id, int64_t request_ms) {
+  for (Executor& e : executors_) {
+    if (e.id == id) e.request_ms = request_ms;
+  }
   return *this;
 }
 
@@ -281,21 +301,41 @@ std::string ScenarioLog::text() const {
        {"Metrics Properties", json::object()},
        {"Classpath Entries", json::object()}});
   add(start_ms_, kAppStart,
-      {{"Event", "SparkListenerApplicationStart"}, {"App Name", app_name_}, {"App ID", app_id_},
-       {"Timestamp", start_ms_}, {"User", "tester"}});
+      {{"Event", "SparkListenerApplicationStart"},
+       {"App Name", app_name_},
+       {"App ID", app_id_},
+       {"Timestamp", start_ms_},
+       {"User", "tester"}});
   for (const auto& e : executors_) {
     add(e.add_ms, kExecutorAdded,
-        {{"Event", "SparkListenerExecutorAdded"}, {"Timestamp", e.add_ms}, {"Executor ID", e.id},
-         {"Executor Info", {{"Host", e.host}, {"Total Cores", e.cores}, {"Log Urls", json::object()},
-                            {"Attributes", json::object()}, {"Resources", json::object()}, {"Resource Profile Id", 0}}}});
+        {{"Event", "SparkListenerExecutorAdded"},
+         {"Timestamp", e.add_ms},
+         {"Executor ID", e.id},
+         {"Executor Info",
+          {{"Host", e.host},
+           {"Total Cores", e.cores},
+           {"Log Urls", json::object()},
+           {"Attributes", json::object()},
+           {"Resources", json::object()},
+           {"Resource Profile Id", 0}}}});
+    if (e.request_ms) {
+      // JsonProtocol.executorInfoToJson writes the registration time, then the request time.
+      json& info = events.back().event["Executor Info"];
+      info["Registration Time"] = e.add_ms;
+      info["Request Time"] = *e.request_ms;
+    }
     add(e.add_ms, kExecutorAdded,
         {{"Event", "SparkListenerBlockManagerAdded"},
          {"Block Manager ID", {{"Executor ID", e.id}, {"Host", e.host}, {"Port", 40000}}},
-         {"Maximum Memory", e.max_memory}, {"Timestamp", e.add_ms},
-         {"Maximum Onheap Memory", e.max_memory}, {"Maximum Offheap Memory", 0}});
+         {"Maximum Memory", e.max_memory},
+         {"Timestamp", e.add_ms},
+         {"Maximum Onheap Memory", e.max_memory},
+         {"Maximum Offheap Memory", 0}});
     if (e.remove_ms) {
       add(*e.remove_ms, kExecutorRemoved,
-          {{"Event", "SparkListenerExecutorRemoved"}, {"Timestamp", *e.remove_ms}, {"Executor ID", e.id},
+          {{"Event", "SparkListenerExecutorRemoved"},
+           {"Timestamp", *e.remove_ms},
+           {"Executor ID", e.id},
            {"Removed Reason", e.remove_reason}});
     }
   }
@@ -305,14 +345,19 @@ std::string ScenarioLog::text() const {
     for (const auto& [k, v] : sql.modified_configs) modified[k] = v;
     add(sql.start_ms, kSqlStart,
         {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart"},
-         {"executionId", sql.execution_id}, {"rootExecutionId", sql.root_execution_id.value_or(sql.execution_id)},
+         {"executionId", sql.execution_id},
+         {"rootExecutionId", sql.root_execution_id.value_or(sql.execution_id)},
          {"description", sql.description},
-         {"details", sql.details}, {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
-         {"sparkPlanInfo", plan_json(sql.plan)}, {"time", sql.start_ms}, {"modifiedConfigs", modified}});
+         {"details", sql.details},
+         {"physicalPlanDescription", "== Physical Plan ==\n" + sql.plan.name},
+         {"sparkPlanInfo", plan_json(sql.plan)},
+         {"time", sql.start_ms},
+         {"modifiedConfigs", modified}});
     for (const auto& update : sql.adaptive_plans) {
       add(sql.start_ms, kSqlUpdate,
           {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate"},
-           {"executionId", sql.execution_id}, {"physicalPlanDescription", "== Physical Plan ==\n" + update.name},
+           {"executionId", sql.execution_id},
+           {"physicalPlanDescription", "== Physical Plan ==\n" + update.name},
            {"sparkPlanInfo", plan_json(update)}});
     }
     const int64_t end = sql.end_ms.value_or(sql.start_ms);
@@ -321,12 +366,15 @@ std::string ScenarioLog::text() const {
       for (const auto& [id, value] : sql.driver_accum_updates) updates.push_back({id, value});
       add(end, kSqlUpdate,
           {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates"},
-           {"executionId", sql.execution_id}, {"accumUpdates", updates}});
+           {"executionId", sql.execution_id},
+           {"accumUpdates", updates}});
     }
     if (sql.end_ms) {
       add(*sql.end_ms, kSqlEnd,
           {{"Event", "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd"},
-           {"executionId", sql.execution_id}, {"time", *sql.end_ms}, {"errorMessage", ""}});
+           {"executionId", sql.execution_id},
+           {"time", *sql.end_ms},
+           {"errorMessage", ""}});
     }
   }
 
@@ -344,27 +392,33 @@ std::string ScenarioLog::text() const {
       }
     }
     add(job.submit_ms, kJobStart,
-        {{"Event", "SparkListenerJobStart"}, {"Job ID", job.job_id}, {"Submission Time", job.submit_ms},
-         {"Stage Infos", stage_infos}, {"Stage IDs", stage_ids}, {"Properties", properties_json}});
+        {{"Event", "SparkListenerJobStart"},
+         {"Job ID", job.job_id},
+         {"Submission Time", job.submit_ms},
+         {"Stage Infos", stage_infos},
+         {"Stage IDs", stage_ids},
+         {"Properties", properties_json}});
     for (const auto& stage : job.stages) {
       add(stage.submit_ms, kStageSubmitted,
-          {{"Event", "SparkListenerStageSubmitted"}, {"Stage Info", stage_info(stage, true, false)},
+          {{"Event", "SparkListenerStageSubmitted"},
+           {"Stage Info", stage_info(stage, true, false)},
            {"Properties", properties_json}});
       for (size_t i = 0; i < stage.tasks.size(); ++i) {
         const TaskSpec& task = stage.tasks[i];
         const int64_t task_id = next_task_id++;
         const int32_t index = task.index >= 0 ? task.index : static_cast<int32_t>(i);
-        const std::string host = host_of.count(task.executor_id) ? host_of[task.executor_id] : "host-" + task.executor_id;
+        const std::string host =
+            host_of.count(task.executor_id) ? host_of[task.executor_id] : "host-" + task.executor_id;
         add(task.launch_ms, kTaskStart,
-            {{"Event", "SparkListenerTaskStart"}, {"Stage ID", stage.stage_id},
-             {"Stage Attempt ID", stage.attempt_id}, {"Task Info", task_info(task, task_id, index, false, host)}});
+            {{"Event", "SparkListenerTaskStart"},
+             {"Stage ID", stage.stage_id},
+             {"Stage Attempt ID", stage.attempt_id},
+             {"Task Info", task_info(task, task_id, index, false, host)}});
         if (!task.ends) continue;
-        json end = {{"Event", "SparkListenerTaskEnd"},
-                    {"Stage ID", stage.stage_id},
-                    {"Stage Attempt ID", stage.attempt_id},
-                    {"Task Type", "ResultTask"},
-                    {"Task End Reason", task_end_reason(task)},
-                    {"Task Info", task_info(task, task_id, index, true, host)}};
+        json end = {
+            {"Event", "SparkListenerTaskEnd"},          {"Stage ID", stage.stage_id},
+            {"Stage Attempt ID", stage.attempt_id},     {"Task Type", "ResultTask"},
+            {"Task End Reason", task_end_reason(task)}, {"Task Info", task_info(task, task_id, index, true, host)}};
         if (task.jvm_heap_peak_bytes >= 0) end["Task Executor Metrics"]["JVMHeapMemory"] = task.jvm_heap_peak_bytes;
         if (task.minor_gc_total_ms >= 0) end["Task Executor Metrics"]["MinorGCTime"] = task.minor_gc_total_ms;
         if (task.major_gc_total_ms >= 0) end["Task Executor Metrics"]["MajorGCTime"] = task.major_gc_total_ms;
@@ -380,7 +434,10 @@ std::string ScenarioLog::text() const {
       json result = {{"Result", job.succeeded ? "JobSucceeded" : "JobFailed"}};
       if (!job.succeeded) result["Exception"] = {{"Message", job.failure_message}, {"Stack Trace", json::array()}};
       add(*job.end_ms, kJobEnd,
-          {{"Event", "SparkListenerJobEnd"}, {"Job ID", job.job_id}, {"Completion Time", *job.end_ms}, {"Job Result", result}});
+          {{"Event", "SparkListenerJobEnd"},
+           {"Job ID", job.job_id},
+           {"Completion Time", *job.end_ms},
+           {"Job Result", result}});
     }
   }
   if (end_ms_) add(*end_ms_, kAppEnd, {{"Event", "SparkListenerApplicationEnd"}, {"Timestamp", *end_ms_}});

@@ -1,12 +1,12 @@
 // The dashboard's data: the JSON API of `serve` (/api/sf/v1), or, in a report written by
 // `analyze --format html` or `compare --format html`, the documents inlined in the page (no
 // server, opened from file://).
-import type { AnalysisDocument, ApplicationRow, ComparisonDocument, FleetAnswer, HistoryAnswer, ParseStatus, PlanDiffDocument,
-              StageTasksPage, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
+import type { AnalysisDocument, ApplicationRow, ComparisonDocument, FleetSummaryDocument, HistoryAnswer, ParseStatus, PlanDiff,
+              PlanDiffDocument, StageTasksPage, StreamingRunAnswer, StreamingRuns, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
 
 // analyze's report holds analysis and timeline; compare's, comparison and planDiffs.
 export interface InlinedReport { analysis: AnalysisDocument; timeline: TimelineDocument }
-export interface InlinedComparison { comparison: ComparisonDocument; planDiffs: PlanDiffDocument[] }
+export interface InlinedComparison { comparison: ComparisonDocument; planDiffs: PlanDiff[] }
 
 let inlined: InlinedReport | null | undefined;
 export function inlinedReport(): InlinedReport | null {
@@ -63,6 +63,8 @@ export const api = {
   parse: (id: string) => request<ParseStatus>(`/parses/${enc(id)}`),
   analysis: (log: string) => request<AnalysisDocument>(`/logs/${enc(log)}/analysis`),
   timeline: (log: string) => request<TimelineDocument>(`/logs/${enc(log)}/timeline`),
+  streamingRuns: (log: string) => request<StreamingRuns>(`/logs/${enc(log)}/streaming`),
+  streamingRun: (log: string, runId: string) => request<StreamingRunAnswer>(`/logs/${enc(log)}/streaming/${enc(runId)}`),
   stageTasks: (log: string, stageId: number, attemptId: number, offset: number, length: number, sortBy: TaskSortColumn,
                descending: boolean, bins: number) =>
     request<StageTasksPage>(`/logs/${enc(log)}/stages/${stageId}/${attemptId}/tasks?offset=${offset}&length=${length}` +
@@ -88,7 +90,7 @@ export const api = {
   batch: (target: { revision?: string; runKey?: string }) =>
     request<HistoryAnswer>(`/history/batch?` + (target.revision ? `revision=${enc(target.revision)}` : `runKey=${enc(target.runKey ?? '')}`)),
   fleet: (limit: number, trendOffset: number, trendLimit: number) =>
-    request<FleetAnswer>(`/fleet?limit=${limit}&trendOffset=${trendOffset}&trendLimit=${trendLimit}`),
+    request<FleetSummaryDocument>(`/fleet?limit=${limit}&trendOffset=${trendOffset}&trendLimit=${trendLimit}`),
   historyServer: (baseUrl: string, appId: string, attemptId: string) =>
     request<ParseStatus>(`/history-server?baseUrl=${enc(baseUrl)}&appId=${enc(appId)}&attemptId=${enc(attemptId)}`,
                          { method: 'POST' }),

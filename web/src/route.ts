@@ -4,13 +4,13 @@
 import { inlinedComparison, inlinedReport, REPORT_LOG } from './api';
 
 // compare, history and fleet name no log: what they show is in the query (?base=&cand=, ?subject=, ?trend=).
-export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'environment' | 'compare' | 'history' |
-  'fleet';
+export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'streaming' | 'environment' | 'compare' |
+  'history' | 'fleet';
 type StoreView = 'compare' | 'history' | 'fleet';
 const STORE_VIEWS: string[] = ['compare', 'history', 'fleet'];
 export interface Route { log: string | null; view: View; args: string[] }
 
-const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'environment'];
+const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'streaming', 'environment'];
 
 function parseSegments(segments: string[], log: string | null): Route {
   const view = (VIEWS as string[]).includes(segments[0] ?? '') ? (segments[0] as View) : 'overview';

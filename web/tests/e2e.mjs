@@ -73,6 +73,10 @@ function fillStore(store) {
 const sqliteStore = join(work, 'results.db');
 fillStore(sqliteStore);
 const base = await startServe(['--log-dir', corpus]);
+// Spark's own Structured Streaming test log (Spark 3.1, Kafka, 8 batches), in a serve of its own.
+const streamingDir = join(corpusRoot, 'apache__spark/sql/core/src/test/resources/spark-events');
+const STREAMING_LOG = 'local-1596020211915';
+const streamingBase = existsSync(join(streamingDir, STREAMING_LOG)) ? await startServe(['--log-dir', streamingDir]) : null;
 const compareBase = await startServe(['--log-dir', sparkEvents, '--store', sqliteStore]);
 // PostgreSQL when the environment has one (scripts/ci-postgres.sh sets SF_TEST_POSTGRES_URL), in
 // a schema of its own as tests/e2e/history_cli_test.sh does.
@@ -212,7 +216,8 @@ try {
     await page.waitForSelector('.stage');
     expect(await page.isVisible('text=Task duration'), 'the duration distribution');
     expect((await page.$$('table.compact tbody tr')).length >= 2, 'per-executor and per-host rows');
-    expect(await page.isVisible('canvas'), 'a chart');
+    // echarts draws its canvas in an effect after the rows render: wait for it (a timeout fails).
+    await page.waitForSelector('canvas', { state: 'visible' });
     // Histograms of the stage's successful tasks, and its tasks a page at a time in the order asked.
     await page.waitForSelector('.dist[data-shows=histogram] canvas');
     await page.waitForSelector('table.tasks tbody tr');
@@ -224,7 +229,8 @@ try {
     await page.waitForFunction((first) => document.querySelector('table.tasks tbody tr td:nth-child(4)')?.textContent !== first,
                                largestFirst[0]);
     const smallestFirst = await durations();
-    const ms = (text) => { const m = /^([\d.]+) (ms|s)$/.exec(text); return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN; };
+    // Durations as the library words them (tests/golden/figure_words.json): "450 ms", "2.2s", "1m 05s".
+    const ms = (text) => { const m = /^([\d.]+) ?(ms|s)$/.exec(text); return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : NaN; };
     const ordered = (list, sign) => list.map(ms).every((v, i, all) => i === 0 || sign * (v - all[i - 1]) >= 0);
     expect(ordered(largestFirst, -1), `largest first: ${largestFirst}`);
     expect(ordered(smallestFirst, 1), `smallest first: ${smallestFirst}`);
@@ -315,7 +321,7 @@ try {
     await page.selectOption('select[name=subject]', 'nightly');
     await page.click('tr[data-quantity=durationMs] a');
     await page.waitForSelector('table.points tbody tr');
-    expect(await page.isVisible('.series canvas'), 'the series chart');
+    await page.waitForSelector('.series canvas', { state: 'visible' });  // drawn in an effect, after the table
     const verdicts = await page.$$eval('table.points tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.dataset.verdict]));
     expect(verdicts.map((v) => v[0]).join() === 'c1,c2,c3,c4,c5,c6,c7,c8', `ancestry order: ${verdicts}`);
     expect(verdicts.at(-1)[1] === 'regressed', `the planted regression is marked: ${verdicts.at(-1)}`);
@@ -370,6 +376,47 @@ try {
     await page.goBack();
     await page.waitForSelector('table.fleet-trend tbody tr');
   });
+
+  // Structured Streaming: the nav entry only for a log with streaming queries, the list with Spark
+  // UI's columns, a run's charts (echarts draws in an effect: wait for the canvases) and its batch
+  // table, one row per batch of the log; in both themes.
+  if (streamingBase) {
+    await test('streaming', async (page) => {
+      await page.goto(`${base}/logs/${LOG}/overview`);
+      await page.waitForSelector('.kpi');
+      expect(await page.getByRole('link', { name: 'Streaming', exact: true }).count() === 0,
+             'a batch application has no Streaming page');
+      await page.goto(`${streamingBase}/logs/${STREAMING_LOG}/overview`);
+      await page.waitForSelector('.kpi');
+      await page.getByRole('link', { name: 'Streaming', exact: true }).click();
+      await page.waitForSelector('table.streaming-runs tbody tr');
+      const headers = await page.$$eval('table.streaming-runs thead th', (ths) => ths.map((t) => t.textContent));
+      for (const column of ['Name', 'Status', 'ID', 'Run ID', 'Start Time', 'Duration', 'Avg Input /sec', 'Avg Process /sec',
+                            'Latest Batch', 'Error']) {
+        expect(headers.includes(column), `the list has Spark UI's column ${column}: ${headers}`);
+      }
+      const runIds = await page.$$eval('table.streaming-runs tbody tr', (rows) => rows.map((r) => r.dataset.runId));
+      expect(runIds.length >= 1, `runs: ${runIds}`);
+      await page.click(`table.streaming-runs tr[data-run-id="${runIds[0]}"] td:first-child a`);
+      await page.waitForSelector('table.streaming-batches tbody tr');
+      await page.waitForSelector('.streaming-run .chart canvas');
+      const charts = await page.$$('.streaming-run .chart');
+      const canvases = await page.$$('.streaming-run .chart canvas');
+      expect(charts.length >= 4 && canvases.length === charts.length, `${canvases.length} of ${charts.length} charts drawn`);
+      const rows = (await page.$$('table.streaming-batches tbody tr')).length;
+      expect(rows === 8, `the batch table has the log's 8 batches: ${rows}`);
+      expect(new URL(page.url()).pathname === `/logs/${STREAMING_LOG}/streaming/${runIds[0]}`, `the run's address: ${page.url()}`);
+      await page.getByRole('button', { name: /dark theme/ }).click();
+      await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+      await page.waitForSelector('.streaming-run .chart canvas');
+      await page.screenshot({ path: join(shots, 'streaming-run-dark.png'), fullPage: true });
+      await page.getByRole('button', { name: /light theme/ }).click();
+      await page.waitForFunction(() => document.documentElement.dataset.theme !== 'dark');
+      await page.waitForSelector('.streaming-run .chart canvas');
+    });
+  } else {
+    console.log(`skip  streaming: ${join(streamingDir, STREAMING_LOG)} is absent`);
+  }
 
   await test('history-server-fetch', async (page) => {
     await page.goto(base + '/');

@@ -3,8 +3,8 @@
 // Spark's ExecutorAllocationManager would have run it.
 #include <gtest/gtest.h>
 
-#include "analysis/cluster_shape.h"
-#include "analysis/what_if.h"
+#include "analysis/models/what_if.h"
+#include "analysis/settings/cluster_shape.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -35,7 +35,9 @@ ScenarioLog capped_by_the_ratio() {
       .finished(45000)
       .executor("1", "host-a", 1, 3000)
       .executor("2", "host-a", 1, 3000);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 43000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 43000,
               .tasks = ScenarioLog::uniform_tasks(8, 3000, 10000, {"1", "2"}, 1)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 43500, .stages = {s}});
   return log;
@@ -60,7 +62,9 @@ ScenarioLog rounds_far_apart() {
   auto task = [](int64_t launch, const char* executor) {
     return TaskSpec{.launch_ms = launch, .duration_ms = 10000, .executor_id = executor};
   };
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 33000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 33000,
               .tasks = {task(1000, "1"), task(3000, "2"), task(11000, "1"), task(13000, "2"), task(21000, "1"),
                         task(23000, "2"), task(23000, "3"), task(23000, "4")}};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 33500, .stages = {s}});
@@ -197,7 +201,9 @@ TEST(AllocationRamp, AReplayThatMissesTodaysWallClockWeighsNothing) {
   auto task = [](int64_t launch, const char* executor) {
     return TaskSpec{.launch_ms = launch, .duration_ms = 10000, .executor_id = executor};
   };
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 60000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 60000,
               .tasks = {task(3000, "1"), task(13000, "1"), task(23000, "1"), task(30000, "2"), task(33000, "1"),
                         task(40000, "2"), task(43000, "1"), task(50000, "2")}};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60500, .stages = {s}});

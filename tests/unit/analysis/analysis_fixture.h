@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
+#include "analysis/findings/finding_types.h"
 #include "model/load.h"
 #include "support/scenario_log.h"
 
@@ -33,7 +34,7 @@ struct Analyzed {
     return found.size() == 1 ? found.front() : nullptr;
   }
   // What the detectors found, whether a finding kept its own entry or was folded into the one
-  // that names the same fix (analysis/same_fix.h).
+  // that names the same fix (analysis/findings/same_fix.h).
   std::vector<const Finding*> detected(std::string_view type, std::string_view rule = {}) const {
     std::vector<const Finding*> found;
     auto take = [&](const Finding& f) {
@@ -67,8 +68,32 @@ inline Thresholds detector_thresholds() {
   return t;
 }
 
+// Every finding of the analysis, and every one folded into another's entry, is one the registry
+// lists (analysis/findings/finding_types.h) with the scope it was reported at: a detector that reports a
+// new type or rule registers it there, with its reference page. Every analysis of a detector
+// test is checked, so each generated scenario is a case.
+inline void expect_registered(const Analysis& analysis) {
+  auto check = [](const Finding& f) {
+    const FindingTypeInfo* info = find_finding_type(f.type, f.rule);
+    if (info == nullptr) {
+      ADD_FAILURE() << f.id << ": type \"" << f.type << "\" with rule \"" << f.rule
+                    << "\" is not in the finding-type registry (src/analysis/findings/finding_types.cpp)";
+      return;
+    }
+    if (std::find(info->scopes.begin(), info->scopes.end(), f.scope) == info->scopes.end()) {
+      ADD_FAILURE() << f.id << ": scope " << to_string(f.scope) << " is not one the finding-type registry gives "
+                    << f.type_and_rule();
+    }
+  };
+  for (const Finding& f : analysis.findings) {
+    check(f);
+    for (const AnsweredFinding& a : f.also_answers) check(a.finding);
+  }
+}
+
 // Loads the log through load_event_log (the whole reading path) and analyzes it.
-inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log, const Thresholds& thresholds = detector_thresholds()) {
+inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log,
+                                 const Thresholds& thresholds = detector_thresholds()) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string(info->test_suite_name()) + "-" + info->name();
   for (char& c : name) {
@@ -87,6 +112,7 @@ inline Analyzed analyze_scenario(const sf::testing::ScenarioLog& log, const Thre
   options.thresholds = thresholds;
   Analyzed result{std::move(*model), {}};
   result.analysis = analyze(result.model, options);
+  expect_registered(result.analysis);
   return result;
 }
 

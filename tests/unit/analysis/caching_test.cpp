@@ -76,17 +76,17 @@ void add_read(ScenarioLog& log, int64_t id, PlanNodeSpec scan, int64_t bytes, in
                     .simple_string = "HashAggregate(keys=[], functions=[sum(amount)])",
                     .children = {std::move(scan)}},
            .driver_accum_updates = {{accumulator, 40}, {accumulator + 1, bytes}}});
-  log.job({.job_id = id,
-           .submit_ms = start,
-           .end_ms = start + 21000,
-           .sql_execution_id = id,
-           .stages = {[&] {
-             StageSpec s = stage(id, start, {accumulator + 2});
-             for (auto& task : s.tasks) task.input_bytes = task_input_bytes;
-             return s;
-           }()}});
+  log.job({.job_id = id, .submit_ms = start, .end_ms = start + 21000, .sql_execution_id = id, .stages = {[&] {
+                                                                                                StageSpec s = stage(
+                                                                                                    id, start,
+                                                                                                    {accumulator + 2});
+                                                                                                for (auto& task :
+                                                                                                     s.tasks)
+                                                                                                  task.input_bytes =
+                                                                                                      task_input_bytes;
+                                                                                                return s;
+                                                                                              }()}});
 }
-
 
 TEST(Caching, CleanLogHasNoCachingFindings) {
   auto log = cluster();
@@ -312,7 +312,6 @@ TEST(Caching, CacheUtilizationNearMisses) {
                   .empty());
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // A subtree computed again by later executions, and caches read once
 
@@ -338,17 +337,17 @@ PlanNodeSpec totals_plan(int ids, int64_t acc) {
   PlanNodeSpec range{.name = "Range",
                      .simple_string = "Range (0, 150000, step=1, splits=4)",
                      .metrics = {{"number of output rows", acc + 3}}};
-  PlanNodeSpec project{.name = "Project",
-                       .simple_string =
-                           "Project [(id#" + std::to_string(ids + 2) + "L % 500) AS " + k + ", sha2(id) AS " + h + "]",
-                       .children = {std::move(range)}};
+  PlanNodeSpec project{
+      .name = "Project",
+      .simple_string = "Project [(id#" + std::to_string(ids + 2) + "L % 500) AS " + k + ", sha2(id) AS " + h + "]",
+      .children = {std::move(range)}};
   PlanNodeSpec partial{.name = "HashAggregate",
                        .simple_string = "HashAggregate(keys=[" + k + "], functions=[partial_sum(crc32(" + h + "))])",
                        .metrics = {{"number of output rows", acc + 2}},
                        .children = {std::move(project)}};
   PlanNodeSpec exchange{.name = "Exchange",
-                        .simple_string = "Exchange hashpartitioning(" + k + ", 8), ENSURE_REQUIREMENTS, [plan_id=" +
-                                         std::to_string(ids * 10) + "]",
+                        .simple_string = "Exchange hashpartitioning(" + k +
+                                         ", 8), ENSURE_REQUIREMENTS, [plan_id=" + std::to_string(ids * 10) + "]",
                         .metrics = {{"shuffle records written", acc + 1}},
                         .children = {std::move(partial)}};
   return {.name = "HashAggregate",
@@ -368,13 +367,14 @@ void add_use(ScenarioLog& log, int64_t id, PlanNodeSpec top, PlanNodeSpec below,
            .submit_ms = start,
            .end_ms = start + 85000,
            .sql_execution_id = id,
-           .stages = {timed_stage(id * 2, start, 16, first_task_ms, {below_acc + 1, below_acc + 2, below_acc + 3}),
-                      timed_stage(id * 2 + 1, start + 2 * first_task_ms + 200, 8, 500,
-                                  {below_acc + 1, below_acc, top_acc})}});
+           .stages = {
+               timed_stage(id * 2, start, 16, first_task_ms, {below_acc + 1, below_acc + 2, below_acc + 3}),
+               timed_stage(id * 2 + 1, start + 2 * first_task_ms + 200, 8, 500, {below_acc + 1, below_acc, top_acc})}});
 }
 
 PlanNodeSpec total_of_n(int64_t acc) {
-  return {.name = "HashAggregate", .simple_string = "HashAggregate(keys=[], functions=[sum(n)])",
+  return {.name = "HashAggregate",
+          .simple_string = "HashAggregate(keys=[], functions=[sum(n)])",
           .metrics = {{"number of output rows", acc}}};
 }
 PlanNodeSpec filter_n(int64_t acc) {

@@ -24,7 +24,9 @@ ScenarioLog waves_on_two_executors(const std::string& master, int tasks = 40) {
       .finished(stage_end + 2000)
       .executor("1", "host-a", 1, 0)
       .executor("2", "host-b", 1, 0);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = stage_end,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = stage_end,
               .tasks = ScenarioLog::uniform_tasks(tasks, 1000, 10000, {"1", "2"}, 1)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = stage_end + 500, .stages = {s}});
   return log;
@@ -88,7 +90,9 @@ TEST(CoreBound, AStageSubmittedBeforeItsExecutorsRegisteredRanOnTheCoresThatCame
   // waves on the one that came, and the wait is a cold start's, not fewer cores.
   ScenarioLog log;
   log.property("spark.master", "yarn").start(0).finished(245000).executor("1", "host-a", 1, 4000);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 244000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 244000,
               .tasks = ScenarioLog::uniform_tasks(24, 4000, 10000, {"1"}, 1)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 244500, .stages = {s}});
   const auto result = analyze_scenario(log);
@@ -107,7 +111,9 @@ TEST(CoreBound, SaysWhereALongLastWaveClaimsTheSameTime) {
   for (int e = 1; e <= 8; ++e) executors.push_back(std::to_string(e));
   log.property("spark.master", "yarn").start(0).finished(183000);
   for (const std::string& e : executors) log.executor(e, "host-" + e, 1, 0);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 181000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 181000,
               .tasks = ScenarioLog::uniform_tasks(17, 1000, 60000, executors, 1)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 181500, .stages = {s}});
   Thresholds t = testing::detector_thresholds();

@@ -1,7 +1,7 @@
 // The cost model: what was held, at a rate card's prices, shared among stages, jobs and SQL
 // executions, and what findings' figures cost; the rate card from the analysis config. Figures
 // worked by hand in the comments.
-#include "analysis/cost.h"
+#include "analysis/economics/cost.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -62,9 +62,13 @@ TEST(Cost, SharedAmongTheStagesJobsAndQueriesRunning) {
   // SQL 0 over [5, 60) s ran it.
   ScenarioLog log;
   log.start(0).finished(100000).executor("1", "host-a", 4, 0).executor("2", "host-b", 4, 0);
-  StageSpec s0{.stage_id = 0, .submit_ms = 10000, .complete_ms = 50000,
+  StageSpec s0{.stage_id = 0,
+               .submit_ms = 10000,
+               .complete_ms = 50000,
                .tasks = ScenarioLog::uniform_tasks(4, 10000, 40000, {"1"}, 4)};
-  StageSpec s1{.stage_id = 1, .submit_ms = 30000, .complete_ms = 50000,
+  StageSpec s1{.stage_id = 1,
+               .submit_ms = 30000,
+               .complete_ms = 50000,
                .tasks = ScenarioLog::uniform_tasks(4, 30000, 20000, {"2"}, 4)};
   for (auto* s : {&s0, &s1}) {
     for (auto& t : s->tasks) t.run_time_ms = t.duration_ms;  // weights of exactly 4
@@ -72,8 +76,8 @@ TEST(Cost, SharedAmongTheStagesJobsAndQueriesRunning) {
   log.job({.job_id = 0, .submit_ms = 10000, .end_ms = 50000, .sql_execution_id = 0, .stages = {s0, s1}});
   log.sql({.execution_id = 0, .start_ms = 5000, .end_ms = 60000, .plan = {.name = "Project"}});
   const auto result = analyze_scenario(log, {});
-  const Cost cost = compute_cost(result.model, cluster_shape(result.model),
-                                 compute_occupancy(result.model), {}, cores_only());
+  const Cost cost =
+      compute_cost(result.model, cluster_shape(result.model), compute_occupancy(result.model), {}, cores_only());
   const double per_second = 9.0 / 3600;  // core-hours held each second
   // Stage 0 alone for 20 s, then half of the next 20 s (equal weights): 30 s; stage 1: 10 s.
   ASSERT_EQ(cost.stages.size(), 2u);
@@ -97,7 +101,8 @@ TEST(Cost, WhatAFindingsFigureCosts) {
   cores.id = "cores";
   cores.impact = {Basis::kResourceOnly, std::nullopt, EstimateMethod::kMeasured, RawWaste{3, WasteUnit::kCoreHours}};
   memory.id = "memory";
-  memory.impact = {Basis::kResourceOnly, std::nullopt, EstimateMethod::kModeled, RawWaste{7.2e6, WasteUnit::kMbSeconds}};
+  memory.impact = {Basis::kResourceOnly, std::nullopt, EstimateMethod::kModeled,
+                   RawWaste{7.2e6, WasteUnit::kMbSeconds}};
   time.id = "time";
   time.impact = {Basis::kSerial, WallClockRange{2160000, 2160000}, EstimateMethod::kMeasured, std::nullopt};
   const ClusterShape shape = cluster_shape(result.model);
@@ -118,7 +123,8 @@ std::string write_config(const std::string& name, const std::string& text) {
 }
 
 TEST(RateCardConfig, APresetYourOwnPricesOrAClearError) {
-  auto preset = load_analysis_options(write_config("preset.json", R"({"rateCard": {"preset": "aws-emr-serverless-us-east-1"}})"));
+  auto preset =
+      load_analysis_options(write_config("preset.json", R"({"rateCard": {"preset": "aws-emr-serverless-us-east-1"}})"));
   ASSERT_TRUE(preset) << preset.error().message();
   EXPECT_EQ(preset->rate_card, *find_rate_card_preset("aws-emr-serverless-us-east-1"));
 
@@ -133,7 +139,8 @@ TEST(RateCardConfig, APresetYourOwnPricesOrAClearError) {
   EXPECT_DOUBLE_EQ(own->thresholds.gc_warn_ratio, 0.2);
 
   // A preset with one price changed says so.
-  auto adjusted = load_analysis_options(write_config("adjusted.json", R"({"rateCard": {"preset": "gcp-e2-us-central1", "perGibHour": 0.001}})"));
+  auto adjusted = load_analysis_options(
+      write_config("adjusted.json", R"({"rateCard": {"preset": "gcp-e2-us-central1", "perGibHour": 0.001}})"));
   ASSERT_TRUE(adjusted);
   EXPECT_EQ(adjusted->rate_card.name, "gcp-e2-us-central1 (adjusted)");
   EXPECT_DOUBLE_EQ(adjusted->rate_card.per_core_hour, find_rate_card_preset("gcp-e2-us-central1")->per_core_hour);

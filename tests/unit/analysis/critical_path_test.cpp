@@ -1,6 +1,6 @@
 // The critical path (the least wall-clock with unlimited executors) and the ideal time (today's
 // cores, no skew) on a log built by hand. Figures worked by hand in the comments.
-#include "analysis/critical_path.h"
+#include "analysis/models/critical_path.h"
 
 #include <gtest/gtest.h>
 
@@ -36,13 +36,20 @@ StageSpec stage(int64_t id, int64_t submit_ms, int64_t complete_ms, std::vector<
 ScenarioLog three_stages_then_one() {
   ScenarioLog log;
   log.start(0).finished(100000).executor("1", "host-a", 4, 0);
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 55000,
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 55000,
            .stages = {stage(0, 2000, 23000,
-                            {{.launch_ms = 3000, .duration_ms = 10000}, {.launch_ms = 3000, .duration_ms = 10000},
-                             {.launch_ms = 3000, .duration_ms = 10000}, {.launch_ms = 3000, .duration_ms = 20000}}),
-                      stage(1, 2000, 18000, {{.launch_ms = 13000, .duration_ms = 5000}, {.launch_ms = 13000, .duration_ms = 5000}}),
+                            {{.launch_ms = 3000, .duration_ms = 10000},
+                             {.launch_ms = 3000, .duration_ms = 10000},
+                             {.launch_ms = 3000, .duration_ms = 10000},
+                             {.launch_ms = 3000, .duration_ms = 20000}}),
+                      stage(1, 2000, 18000,
+                            {{.launch_ms = 13000, .duration_ms = 5000}, {.launch_ms = 13000, .duration_ms = 5000}}),
                       stage(2, 24000, 54500, {{.launch_ms = 24500, .duration_ms = 30000}}, {0, 1})}});
-  log.job({.job_id = 1, .submit_ms = 60000, .end_ms = 70000,
+  log.job({.job_id = 1,
+           .submit_ms = 60000,
+           .end_ms = 70000,
            .stages = {stage(3, 61000, 69000, {{.launch_ms = 61000, .duration_ms = 8000}})}});
   return log;
 }
@@ -79,7 +86,9 @@ TEST(CriticalPath, NeverMoreThanTheWallClock) {
   // path is the wall-clock, not more.
   ScenarioLog log;
   log.start(0).finished(10000).executor("1", "host-a", 1, 0);
-  log.job({.job_id = 0, .submit_ms = 0, .end_ms = 10000,
+  log.job({.job_id = 0,
+           .submit_ms = 0,
+           .end_ms = 10000,
            .stages = {stage(0, 0, 10000, {{.launch_ms = 0, .duration_ms = 10000}})}});
   const auto path = critical_path(analyze_scenario(log).model);
   ASSERT_TRUE(path);
@@ -93,9 +102,13 @@ TEST(CriticalPath, ConcurrentJobsAreNotChained) {
   // (Not at 0 s: the log's times are epoch milliseconds, and 0 reads as a time not logged.)
   ScenarioLog log;
   log.start(0).finished(21000).executor("1", "host-a", 2, 0);
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 21000,
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 21000,
            .stages = {stage(0, 1000, 16000, {{.launch_ms = 1000, .duration_ms = 15000}})}});
-  log.job({.job_id = 1, .submit_ms = 1000, .end_ms = 21000,
+  log.job({.job_id = 1,
+           .submit_ms = 1000,
+           .end_ms = 21000,
            .stages = {stage(1, 1000, 16000, {{.launch_ms = 1000, .duration_ms = 15000}})}});
   const auto path = critical_path(analyze_scenario(log).model);
   ASSERT_TRUE(path);

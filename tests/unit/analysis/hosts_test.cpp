@@ -73,8 +73,6 @@ Analyzed analyze_stage(const StageSpec& stage, const Thresholds& thresholds = te
   return analyze_scenario(log, thresholds);
 }
 
-
-
 // A slow host's claim: the task time it spent past its peers' speed (core-ms), and what taking
 // that out of the stage takes off its wall-clock, its tasks spread over the stage's cores
 // (removed_work.h): the stage's six cores here, all busy.

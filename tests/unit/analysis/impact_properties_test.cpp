@@ -12,57 +12,18 @@
 #include <set>
 
 #include "analysis/analyzer.h"
-#include "analysis/impact.h"
-#include "loggen/log_generator.h"
-#include "eventlog/decoder.h"
-#include "model/model_builder.h"
+#include "analysis/models/impact.h"
+#include "unit/analysis/generated_apps.h"
 
 namespace sf::analysis {
 namespace {
 
-// Builds the model straight from the generator's lines (the loader is tested elsewhere).
-model::AppModel model_of(const loggen::GeneratorConfig& config) {
-  model::ModelBuilder builder;
-  eventlog::Decoder decoder;
-  std::string padded;
-  loggen::generate(
-      config,
-      [&](std::string_view line) {
-        if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
-        padded.assign(line);
-        padded.append(eventlog::kLinePadding, '\0');
-        decoder.decode(std::string_view(padded.data(), line.size()), builder);
-      },
-      nullptr);
-  return builder.finish({});
-}
-
-std::vector<loggen::GeneratorConfig> configs() {
-  std::vector<loggen::GeneratorConfig> all;
-  for (uint64_t seed = 1; seed <= 12; ++seed) {
-    auto c = loggen::GeneratorConfig::small();
-    c.seed = seed;
-    c.actions = 3 + static_cast<int>(seed % 6);
-    c.stages_per_action = 2 + static_cast<int>(seed % 3);
-    c.tasks_per_stage = 20 + static_cast<int>(seed * 13 % 90);
-    c.executors = 2 + static_cast<int>(seed % 5);
-    c.cores_per_executor = 1 + static_cast<int>(seed % 4);
-    c.speculation = seed % 2 == 0;
-    c.skew = seed % 3 != 0;
-    c.executor_churn = seed % 4 != 1;
-    c.finished = seed % 5 != 0;
-    all.push_back(c);
-  }
-  all.push_back(loggen::GeneratorConfig::demo());
-  return all;
-}
-
 TEST(ImpactProperties, InvariantsHoldOnGeneratedApplications) {
   size_t findings_checked = 0;
   size_t multi_stage = 0;
-  for (const auto& config : configs()) {
+  for (const auto& config : testing::varied_generated_configs()) {
     SCOPED_TRACE("seed " + std::to_string(config.seed));
-    const model::AppModel model = model_of(config);
+    const model::AppModel model = testing::generated_model(config);
     const Analysis analysis = analyze(model);
     const auto occupancy = compute_occupancy(model);
     const ImpactEstimator estimator(model, occupancy, analysis.thresholds);
@@ -123,7 +84,7 @@ TEST(ImpactProperties, InvariantsHoldOnGeneratedApplications) {
 }
 
 TEST(ImpactProperties, AnalysisIsDeterministic) {
-  const model::AppModel model = model_of(loggen::GeneratorConfig::demo());
+  const model::AppModel model = testing::generated_model(loggen::GeneratorConfig::demo());
   const Analysis a = analyze(model);
   const Analysis b = analyze(model);
   ASSERT_EQ(a.findings.size(), b.findings.size());

@@ -1,5 +1,5 @@
 // The impact estimator: clipping against the ceiling, gating, union caps, bases and bands.
-#include "analysis/impact.h"
+#include "analysis/models/impact.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,8 @@ WasteClaim stage_claim(std::vector<std::pair<int64_t, double>> parts, double raw
 
 struct Fixture {
   explicit Fixture(std::vector<model::StageAttempt> stages, int64_t app_end = 600000)
-      : model(make_model(std::move(stages), 8, 0, app_end)), occupancy(compute_occupancy(model)),
+      : model(make_model(std::move(stages), 8, 0, app_end)),
+        occupancy(compute_occupancy(model)),
         estimator(model, occupancy, thresholds) {}
   model::AppModel model;
   Thresholds thresholds;

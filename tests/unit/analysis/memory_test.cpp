@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/heap_sizes.h"
+#include "analysis/settings/heap_sizes.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -32,13 +32,6 @@ std::vector<const Finding*> memory_findings(const Analyzed& result) {
   }
   return found;
 }
-
-
-
-
-
-
-
 
 // Two executors of 4 cores (8 in all), 8 GiB heaps, a 100 s application: short enough that
 // no application-level rule (5 minutes at least) judges it.
@@ -203,9 +196,11 @@ TEST(Memory, GcWithoutFullCollectionsIsNotAHeapSizeProblem) {
   ASSERT_EQ(gc.size(), 1u);
   const Finding& full = *gc[0];
   EXPECT_EQ(suggested(full, "spark.executor.memory"), "16g") << full.recommendation;
-  EXPECT_EQ(full.recommendation.find("ObjectHashAggregate (collect_list)"), full.recommendation.find("The stage runs ") + 15)
+  EXPECT_EQ(full.recommendation.find("ObjectHashAggregate (collect_list)"),
+            full.recommendation.find("The stage runs ") + 15)
       << full.recommendation;
-  EXPECT_LT(full.recommendation.find("max_by"), full.recommendation.find("spark.executor.memory")) << full.recommendation;
+  EXPECT_LT(full.recommendation.find("max_by"), full.recommendation.find("spark.executor.memory"))
+      << full.recommendation;
   EXPECT_DOUBLE_EQ(raw_of(full), 360000);
 }
 
@@ -322,8 +317,9 @@ TEST(Memory, GcJavaOptionsLeaveOutWhatSparkAddsItself) {
             "-XX:TieredStopAtLevel=1 -XX:+UseG1GC");
 
   ScenarioLog old = short_app();
-  old.spark_version("3.2.4").java_version("1.8.0_292").property("spark.executor.extraJavaOptions",
-                                                                "--add-opens=java.base/java.nio=ALL-UNNAMED");
+  old.spark_version("3.2.4")
+      .java_version("1.8.0_292")
+      .property("spark.executor.extraJavaOptions", "--add-opens=java.base/java.nio=ALL-UNNAMED");
   result = run_stage(old, stage);
   ASSERT_EQ(result.of_type("gc").size(), 1u);
   EXPECT_EQ(suggested(*result.of_type("gc")[0], "spark.executor.extraJavaOptions"),
@@ -346,7 +342,8 @@ TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) 
   // 8g: doubled to 16g, in a container of 16 GiB + 10% overhead.
   Finding f = gc_with_heap("8g");
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "16g");
-  EXPECT_NE(f.recommendation.find("about 17.6 GiB (heap, 1.60 GiB of overhead)"), std::string::npos) << f.recommendation;
+  EXPECT_NE(f.recommendation.find("about 17.6 GiB (heap, 1.60 GiB of overhead)"), std::string::npos)
+      << f.recommendation;
   // 20g: 40g would lose compressed pointers; 31g is still 1.55x.
   f = gc_with_heap("20g");
   EXPECT_EQ(suggested(f, "spark.executor.memory"), "31g");
@@ -359,9 +356,10 @@ TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) 
   EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
   EXPECT_EQ(suggested(f, "spark.executor.instances"), "4");
   EXPECT_NE(f.recommendation.find("Fewer cores per executor"), std::string::npos) << f.recommendation;
-  // Without an executor count to double, no cores setting alone: the words say what to do.
+  // Without spark.executor.instances, the two executors the log held are the ones to double.
   f = gc_with_heap("30g");
-  EXPECT_EQ(suggested(f, "spark.executor.cores"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "4");
   EXPECT_NE(f.recommendation.find("with twice the executors"), std::string::npos) << f.recommendation;
   // The container counts a set overhead and the off-heap region.
   ScenarioLog log = short_app();
@@ -370,9 +368,48 @@ TEST(Memory, MoreMemoryPerTaskStopsBelowCompressedPointersAndNamesTheContainer) 
       .property("spark.memory.offHeap.size", "1073741824");
   auto result = run_stage(log, stage);
   ASSERT_EQ(result.of_type("gc").size(), 1u);
-  EXPECT_NE(result.of_type("gc")[0]->recommendation.find("about 19.0 GiB (heap, 2.00 GiB of overhead, 1.00 GiB off-heap"),
-            std::string::npos)
+  EXPECT_NE(
+      result.of_type("gc")[0]->recommendation.find("about 19.0 GiB (heap, 2.00 GiB of overhead, 1.00 GiB off-heap"),
+      std::string::npos)
       << result.of_type("gc")[0]->recommendation;
+}
+
+// Twice the executors of half the cores, as the cluster makes them: a standalone master makes
+// them from the cores it grants already; dynamic allocation asks for them itself unless its
+// ceiling stops it.
+TEST(Memory, FewerCoresPerExecutorGetTwiceTheExecutorsTheClustersWay) {
+  StageSpec stage = eighty_second_stage();
+  for (TaskSpec& t : stage.tasks) t.gc_time_ms = 2500;
+  const auto gc_of = [&](const std::vector<std::pair<std::string, std::string>>& properties) {
+    ScenarioLog log = short_app();
+    log.property("spark.executor.memory", "30g");
+    for (const auto& [key, value] : properties) log.property(key, value);
+    auto result = run_stage(log, stage);
+    EXPECT_EQ(result.of_type("gc").size(), 1u);
+    return result.of_type("gc").empty() ? Finding{} : *result.of_type("gc")[0];
+  };
+  Finding f = gc_of({{"spark.master", "spark://master:7077"}});
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.cores.max"), "<absent>");
+  EXPECT_NE(f.recommendation.find("The master makes 4 executors from the cores the application holds today"),
+            std::string::npos)
+      << f.recommendation;
+  f = gc_of({{"spark.master", "spark://master:7077"}, {"spark.cores.max", "8"}});
+  EXPECT_EQ(suggested(f, "spark.cores.max"), "<absent>");
+  EXPECT_NE(f.recommendation.find("from the same spark.cores.max"), std::string::npos) << f.recommendation;
+
+  f = gc_of({{"spark.master", "yarn"}, {"spark.dynamicAllocation.enabled", "true"}});
+  EXPECT_EQ(suggested(f, "spark.executor.cores"), "2");
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.maxExecutors"), "<absent>");
+  EXPECT_NE(f.recommendation.find("no ceiling here"), std::string::npos) << f.recommendation;
+  f = gc_of({{"spark.master", "yarn"},
+             {"spark.dynamicAllocation.enabled", "true"},
+             {"spark.dynamicAllocation.maxExecutors", "2"}});
+  EXPECT_EQ(suggested(f, "spark.dynamicAllocation.maxExecutors"), "4");
+
+  f = gc_of({{"spark.master", "k8s://https://api:6443"}, {"spark.executor.instances", "3"}});
+  EXPECT_EQ(suggested(f, "spark.executor.instances"), "6");
 }
 
 TEST(Memory, GcJustUnderTheWarningRatioIsSilent) {
@@ -563,9 +600,7 @@ ScenarioLog busy_app(ScenarioLog log, int64_t heap_1, int64_t heap_2) {
   return log;
 }
 
-std::vector<const Finding*> memory_utilization(const Analyzed& result) {
-  return result.of_type("memoryUtilization");
-}
+std::vector<const Finding*> memory_utilization(const Analyzed& result) { return result.of_type("memoryUtilization"); }
 
 TEST(Memory, HeapOverProvisioned) {
   auto result = analyze_scenario(busy_app(long_app(), 2 * kGiB, 3 * kGiB));

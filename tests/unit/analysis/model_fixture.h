@@ -19,8 +19,8 @@ inline model::StageAttempt make_stage(int64_t id, int64_t start_ms, int64_t end_
   return s;
 }
 
-inline model::AppModel make_model(std::vector<model::StageAttempt> stages, int32_t cores = 8,
-                                  int64_t app_start = 0, int64_t app_end = 600000) {
+inline model::AppModel make_model(std::vector<model::StageAttempt> stages, int32_t cores = 8, int64_t app_start = 0,
+                                  int64_t app_end = 600000) {
   model::AppModel m;
   m.app.start_time_ms = app_start;
   m.app.end_time_ms = app_end;

@@ -1,5 +1,5 @@
 // The occupancy sweep: how each stage's window is shared, gates and ceilings.
-#include "analysis/occupancy.h"
+#include "analysis/models/occupancy.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <regex>
+#include <sstream>
 
 #include "unit/analysis/analysis_fixture.h"
 
@@ -26,7 +26,9 @@ ScenarioLog one_stage(bool finished, bool stage_completes) {
   s.submit_ms = 1000;
   s.tasks = ScenarioLog::uniform_tasks(8, 1000, 5000, {"1"}, 4);
   if (stage_completes) s.complete_ms = 11000;
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = stage_completes ? std::optional<int64_t>(11000) : std::nullopt,
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = stage_completes ? std::optional<int64_t>(11000) : std::nullopt,
            .stages = {s}});
   return log;
 }
@@ -43,7 +45,8 @@ TEST(RunState, LogWithoutApplicationEnd) {
   EXPECT_EQ(found[0]->rule, "noApplicationEnd");
   EXPECT_EQ(found[0]->impact.basis, Basis::kInformational);
   EXPECT_EQ(found[0]->band, ImpactBand::kMedium);
-  EXPECT_NE(found[0]->explanation.find("1 stage attempt was still running"), std::string::npos) << found[0]->explanation;
+  EXPECT_NE(found[0]->explanation.find("1 stage attempt was still running"), std::string::npos)
+      << found[0]->explanation;
 }
 
 // A gap in a rolling log's parts loses their events even when the application's end is there:

@@ -1,12 +1,12 @@
 // The schedule simulation on logs built by hand: at today's size it gives the log's wall-clock
 // back; with other executor counts the tasks pack as worked out in the comments; dependencies,
 // dynamic allocation and lost executors hold as the header says.
-#include "analysis/schedule_simulation.h"
+#include "analysis/models/schedule_simulation.h"
 
 #include <gtest/gtest.h>
 
-#include "analysis/cluster_shape.h"
-#include "analysis/what_if.h"
+#include "analysis/models/what_if.h"
+#include "analysis/settings/cluster_shape.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -63,11 +63,17 @@ TEST(ScheduleSimulation, AChildStageWaitsForItsParentAndAJobForTheOneBefore) {
   // is two tasks of 5 s (10 s), stage 1 one task of 6 s, stage 2 one of 2 s.
   ScenarioLog log;
   log.start(0).finished(30000).executor("1", "host-a", 1, 0);
-  StageSpec s0{.stage_id = 0, .submit_ms = 1000, .complete_ms = 11000,
+  StageSpec s0{.stage_id = 0,
+               .submit_ms = 1000,
+               .complete_ms = 11000,
                .tasks = {{.launch_ms = 1000, .duration_ms = 5000}, {.launch_ms = 6000, .duration_ms = 5000}}};
-  StageSpec s1{.stage_id = 1, .submit_ms = 11200, .complete_ms = 17200, .parent_ids = {0},
+  StageSpec s1{.stage_id = 1,
+               .submit_ms = 11200,
+               .complete_ms = 17200,
+               .parent_ids = {0},
                .tasks = {{.launch_ms = 11200, .duration_ms = 6000}}};
-  StageSpec s2{.stage_id = 2, .submit_ms = 21500, .complete_ms = 23500, .tasks = {{.launch_ms = 21500, .duration_ms = 2000}}};
+  StageSpec s2{
+      .stage_id = 2, .submit_ms = 21500, .complete_ms = 23500, .tasks = {{.launch_ms = 21500, .duration_ms = 2000}}};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 17500, .stages = {s0, s1}});
   log.job({.job_id = 1, .submit_ms = 21500, .end_ms = 27000, .stages = {s2}});
   const auto result = analyze_scenario(log);
@@ -90,7 +96,9 @@ TEST(ScheduleSimulation, DynamicAllocationAsksForExecutorsAfterTheStartupTheLogS
   // application at 30 s.
   ScenarioLog log;
   log.property("spark.dynamicAllocation.enabled", "true").start(0).finished(30000).executor("1", "host-a", 4, 5000);
-  StageSpec s{.stage_id = 0, .submit_ms = 2000, .complete_ms = 25000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 2000,
+              .complete_ms = 25000,
               .tasks = ScenarioLog::uniform_tasks(8, 5000, 10000, {"1"}, 4)};
   log.job({.job_id = 0, .submit_ms = 2000, .end_ms = 25500, .stages = {s}});
   const auto result = analyze_scenario(log);
@@ -112,9 +120,14 @@ TEST(ScheduleSimulation, ALostExecutorsTasksStartAgainOnItsReplacement) {
   log.start(0).finished(20000);
   log.executor("1", "host-a", 1, 0, 6000, int64_t{4} << 30, "Container marked as failed: exit 56");
   log.executor("2", "host-a", 1, 7000);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 17000,
-              .tasks = {{.launch_ms = 1000, .duration_ms = 5000, .reason = "ExecutorLostFailure",
-                         .failure_detail = "Container marked as failed", .index = 0},
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 17000,
+              .tasks = {{.launch_ms = 1000,
+                         .duration_ms = 5000,
+                         .reason = "ExecutorLostFailure",
+                         .failure_detail = "Container marked as failed",
+                         .index = 0},
                         {.launch_ms = 7000, .duration_ms = 10000, .executor_id = "2", .index = 0, .attempt = 1}}};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 18000, .stages = {s}});
   const auto result = analyze_scenario(log);

@@ -33,12 +33,6 @@ std::vector<const Finding*> shuffle_findings(const Analyzed& result) {
   return found;
 }
 
-
-
-
-
-
-
 // Two executors of 4 cores (8 in all); the application lasts `app_ms` (under 5 minutes: no
 // application-level rule judges it).
 ScenarioLog cluster(int64_t app_ms = 100000) {
@@ -274,10 +268,12 @@ StageSpec few_big_tasks(int tasks, int64_t bytes_per_task) {
 // "records read" (accumulator 71) the stage's tasks update.
 ScenarioLog behind_exchange(const std::string& exchange) {
   ScenarioLog log = cluster(250000);
-  log.sql(SqlSpec{.execution_id = 0, .start_ms = 1000, .end_ms = 203000,
-                  .plan = {.name = "Exchange",
-                           .simple_string = exchange,
-                           .metrics = {{.name = "records read", .accumulator_id = 71}}}});
+  log.sql(SqlSpec{
+      .execution_id = 0,
+      .start_ms = 1000,
+      .end_ms = 203000,
+      .plan = {
+          .name = "Exchange", .simple_string = exchange, .metrics = {{.name = "records read", .accumulator_id = 71}}}});
   return log;
 }
 

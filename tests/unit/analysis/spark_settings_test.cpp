@@ -1,6 +1,6 @@
 // The Spark settings table: its defaults by version, how values compare, and the reference page
 // written from it (docs/spark-settings.md; SF_UPDATE_GOLDEN=1 rewrites it, review the diff).
-#include "analysis/spark_settings.h"
+#include "analysis/settings/spark_settings.h"
 
 #include <gtest/gtest.h>
 
@@ -94,7 +94,7 @@ std::string version_text(SparkVersion v) { return std::to_string(v.major) + "." 
 std::string reference_page() {
   std::ostringstream out;
   out << "# Spark settings the detectors read and suggest\n\n"
-      << "Written from `src/analysis/spark_settings.cpp` by `SparkSettings.TheReferencePageIsTheTable`\n"
+      << "Written from `src/analysis/settings/spark_settings.cpp` by `SparkSettings.TheReferencePageIsTheTable`\n"
       << "(`SF_UPDATE_GOLDEN=1` rewrites it). A suggestion is shown only when the log's Spark has the\n"
       << "setting, when it differs from the value in effect (the application's, else this default), and\n"
       << "when it moves the way its finding means (a \"raise\" never suggests a lower value).\n\n"

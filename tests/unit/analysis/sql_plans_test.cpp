@@ -9,7 +9,7 @@
 // the post-fix floor 10 s x (1 - W / 79,920).
 #include <gtest/gtest.h>
 
-#include "analysis/plan_text.h"
+#include "analysis/detectors/plan_text.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -119,7 +119,8 @@ ScenarioLog self_join(std::string right_project = "") {
 
 TEST(PlanText, ReadableTextDropsTheIdsNormalizingEmpties) {
   const std::string text = "Exchange hashpartitioning(customer_id#12L, name#7, 200), ENSURE_REQUIREMENTS, [plan_id=80]";
-  EXPECT_EQ(normalized_plan_text(text), "Exchange hashpartitioning(customer_id#L, name#, 200), ENSURE_REQUIREMENTS, [plan_id=]");
+  EXPECT_EQ(normalized_plan_text(text),
+            "Exchange hashpartitioning(customer_id#L, name#, 200), ENSURE_REQUIREMENTS, [plan_id=]");
   EXPECT_EQ(readable_plan_text(text), "Exchange hashpartitioning(customer_id, name, 200), ENSURE_REQUIREMENTS");
   // Spark 3.0-3.3 tagged exchanges with [id=#42].
   EXPECT_EQ(readable_plan_text("Exchange RoundRobinPartitioning(2), REPARTITION_WITH_NUM, [id=#42]"),

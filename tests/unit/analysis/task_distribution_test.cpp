@@ -100,8 +100,6 @@ void expect_near_miss(const NearMiss& c, std::string_view type, std::string_view
   EXPECT_EQ(analyze_stage(c.stage, false, relaxed).detected(type, rule).size(), 1u) << c.what << ", relaxed";
 }
 
-
-
 // A stage-tied claim on a stage that ran alone: serial, low == high == the clipped waste.
 void expect_serial(const Finding& f, double raw_ms, double wall_clock_ms, EstimateMethod method) {
   EXPECT_EQ(f.impact.basis, Basis::kSerial) << f.id;
@@ -479,7 +477,8 @@ TEST(StageShape, LowParallelismUnderDynamicAllocationSaysWhichCoresTheStageHad) 
   auto shapes = result.detected("stageShape", "lowParallelism");
   ASSERT_EQ(shapes.size(), 1u);
   const Finding& f = *shapes[0];
-  EXPECT_NE(f.title.find("ran 3 tasks for 1m 10s on about 4 cores, where dynamic allocation could have held 16"), std::string::npos)
+  EXPECT_NE(f.title.find("ran 3 tasks for 1m 10s on about 4 cores, where dynamic allocation could have held 16"),
+            std::string::npos)
       << f.title;
   EXPECT_NE(f.explanation.find("by the tasks waiting to run"), std::string::npos) << f.explanation;
   EXPECT_EQ(evidence_of(f, "totalCores"), 16);
@@ -716,7 +715,8 @@ TEST(TinyTask, ThousandTasksOfFiftyMilliseconds) {
   // 1,000 MiB of shuffle at 128 MiB a partition: 8, one per core.
   EXPECT_EQ(evidence_of(f, "suggestedPartitions"), 8);
   EXPECT_EQ(evidence_of(f, "excessTasks"), 992);
-  EXPECT_NE(f.explanation.find("its 1000 MiB of shuffle read at 128 MiB a partition"), std::string::npos) << f.explanation;
+  EXPECT_NE(f.explanation.find("its 1000 MiB of shuffle read at 128 MiB a partition"), std::string::npos)
+      << f.explanation;
   // The reshape model (stage_reshape.h): per-task overhead 5 ms deserialization + 5 ms scheduler
   // delay, plus the shortest run up to as much again: 20 ms. Data work 50,000 - 1,000 x 20 =
   // 30,000 ms. In 8 tasks on 8 cores: (30,000 + 8 x 20) / 8 = 3,770 ms, against 6,250 ms.
@@ -756,8 +756,7 @@ TEST(TinyTask, ALaunchCostAboveTheCapIsMeasuredInAStageOfManyWaves) {
   // launch stands, not impact.taskOverheadMs (20 ms): overhead 25 + 25 ms of the shortest run =
   // 50 ms. Data work 60,000 - 1,000 x 50 = 10,000 ms; in 100 tasks: (10,000 + 100 x 50) / 8 =
   // 1,875 ms.
-  expect_tiny_task(stage_of(0, 1000, repeat(1000, 60, {.run_time_ms = 35, .deserialize_time_ms = 15})), 50, 1875,
-                   5625);
+  expect_tiny_task(stage_of(0, 1000, repeat(1000, 60, {.run_time_ms = 35, .deserialize_time_ms = 15})), 50, 1875, 5625);
 }
 
 TEST(TinyTask, TheFirstWavesSetUpIsPaidOncePerCoreNotPerTask) {

@@ -1,7 +1,7 @@
 // A stage's task durations rebuilt from the model's quantiles, count and sums: the order
 // statistics stay at their ranks, the sum is kept, and failed, killed and lost attempts are
 // replayed as the simulation needs them. Figures worked by hand in the comments.
-#include "analysis/task_durations.h"
+#include "analysis/models/task_durations.h"
 
 #include <gtest/gtest.h>
 
@@ -88,12 +88,28 @@ TEST(TaskDurations, EveryAttemptThatHeldASlotIsReplayedButTheLostOnes) {
   s.tasks = {{.launch_ms = 1000, .duration_ms = 1000, .index = 0},
              {.launch_ms = 1000, .duration_ms = 2000, .index = 1},
              {.launch_ms = 1000, .duration_ms = 3000, .index = 2},
-             {.launch_ms = 1000, .duration_ms = 600, .executor_id = "2", .reason = "ExceptionFailure",
-              .failure_detail = "java.lang.RuntimeException", .index = 0, .attempt = 1},
-             {.launch_ms = 1100, .duration_ms = 1000, .executor_id = "2", .reason = "ExecutorLostFailure",
-              .failure_detail = "Container marked as failed", .index = 1, .attempt = 1},
-             {.launch_ms = 1200, .duration_ms = 400, .executor_id = "2", .reason = "TaskKilled",
-              .failure_detail = "another attempt succeeded", .index = 2, .attempt = 1, .speculative = true}};
+             {.launch_ms = 1000,
+              .duration_ms = 600,
+              .executor_id = "2",
+              .reason = "ExceptionFailure",
+              .failure_detail = "java.lang.RuntimeException",
+              .index = 0,
+              .attempt = 1},
+             {.launch_ms = 1100,
+              .duration_ms = 1000,
+              .executor_id = "2",
+              .reason = "ExecutorLostFailure",
+              .failure_detail = "Container marked as failed",
+              .index = 1,
+              .attempt = 1},
+             {.launch_ms = 1200,
+              .duration_ms = 400,
+              .executor_id = "2",
+              .reason = "TaskKilled",
+              .failure_detail = "another attempt succeeded",
+              .index = 2,
+              .attempt = 1,
+              .speculative = true}};
   log.job({.job_id = 0, .submit_ms = 900, .end_ms = 6500, .stages = {s}});
   const auto result = analyze_scenario(log);
   ASSERT_EQ(result.model.stages.size(), 1u);

@@ -4,6 +4,7 @@
 // decoder, model builder (each attempt's root cause) and detectors.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 #include "unit/analysis/analysis_fixture.h"
@@ -236,7 +237,10 @@ TEST(TaskFailures, JobsFailedOfSeveralStagesKeepTheirRate) {
     StageSpec doomed = clean_stage(job, 1000 + job * 60000);
     doomed.complete_ms = 51000 + job * 60000;
     doomed.failure_reason = "Job aborted due to stage failure: Task 3 failed 4 times";
-    log.job({.job_id = job, .submit_ms = 1000 + job * 60000, .end_ms = 51000 + job * 60000, .succeeded = false,
+    log.job({.job_id = job,
+             .submit_ms = 1000 + job * 60000,
+             .end_ms = 51000 + job * 60000,
+             .succeeded = false,
              .stages = {doomed}});
   }
   log.job({.job_id = 2, .submit_ms = 120000, .end_ms = 170000, .stages = {clean_stage(2, 120000)}});
@@ -246,7 +250,6 @@ TEST(TaskFailures, JobsFailedOfSeveralStagesKeepTheirRate) {
   EXPECT_EQ(rate->stages.size(), 2u) << "it names the two stage attempts that failed the jobs";
   EXPECT_EQ(result.detected("stageFailed").size(), 2u);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Root causes
@@ -273,7 +276,9 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 const std::string kNestedJavaTrace =
     "org.apache.spark.SparkException: [TASK_WRITE_FAILED] Task failed while writing rows to file:/data/out. "
     "SQLSTATE: 58030\n"
-    "\tat org.apache.spark.sql.errors.QueryExecutionErrors$.taskFailedWhileWritingRowsError(QueryExecutionErrors.scala:774)\n"
+    "\tat "
+    "org.apache.spark.sql.errors.QueryExecutionErrors$.taskFailedWhileWritingRowsError(QueryExecutionErrors.scala:774)"
+    "\n"
     "\tat org.apache.spark.sql.execution.datasources.FileFormatWriter$.executeTask(FileFormatWriter.scala:421)\n"
     "\tat org.apache.spark.scheduler.ResultTask.runTask(ResultTask.scala:93)\n"
     "\tat java.base/java.lang.Thread.run(Thread.java:840)\n"
@@ -296,11 +301,16 @@ TEST(TaskFailures, InnermostJavaCauseNamesTheFailureTheStageAndTheJob) {
     stage.tasks.push_back(exception_attempt(7, "org.apache.spark.SparkException", trace));
   }
   // Spark 3.x quotes the last attempt after "(TID n) (host executor id): " and appends the driver's trace.
-  stage.failure_reason = "Job aborted due to stage failure: Task 7 in stage 0.0 failed 4 times, most recent failure: "
-                         "Lost task 7.3 in stage 0.0 (TID 11) (host-a executor 1): " +
-                         kNestedJavaTrace + "\nDriver stacktrace:";
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .succeeded = false,
-           .failure_message = *stage.failure_reason, .stages = {stage}});
+  stage.failure_reason =
+      "Job aborted due to stage failure: Task 7 in stage 0.0 failed 4 times, most recent failure: "
+      "Lost task 7.3 in stage 0.0 (TID 11) (host-a executor 1): " +
+      kNestedJavaTrace + "\nDriver stacktrace:";
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 60000,
+           .succeeded = false,
+           .failure_message = *stage.failure_reason,
+           .stages = {stage}});
   auto result = analyze_scenario(log);
 
   auto failures = result.detected("failures");
@@ -316,7 +326,8 @@ TEST(TaskFailures, InnermostJavaCauseNamesTheFailureTheStageAndTheJob) {
 
   auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
-  EXPECT_TRUE(contains(failed_stage[0]->explanation, "java.lang.NumberFormatException")) << failed_stage[0]->explanation;
+  EXPECT_TRUE(contains(failed_stage[0]->explanation, "java.lang.NumberFormatException"))
+      << failed_stage[0]->explanation;
   EXPECT_FALSE(contains(failed_stage[0]->explanation, "Driver stacktrace"));
   EXPECT_EQ(failed_stage[0]->band, ImpactBand::kHigh);
   auto rate = result.detected("jobFailureRate");
@@ -354,8 +365,12 @@ TEST(TaskFailures, PythonTracebackLastFrameAndExceptionSpark4) {
   // Spark 4 fails the stage and the job with the exception's own message: no "Job aborted" prefix.
   const std::string message = kSpark4PythonTrace.substr(kSpark4PythonTrace.find("[PYTHON_EXCEPTION]"));
   stage.failure_reason = message.substr(0, message.find("\tat "));
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 60000, .succeeded = false,
-           .failure_message = *stage.failure_reason, .stages = {stage}});
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 60000,
+           .succeeded = false,
+           .failure_message = *stage.failure_reason,
+           .stages = {stage}});
   auto result = analyze_scenario(log);
 
   auto failures = result.detected("failures");
@@ -364,7 +379,8 @@ TEST(TaskFailures, PythonTracebackLastFrameAndExceptionSpark4) {
   EXPECT_TRUE(contains(f.title, "ValueError: not an amount: 'n/a'")) << f.title;
   EXPECT_FALSE(contains(f.title, "SQLSTATE")) << f.title;
   EXPECT_TRUE(contains(f.explanation, "File \"/app/etl.py\", line 23, in parse_amount")) << f.explanation;
-  EXPECT_TRUE(contains(f.recommendation, "Python code raised ValueError at File \"/app/etl.py\", line 23")) << f.recommendation;
+  EXPECT_TRUE(contains(f.recommendation, "Python code raised ValueError at File \"/app/etl.py\", line 23"))
+      << f.recommendation;
   auto failed_stage = result.detected("stageFailed");
   ASSERT_EQ(failed_stage.size(), 1u);
   EXPECT_TRUE(contains(failed_stage[0]->explanation, "ValueError: not an amount: 'n/a' (File \"/app/etl.py\", line 23"))
@@ -378,17 +394,24 @@ TEST(TaskFailures, TwoPythonRaisesInOneStageAreTwoFindings) {
     return "org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n"
            "  File \"/opt/spark/python/lib/pyspark.zip/pyspark/worker.py\", line 3386, in main\n"
            "    process()\n"
-           "  File \"/app/generate_events.py\", line " + std::to_string(line) + ", in " + function + "\n"
+           "  File \"/app/generate_events.py\", line " +
+           std::to_string(line) + ", in " + function +
+           "\n"
            "    raise Exception(message)\n"
-           "Exception: " + message + "\n\n"
-           "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)\n";
+           "Exception: " +
+           message +
+           "\n\n"
+           "\tat "
+           "org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)"
+           "\n";
   };
   auto log = cluster();
   StageSpec stage = clean_stage(0, 1000);
   stage.tasks.resize(8);
   for (int i = 0; i < 3; ++i) {
-    stage.tasks.push_back(exception_attempt(i, "org.apache.spark.api.python.PythonException",
-                                            trace(37, "flaky_partition", "transient failure for partition " + std::to_string(i))));
+    stage.tasks.push_back(
+        exception_attempt(i, "org.apache.spark.api.python.PythonException",
+                          trace(37, "flaky_partition", "transient failure for partition " + std::to_string(i))));
   }
   stage.tasks.push_back(exception_attempt(5, "org.apache.spark.api.python.PythonException",
                                           trace(51, "fail_udf", "deliberate permanent failure")));
@@ -428,12 +451,13 @@ TEST(TaskFailures, ExecutorsLostWithOneExitCodeAreOneFindingWithACount) {
   log.start(0).finished(1000000);
   const auto loss = [](int container) {
     return "Container marked as failed: container_1538416563558_0014_01_00000" + std::to_string(container) +
-           " on host: worker-" + std::to_string(container % 2) + ".example.com. Exit status: 56. Diagnostics: "
+           " on host: worker-" + std::to_string(container % 2) +
+           ".example.com. Exit status: 56. Diagnostics: "
            "Exception from container-launch.\nExit code: 56\n";
   };
   for (int e = 1; e <= 8; ++e) {
-    log.executor(std::to_string(e), "worker-" + std::to_string(e % 2), 1, 100 + e, 50000 + 10000 * e,
-                 int64_t{4} << 30, loss(e + 1));
+    log.executor(std::to_string(e), "worker-" + std::to_string(e % 2), 1, 100 + e, 50000 + 10000 * e, int64_t{4} << 30,
+                 loss(e + 1));
   }
   std::vector<StageSpec> stages;
   int executor = 1;
@@ -470,6 +494,95 @@ TEST(TaskFailures, ExecutorsLostWithOneExitCodeAreOneFindingWithACount) {
   EXPECT_TRUE(f.settings.empty()) << "exit code 56 is not a memory limit: no memory setting to suggest";
 }
 
+// Kubernetes: executors lost with their pods, each reason as ExecutorPodsLifecycleManager writes it
+// (Spark 3.3+ exitReasonMessage: a leading line break, describeExitCode's gloss, the pod's reason,
+// KubernetesUtils.containersDescription's container lines). Two stages lose two pods each.
+Analyzed lost_pods(const std::string& spark_version, const std::function<std::string(int)>& reason) {
+  ScenarioLog log;
+  log.spark_version(spark_version).start(0).finished(400000);
+  log.property("spark.master", "k8s://https://kubernetes.default.svc:443").property("spark.executor.memory", "8g");
+  log.executor("1", "10.0.0.1", 4, 100);
+  for (int e = 2; e <= 5; ++e) {
+    log.executor(std::to_string(e), "10.0.0." + std::to_string(e), 4, 100, 60000 * e, int64_t{4} << 30, reason(e));
+  }
+  std::vector<StageSpec> stages;
+  for (int s = 0; s < 2; ++s) {
+    StageSpec stage = clean_stage(s, 100000 * s + 1000);
+    stage.tasks = ScenarioLog::uniform_tasks(8, stage.submit_ms, 1000, {"1"}, 4);
+    for (int k = 0; k < 2; ++k) {
+      const int executor = 2 + 2 * s + k;
+      TaskSpec t;
+      t.launch_ms = stage.submit_ms + 100;
+      t.duration_ms = 5000;
+      t.executor_id = std::to_string(executor);
+      t.reason = "ExecutorLostFailure";
+      t.failure_detail = reason(executor);
+      t.index = 8 + k;
+      stage.tasks.push_back(t);
+    }
+    stage.complete_ms = stage.submit_ms + 20000;
+    stages.push_back(stage);
+  }
+  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 300000, .stages = stages});
+  return analyze_scenario(log);
+}
+
+std::string pod_exit(int executor, int code, const std::string& gloss, const std::string& pod_reason,
+                     const std::string& container_reason) {
+  return "\nThe executor with id " + std::to_string(executor) + " exited with exit code " + std::to_string(code) +
+         gloss + ".\n" + (pod_reason.empty() ? "" : "The API gave the following brief reason: " + pod_reason) +
+         "\n\n\nThe API gave the following container statuses:\n\n\n\t container name: spark-kubernetes-executor\n"
+         "\t container image: img\n\t container state: terminated\n\t exit code: " +
+         std::to_string(code) + "\n\t termination reason: " + container_reason + "\n      ";
+}
+
+TEST(TaskFailures, KubernetesPodsKilledAtTheirMemoryLimit) {
+  const auto result =
+      lost_pods("3.5.1", [](int e) { return pod_exit(e, 137, "(SIGKILL, possible container OOM)", "", "OOMKilled"); });
+  auto failures = result.detected("failures", "ExecutorLostFailure");
+  ASSERT_EQ(failures.size(), 1u);
+  const Finding& f = *failures[0];
+  EXPECT_TRUE(contains(f.title, "4 executor pods lost with exit code 137 (OOMKilled)")) << f.title;
+  EXPECT_TRUE(contains(f.explanation, "Kubernetes killed the executor's container at the pod's memory limit"))
+      << f.explanation;
+  EXPECT_TRUE(contains(f.explanation, "Spark logged: \"The executor with id")) << f.explanation;
+  EXPECT_TRUE(contains(f.recommendation, "spark.executor.memoryOverheadFactor (Spark 3.3+")) << f.recommendation;
+  // 8 GiB of heap: the overhead in effect is 0.1 of it, 819.2 MiB; twice that is suggested.
+  EXPECT_EQ(suggested(f, "spark.executor.memoryOverhead"), "1638m");
+  EXPECT_EQ(suggested(f, "spark.executor.memory"), "<absent>") << "the heap did not run out";
+
+  // Before Spark 3.3 the share-of-heap setting was Kubernetes' own.
+  const auto old = lost_pods("3.2.1", [](int e) { return pod_exit(e, 137, "", "", "OOMKilled"); });
+  ASSERT_EQ(old.detected("failures", "ExecutorLostFailure").size(), 1u);
+  EXPECT_TRUE(contains(old.detected("failures", "ExecutorLostFailure")[0]->recommendation,
+                       "spark.kubernetes.memoryOverheadFactor (Spark before 3.3"));
+}
+
+TEST(TaskFailures, KubernetesPodsStoppedOrDeletedAreNotMemory) {
+  const auto evicted = lost_pods("3.5.1", [](int e) { return pod_exit(e, 143, "(unexpected)", "Evicted", "Error"); });
+  auto failures = evicted.detected("failures", "ExecutorLostFailure");
+  ASSERT_EQ(failures.size(), 1u);
+  const Finding& f = *failures[0];
+  EXPECT_TRUE(contains(f.title, "4 executor pods lost with exit code 143 (Evicted)")) << f.title;
+  EXPECT_TRUE(contains(f.explanation, "Kubernetes evicted the pod")) << f.explanation;
+  EXPECT_EQ(suggested(f, "spark.decommission.enabled"), "true");
+  EXPECT_EQ(suggested(f, "spark.storage.decommission.enabled"), "true");
+  // Moving shuffle and cached blocks is on by default once storage decommissioning is: not named again.
+  EXPECT_EQ(suggested(f, "spark.storage.decommission.shuffleBlocks.enabled"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.storage.decommission.rddBlocks.enabled"), "<absent>");
+  EXPECT_EQ(suggested(f, "spark.executor.memoryOverhead"), "<absent>") << "143 is never Kubernetes' memory kill";
+  EXPECT_TRUE(contains(f.recommendation, "PodDisruptionBudget")) << f.recommendation;
+
+  const auto deleted = lost_pods("3.0.3", [](int e) {
+    return "The executor with id " + std::to_string(e) + " was deleted by a user or the framework.";
+  });
+  failures = deleted.detected("failures", "ExecutorLostFailure");
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_TRUE(contains(failures[0]->explanation, "the executor's pod was deleted")) << failures[0]->explanation;
+  EXPECT_TRUE(contains(failures[0]->recommendation, "decommissioning is Spark 3.1+")) << failures[0]->recommendation;
+  EXPECT_EQ(suggested(*failures[0], "spark.decommission.enabled"), "<absent>") << "Spark 3.0 has no such setting";
+}
+
 // Spark 4.3 in local mode, a job stopped from another thread: the stage is cancelled with its
 // running tasks never ending; nothing failed in them.
 TEST(TaskFailures, StageCancelledBySparkContextShutdown) {
@@ -486,8 +599,12 @@ TEST(TaskFailures, StageCancelledBySparkContextShutdown) {
   stage.num_tasks = 4;
   stage.complete_ms = 3000;
   stage.failure_reason = "Stage cancelled because SparkContext was shut down";
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 3010, .succeeded = false,
-           .failure_message = "Job 0 cancelled because SparkContext was shut down", .stages = {stage}});
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 3010,
+           .succeeded = false,
+           .failure_message = "Job 0 cancelled because SparkContext was shut down",
+           .stages = {stage}});
   auto result = analyze_scenario(log);
 
   auto cancelled = result.detected("stageFailed", "cancelledByShutdown");
@@ -523,16 +640,22 @@ TEST(TaskFailures, TaskFailingAfterTheApplicationEndIsNamedAsTheShutdown) {
   stage.tasks.back().duration_ms = 2080;
   stage.complete_ms = 10180;
   stage.failure_reason = "Stage cancelled because SparkContext was shut down";
-  log.job({.job_id = 3, .submit_ms = 1000, .end_ms = 10181, .succeeded = false,
-           .failure_message = "Job cancelled because SparkContext was shut down", .stages = {stage}});
+  log.job({.job_id = 3,
+           .submit_ms = 1000,
+           .end_ms = 10181,
+           .succeeded = false,
+           .failure_message = "Job cancelled because SparkContext was shut down",
+           .stages = {stage}});
   auto result = analyze_scenario(log);
 
   auto failures = result.detected("failures");
   ASSERT_EQ(failures.size(), 1u);
   const Finding& f = *failures[0];
-  EXPECT_TRUE(contains(f.title, "failed while the SparkContext was shutting down: java.io.IOException: Filesystem closed"))
+  EXPECT_TRUE(
+      contains(f.title, "failed while the SparkContext was shutting down: java.io.IOException: Filesystem closed"))
       << f.title;
-  EXPECT_TRUE(contains(f.recommendation, "the tasks did not fail of their own")) << "not a bug to fix in the task: " << f.recommendation;
+  EXPECT_TRUE(contains(f.recommendation, "the tasks did not fail of their own"))
+      << "not a bug to fix in the task: " << f.recommendation;
   EXPECT_EQ(f.band, ImpactBand::kLow);
   EXPECT_EQ(result.detected("stageFailed", "cancelledByShutdown").size(), 1u);
 }
@@ -543,7 +666,9 @@ TEST(TaskFailures, TaskFailingAfterTheApplicationEndIsNamedAsTheShutdown) {
 TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
   const std::string fetch_failure =
       "org.apache.spark.shuffle.FetchFailedException: /disk0/blockmgr-86c3/2d/shuffle_54_8347_0.index\n"
-      "\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:770)\n"
+      "\tat "
+      "org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator."
+      "scala:770)\n"
       "\tat org.apache.spark.rdd.RDD.iterator(RDD.scala:337)\n"
       "Caused by: java.nio.file.NoSuchFileException: /disk0/blockmgr-86c3/2d/shuffle_54_8347_0.index\n"
       "\tat sun.nio.fs.UnixException.translateToIOException(UnixException.java:86)\n"
@@ -563,8 +688,12 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
     stage.tasks.push_back(t);
   }
   stage.failure_reason = fetch_failure;
-  log.job({.job_id = 79, .submit_ms = 1000, .end_ms = 60000, .succeeded = false,
-           .failure_message = "Job 79 cancelled because SparkContext was shut down", .stages = {stage}});
+  log.job({.job_id = 79,
+           .submit_ms = 1000,
+           .end_ms = 60000,
+           .succeeded = false,
+           .failure_message = "Job 79 cancelled because SparkContext was shut down",
+           .stages = {stage}});
   auto result = analyze_scenario(log);
 
   auto failed_stage = result.detected("stageFailed");
@@ -579,8 +708,9 @@ TEST(TaskFailures, FetchFailedStageCutShortByShutdownIsNotBlamedForTheJob) {
   auto fetch = result.detected("failures", "FetchFailed");
   ASSERT_EQ(fetch.size(), 1u);
   EXPECT_TRUE(contains(fetch[0]->title, "java.nio.file.NoSuchFileException")) << fetch[0]->title;
-  EXPECT_TRUE(contains(fetch[0]->explanation,
-                       "at org.apache.spark.shuffle.IndexShuffleBlockResolver.getBlockData(IndexShuffleBlockResolver.scala:349)"))
+  EXPECT_TRUE(contains(
+      fetch[0]->explanation,
+      "at org.apache.spark.shuffle.IndexShuffleBlockResolver.getBlockData(IndexShuffleBlockResolver.scala:349)"))
       << fetch[0]->explanation;
 }
 
@@ -606,9 +736,10 @@ ScenarioLog stopped_while_running(int64_t loss_before_end_ms) {
     t.duration_ms = 30;
     t.executor_id = executor;
     t.reason = reason;
-    t.failure_detail = std::string(reason) == "FetchFailed" ? "org.apache.spark.shuffle.FetchFailedException: "
-                                                               "java.nio.file.NoSuchFileException: /disk0/blockmgr/x.index"
-                                                             : "Executor Process Lost";
+    t.failure_detail = std::string(reason) == "FetchFailed"
+                           ? "org.apache.spark.shuffle.FetchFailedException: "
+                             "java.nio.file.NoSuchFileException: /disk0/blockmgr/x.index"
+                           : "Executor Process Lost";
     t.index = index;
     stage.tasks.push_back(t);
   };
@@ -620,8 +751,12 @@ ScenarioLog stopped_while_running(int64_t loss_before_end_ms) {
   failed("FetchFailed", "1", lost_at + 110, 12);
   stage.complete_ms = lost_at + 120;
   stage.failure_reason = "org.apache.spark.shuffle.FetchFailedException: java.nio.file.NoSuchFileException";
-  log.job({.job_id = 79, .submit_ms = kEnd - 3000, .end_ms = kEnd + 40, .succeeded = false,
-           .failure_message = "Job 79 cancelled because SparkContext was shut down", .stages = {stage}});
+  log.job({.job_id = 79,
+           .submit_ms = kEnd - 3000,
+           .end_ms = kEnd + 40,
+           .succeeded = false,
+           .failure_message = "Job 79 cancelled because SparkContext was shut down",
+           .stages = {stage}});
   return log;
 }
 
@@ -700,12 +835,15 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 7200.0 / (23200.0 / 10000.0), 1e-6);
   EXPECT_TRUE(names_threshold(*retries[0], "retryWaste.minAppShare"));
-  EXPECT_TRUE(contains(retries[0]->explanation, "java.lang.IllegalStateException: flaky at com.acme.Step.run(Step.java:9)"))
+  EXPECT_TRUE(
+      contains(retries[0]->explanation, "java.lang.IllegalStateException: flaky at com.acme.Step.run(Step.java:9)"))
       << retries[0]->explanation;
   // The thresholds are the user's to move.
   Thresholds strict;
   strict.retry_min_app_share = 0.5;
-  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 8, .failed_ms = 900}, strict).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 8, .failed_ms = 900}, strict)
+                  .of_type("retryWaste")
+                  .empty());
 }
 
 // The task_retries scenario's shape: 8 tasks of 1 s on 2 slots, the first attempt of 4 of them
@@ -714,7 +852,8 @@ TEST(TaskFailures, RetryWasteCountsInAShortApplication) {
 // Without the failed attempts' run time (3,600 ms of task time x 11,480 / 11,600) the floor is
 // 3,959 ms, and the 3,600 / 2 = 1,800 ms claim stands.
 TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
-  auto result = retried_tasks({.app_ms = 12000, .tasks = 8, .cores = 1, .window_ms = 5800, .failed = 4, .failed_ms = 900});
+  auto result =
+      retried_tasks({.app_ms = 12000, .tasks = 8, .cores = 1, .window_ms = 5800, .failed = 4, .failed_ms = 900});
   auto retries = result.detected("retryWaste", "failedTasks");
   ASSERT_EQ(retries.size(), 1u);
   EXPECT_NEAR(raw_of(*retries[0]), 1800, 1e-6);
@@ -724,13 +863,22 @@ TEST(TaskFailures, RetryWasteIsClippedAtTheFloorWithoutTheFailures) {
 
 TEST(TaskFailures, RetryWasteKeepsNoiseOut) {
   // The same 3.1 s in a two-hour application: a rounding error of its wall-clock.
-  EXPECT_TRUE(retried_tasks({.app_ms = 7200000, .window_ms = 10000, .failed = 8, .failed_ms = 900}).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 7200000, .window_ms = 10000, .failed = 8, .failed_ms = 900})
+                  .of_type("retryWaste")
+                  .empty());
   // One attempt failing 200 ms in: about 120 ms of wall-clock, under the floor.
-  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 1, .failed_ms = 200}).of_type("retryWaste").empty());
+  EXPECT_TRUE(retried_tasks({.app_ms = 20000, .window_ms = 10000, .failed = 1, .failed_ms = 200})
+                  .of_type("retryWaste")
+                  .empty());
   // 1.8 s of wall-clock and 3% of the application, but 3.6% of a long stage's task time: the
   // stage's share keeps one stray failure in a big stage out.
-  EXPECT_TRUE(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 1, .failed_ms = 15000}).of_type("retryWaste").empty());
-  EXPECT_EQ(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 3, .failed_ms = 15000}).of_type("retryWaste").size(), 1u)
+  EXPECT_TRUE(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 1, .failed_ms = 15000})
+                  .of_type("retryWaste")
+                  .empty());
+  EXPECT_EQ(retried_tasks({.app_ms = 60000, .task_ms = 25000, .window_ms = 50000, .failed = 3, .failed_ms = 15000})
+                .of_type("retryWaste")
+                .size(),
+            1u)
       << "three such failures are 10% of the stage";
 }
 

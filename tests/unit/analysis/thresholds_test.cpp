@@ -1,6 +1,6 @@
 // The threshold registry and config files: every field named once, overrides applied, and
 // every mistake in a config file an error that names the file and the key.
-#include "analysis/thresholds.h"
+#include "analysis/settings/thresholds.h"
 #include "analysis/analysis_config.h"
 
 #include <gtest/gtest.h>
@@ -66,7 +66,8 @@ TEST(Thresholds, MistakesNameTheFileAndKey) {
   // Found by fuzz_thresholds_config: a number too large for a double threw out of the parser.
   auto overflow = load_analysis_options(write_config("huge.json", R"({"thresholds": {"gc.warnRatio": 1E3333333}})"));
   ASSERT_FALSE(overflow);
-  EXPECT_NE(overflow.error().message().find("huge.json: not valid JSON"), std::string::npos) << overflow.error().message();
+  EXPECT_NE(overflow.error().message().find("huge.json: not valid JSON"), std::string::npos)
+      << overflow.error().message();
   auto not_json = load_analysis_options(write_config("bad.json", "{thresholds:"));
   ASSERT_FALSE(not_json);
   EXPECT_NE(not_json.error().message().find("not valid JSON"), std::string::npos);
@@ -98,8 +99,8 @@ bool names_threshold(const std::string& text, std::string_view name) {
 
 // "30000", "0.05", "134217728 (128 MiB)".
 std::string default_text(double value, std::string_view unit) {
-  std::string text = value == std::floor(value) && std::abs(value) < 1e15 ? fmt::format("{:.0f}", value)
-                                                                          : fmt::format("{:g}", value);
+  std::string text =
+      value == std::floor(value) && std::abs(value) < 1e15 ? fmt::format("{:.0f}", value) : fmt::format("{:g}", value);
   if (unit == "bytes" && value >= 1024) text += " (" + units::format_bytes(static_cast<int64_t>(value)) + ")";
   return text;
 }
@@ -117,7 +118,7 @@ std::string thresholds_page() {
   const Thresholds defaults;
   std::ostringstream out;
   out << "# Thresholds\n\n"
-      << "Written from the registry in `src/analysis/thresholds.cpp` by\n"
+      << "Written from the registry in `src/analysis/settings/thresholds.cpp` by\n"
       << "`Thresholds.TheReferencePageIsTheRegistry` (`SF_UPDATE_GOLDEN=1` rewrites it). Every one can be\n"
       << "overridden with `analyze --config FILE` (`{\"thresholds\": {\"NAME\": VALUE}}`); a finding names\n"
       << "the ones that decided it. \"Explained in\" is the reference page that says how it is used.\n\n"
@@ -138,8 +139,7 @@ std::string thresholds_page() {
 TEST(Thresholds, TheReferencePageIsTheRegistry) {
   const std::filesystem::path page = std::filesystem::path(SF_SOURCE_DIR) / "docs" / "thresholds.md";
   const std::string expected = thresholds_page();
-  EXPECT_EQ(expected.find("(nowhere)"), std::string::npos)
-      << "a threshold no reference page explains:\n" << expected;
+  EXPECT_EQ(expected.find("(nowhere)"), std::string::npos) << "a threshold no reference page explains:\n" << expected;
   if (const char* update = std::getenv("SF_UPDATE_GOLDEN"); update != nullptr && std::string(update) == "1") {
     std::ofstream(page) << expected;
     GTEST_SKIP() << "rewrote " << page << ": review the diff";

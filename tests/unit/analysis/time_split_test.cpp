@@ -1,6 +1,6 @@
 // The time split: a window cut by the windows of the work it started, for the application, its
 // jobs and its SQL executions. Figures worked by hand in the comments.
-#include "analysis/time_split.h"
+#include "analysis/models/time_split.h"
 
 #include <gtest/gtest.h>
 
@@ -59,9 +59,13 @@ ScenarioLog two_jobs_in_one_query() {
     s.tasks = ScenarioLog::uniform_tasks(1, submit, end - submit, {"1"}, 4);
     return s;
   };
-  log.job({.job_id = 0, .submit_ms = 5000, .end_ms = 35000, .sql_execution_id = 0,
+  log.job({.job_id = 0,
+           .submit_ms = 5000,
+           .end_ms = 35000,
+           .sql_execution_id = 0,
            .stages = {stage(0, 6000, 20000), stage(1, 22000, 34000)}});
-  log.job({.job_id = 1, .submit_ms = 50000, .end_ms = 90000, .sql_execution_id = 0, .stages = {stage(2, 52000, 88000)}});
+  log.job(
+      {.job_id = 1, .submit_ms = 50000, .end_ms = 90000, .sql_execution_id = 0, .stages = {stage(2, 52000, 88000)}});
   log.sql({.execution_id = 0, .start_ms = 2000, .end_ms = 95000, .plan = {.name = "Project"}});
   return log;
 }

@@ -25,11 +25,6 @@ std::vector<const Finding*> timeline_findings(const Analyzed& result) {
   return found;
 }
 
-
-
-
-
-
 // n tasks of task_ms on the two 4-core executors, all launched at `start` when n <= 8.
 StageSpec stage_of(int64_t id, int64_t start, int n, int64_t task_ms, int64_t complete_ms) {
   StageSpec s;
@@ -72,7 +67,10 @@ TEST(Timeline, CleanLogHasNoFindings) {
 // driverTime.minShare (15%) and significant for so short an app.
 ScenarioLog driver_after_job(bool job_succeeded) {
   auto log = cluster(10000);
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 3000, .succeeded = job_succeeded,
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 3000,
+           .succeeded = job_succeeded,
            .stages = {stage_of(0, 1000, 8, 1500, 2900)}});
   return log;
 }
@@ -97,7 +95,11 @@ TEST(Timeline, DriverTimeBetweenJobsCountsWhenTheLastJobFailed) {
   // still the driver's; the 1 s after the failed one is not claimed.
   auto log = cluster(8000);
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 2000, .stages = {stage_of(0, 1000, 8, 800, 1900)}});
-  log.job({.job_id = 1, .submit_ms = 6000, .end_ms = 7000, .succeeded = false, .stages = {stage_of(1, 6000, 8, 800, 6900)}});
+  log.job({.job_id = 1,
+           .submit_ms = 6000,
+           .end_ms = 7000,
+           .succeeded = false,
+           .stages = {stage_of(1, 6000, 8, 800, 6900)}});
   auto result = analyze_scenario(log);
   ASSERT_EQ(result.of_type("driverTime").size(), 1u);
   const Finding& f = *result.of_type("driverTime")[0];
@@ -113,8 +115,16 @@ TEST(Timeline, DriverTimeInsideAQueryIsSparksNotTheDriversCode) {
   auto log = cluster(10000);
   log.sql({.execution_id = 0, .start_ms = 1000, .end_ms = 2000});
   log.sql({.execution_id = 1, .start_ms = 2500, .end_ms = 9000});
-  log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 2000, .sql_execution_id = 0, .stages = {stage_of(0, 1000, 8, 800, 1900)}});
-  log.job({.job_id = 1, .submit_ms = 8000, .end_ms = 9000, .sql_execution_id = 1, .stages = {stage_of(1, 8000, 8, 800, 8900)}});
+  log.job({.job_id = 0,
+           .submit_ms = 1000,
+           .end_ms = 2000,
+           .sql_execution_id = 0,
+           .stages = {stage_of(0, 1000, 8, 800, 1900)}});
+  log.job({.job_id = 1,
+           .submit_ms = 8000,
+           .end_ms = 9000,
+           .sql_execution_id = 1,
+           .stages = {stage_of(1, 8000, 8, 800, 8900)}});
   auto result = analyze_scenario(log);
   ASSERT_EQ(result.of_type("driverTime").size(), 1u);
   const Finding& f = *result.of_type("driverTime")[0];
@@ -129,7 +139,10 @@ TEST(Timeline, ASubExecutionsJobsAreItsRootsInTheTimeSplitAndTheCost) {
   auto log = cluster(100000);
   log.sql({.execution_id = 0, .start_ms = 1000, .end_ms = 60000});
   log.sql({.execution_id = 1, .start_ms = 4000, .end_ms = 59000, .root_execution_id = 0});
-  log.job({.job_id = 0, .submit_ms = 5000, .end_ms = 58000, .sql_execution_id = 1,
+  log.job({.job_id = 0,
+           .submit_ms = 5000,
+           .end_ms = 58000,
+           .sql_execution_id = 1,
            .stages = {stage_of(0, 5000, 8, 50000, 57000)}});
   const auto result = analyze_scenario(log);
   const auto& splits = result.analysis.economics.sql;
@@ -144,8 +157,9 @@ TEST(Timeline, ASubExecutionsJobsAreItsRootsInTheTimeSplitAndTheCost) {
 
 TEST(Timeline, ColdStartWaitingForExecutors) {
   // Executors register at 40 s; the job was submitted at 2 s; the first task launches at 45 s.
-  // 200 s application: gap 45 s >= 30 s and >= 5% (10 s).
-  auto result = analyze_scenario(first_task_at(200000, 40000, 2000, 45000, 57000));
+  // 200 s application: gap 45 s >= 30 s and >= 5% (10 s). On YARN, whose scheduler waits for
+  // 0.8 of the executors asked for unless told otherwise.
+  auto result = analyze_scenario(first_task_at(200000, 40000, 2000, 45000, 57000).property("spark.master", "yarn"));
   auto found = timeline_findings(result);
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
@@ -166,6 +180,23 @@ TEST(Timeline, ColdStartWaitingForExecutors) {
   ASSERT_NE(find_setting(f, "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
   EXPECT_NE(f.recommendation.find("waited 5.0s after the first executor"), std::string::npos) << f.recommendation;
   EXPECT_EQ(find_setting(f, "spark.dynamicAllocation.initialExecutors"), nullptr) << "dynamic allocation is off";
+}
+
+// A standalone master starts tasks as soon as any executor registered
+// (spark.scheduler.minRegisteredResourcesRatio is 0 there unless set): lowering it is no advice.
+TEST(Timeline, ColdStartOnAStandaloneMasterNamesNoRegistrationRatio) {
+  auto result = analyze_scenario(
+      first_task_at(200000, 40000, 2000, 45000, 57000).property("spark.master", "spark://master:7077"));
+  auto found = timeline_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(find_setting(*found[0], "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
+  // Set above a half, it is the application's own wait, on any master.
+  result = analyze_scenario(first_task_at(200000, 40000, 2000, 45000, 57000)
+                                .property("spark.master", "spark://master:7077")
+                                .property("spark.scheduler.minRegisteredResourcesRatio", "1.0"));
+  found = timeline_findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(find_setting(*found[0], "spark.scheduler.minRegisteredResourcesRatio"), nullptr);
 }
 
 TEST(Timeline, ColdStartWhoseFirstExecutorCameLateAsksNothingOfTheRegisteredShare) {
@@ -256,13 +287,18 @@ TEST(Timeline, ADatabricksNotebookIsASessionAndAJobsRunIsNot) {
   // Every Databricks cluster's application is "Databricks Shell"; the job group says which kind.
   // A notebook command's group (as in both Databricks logs of the corpus): someone typing.
   auto notebook = cluster(200000).app_name("Databricks Shell");
-  notebook.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000,
+  notebook.job({.job_id = 0,
+                .submit_ms = 44000,
+                .end_ms = 60000,
                 .job_group = "6625579578828059606_6540318825399155002_5922f96d0d444be0b53fbdc3b3ad6708",
                 .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
   EXPECT_TRUE(analyze_scenario(notebook).of_type("coldStart").empty());
   // A Jobs run's group: a batch application, whose 44 s before the first job is driver-side work.
   auto run = cluster(200000).app_name("Databricks Shell");
-  run.job({.job_id = 0, .submit_ms = 44000, .end_ms = 60000, .job_group = "job-912-run-3071-action-5520",
+  run.job({.job_id = 0,
+           .submit_ms = 44000,
+           .end_ms = 60000,
+           .job_group = "job-912-run-3071-action-5520",
            .stages = {stage_of(0, 44000, 8, 10000, 55000)}});
   EXPECT_EQ(analyze_scenario(run).of_type("coldStart").size(), 1u);
   // A job cluster says so in its source tag, whatever the groups.
@@ -399,8 +435,7 @@ TEST(Timeline, UtilizationOnDatabricksIsTheClusterSAutoscaling) {
   auto found = result.of_type("utilization");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_TRUE(found[0]->settings.empty());
-  EXPECT_NE(found[0]->recommendation.find("autoscale between 1 worker"), std::string::npos)
-      << found[0]->recommendation;
+  EXPECT_NE(found[0]->recommendation.find("autoscale between 1 worker"), std::string::npos) << found[0]->recommendation;
 }
 
 TEST(Timeline, UtilizationNearMisses) {
@@ -559,12 +594,65 @@ TEST(Timeline, ChurnWithoutDynamicAllocationPointsAtLostExecutors) {
 // A real log (a collect_list on Spark 4.3 out of heap) lost 4 executors with exit code 52 in a
 // minute: the failures finding names them with their count and exit code; churn would say it twice.
 TEST(Timeline, ExecutorsThatDiedWithAnExitCodeAreTheFailuresFindingsNotChurn) {
-  EXPECT_TRUE(analyze_scenario(churning(4, 30000, false, "Command exited with code 52")).of_type("autoscalingChurn").empty());
+  EXPECT_TRUE(
+      analyze_scenario(churning(4, 30000, false, "Command exited with code 52")).of_type("autoscalingChurn").empty());
   EXPECT_EQ(analyze_scenario(churning(4, 30000, false, "Executor heartbeat timed out after 140054 ms"))
                 .of_type("autoscalingChurn")
                 .size(),
             1u)
       << "a loss without an exit code is not counted by the failures finding";
+}
+
+}  // namespace
+}  // namespace sf::analysis
+
+namespace sf::analysis {
+namespace {
+
+// Kubernetes under dynamic allocation: four executor pods asked for at 1 s (Spark 3.4+ writes each
+// one's "Request Time" and "Registration Time" in its ExecutorAdded, JsonProtocol.executorInfoToJson);
+// the first registers at 3 s, the other three only at 61 s, while the stage's 392 tasks wait.
+ScenarioLog slow_pods(const std::string& master, bool with_request_times) {
+  ScenarioLog log;
+  log.spark_version("3.5.1").start(0).finished(80000);
+  log.property("spark.master", master).property("spark.dynamicAllocation.enabled", "true");
+  log.executor("1", "10.0.0.1", 4, 3000);
+  for (const char* id : {"2", "3", "4"}) log.executor(id, std::string("10.0.0.") + id, 4, 61000);
+  if (with_request_times) {
+    for (const char* id : {"1", "2", "3", "4"}) log.requested(id, 1000);
+  }
+  StageSpec stage;
+  stage.stage_id = 0;
+  stage.name = "scan";
+  stage.submit_ms = 2000;
+  stage.tasks = ScenarioLog::uniform_tasks(232, 3000, 1000, {"1"}, 4);
+  for (auto& task : ScenarioLog::uniform_tasks(160, 61000, 1000, {"1", "2", "3", "4"}, 4)) {
+    task.index = static_cast<int>(stage.tasks.size());
+    stage.tasks.push_back(task);
+  }
+  stage.complete_ms = 71000;
+  log.job({.job_id = 0, .submit_ms = 2000, .end_ms = 71000, .stages = {stage}});
+  return log;
+}
+
+TEST(Timeline, SlowExecutorPodsWhileTasksWaited) {
+  const Analyzed result = analyze_scenario(slow_pods("k8s://https://k8s.example:443", true));
+  auto found = result.detected("executorStartup");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_DOUBLE_EQ(evidence_of(f, "executorsWithRequestTime"), 4);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "lateExecutors"), 3);
+  EXPECT_DOUBLE_EQ(evidence_of(f, "medianStartupMs"), 60000);
+  // From 11 s (asked for at 1 s, plus the 10 s a pod is expected to take) to 61 s, 12 of the 16
+  // cores the stage could have had were still starting: 3/4 of 50 s.
+  EXPECT_NEAR(evidence_of(f, "waitingStagesCostMs"), 37500, 1);
+  EXPECT_NE(f.recommendation.find("cannot say where the time went"), std::string::npos) << f.recommendation;
+  EXPECT_NE(f.recommendation.find("spark.kubernetes.executor.podTemplateFile"), std::string::npos) << f.recommendation;
+
+  EXPECT_TRUE(analyze_scenario(slow_pods("k8s://https://k8s.example:443", false)).detected("executorStartup").empty())
+      << "without Spark 3.4+'s request times there is nothing to measure";
+  EXPECT_TRUE(analyze_scenario(slow_pods("yarn", true)).detected("executorStartup").empty())
+      << "the pod-side advice is Kubernetes'";
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The what-if curve: which executor counts it tries, that it never rises, today's size on it,
 // and the knee. Figures worked by hand in the comments.
-#include "analysis/what_if.h"
+#include "analysis/models/what_if.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +19,9 @@ using testing::analyze_scenario;
 ScenarioLog sixteen_tasks() {
   ScenarioLog log;
   log.start(0).finished(44000).executor("1", "host-a", 2, 0).executor("2", "host-b", 2, 0);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 41000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 41000,
               .tasks = ScenarioLog::uniform_tasks(16, 1000, 10000, {"1", "2"}, 2)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 42000, .stages = {s}});
   return log;
@@ -58,7 +60,9 @@ TEST(WhatIf, TheCurveTheKneeAndTodaysSize) {
 TEST(WhatIf, AnExecutorClaimingBillionsOfCoresRunsAsManyTasksAsAStageHas) {
   ScenarioLog log;
   log.start(0).finished(44000).executor("1", "host-a", 2147483647, 0);
-  StageSpec s{.stage_id = 0, .submit_ms = 1000, .complete_ms = 11000,
+  StageSpec s{.stage_id = 0,
+              .submit_ms = 1000,
+              .complete_ms = 11000,
               .tasks = ScenarioLog::uniform_tasks(16, 1000, 10000, {"1"}, 16)};
   log.job({.job_id = 0, .submit_ms = 1000, .end_ms = 42000, .stages = {s}});
   const auto result = analyze_scenario(log);

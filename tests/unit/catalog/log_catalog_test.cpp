@@ -91,9 +91,7 @@ class LogCatalogTest : public ::testing::Test {
     return read;
   }
   // A rewrite within the same second as the first write must still count as a change.
-  static void touch_later(const fs::path& path) {
-    fs::last_write_time(path, fs::last_write_time(path) + 2s);
-  }
+  static void touch_later(const fs::path& path) { fs::last_write_time(path, fs::last_write_time(path) + 2s); }
 
   fs::path base_, logs_;
 };

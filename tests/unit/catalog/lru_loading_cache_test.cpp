@@ -130,7 +130,8 @@ TEST(LruLoadingCache, ABuildCancelledByItsCallerIsBuiltAgainForTheWaiters) {
   waiting.on_tick = [&] {
     if (!ticked.exchange(true)) release.set_value();
   };
-  auto waiter = cache.get("log", 1, []() -> Result<int> { return 7; }, waiting);
+  auto waiter = cache.get(
+      "log", 1, []() -> Result<int> { return 7; }, waiting);
   ASSERT_TRUE(waiter.has_value()) << waiter.error().message();
   EXPECT_EQ(**waiter, 7);
   EXPECT_EQ(cancelled.get().error().code(), StatusCode::kCancelled);
@@ -153,7 +154,8 @@ TEST(LruLoadingCache, AWaiterMayStopWaitingAndTheBuildGoesOn) {
   LruLoadingCache<std::string, int>::Waiting waiting;
   waiting.cancel = &cancel;
   waiting.on_tick = [&] { cancel = true; };
-  auto gave_up = cache.get("log", 1, [&]() -> Result<int> { return ++builds; }, waiting);
+  auto gave_up = cache.get(
+      "log", 1, [&]() -> Result<int> { return ++builds; }, waiting);
   ASSERT_FALSE(gave_up.has_value());
   EXPECT_EQ(gave_up.error().code(), StatusCode::kCancelled);
   release.set_value();
@@ -168,7 +170,12 @@ TEST(LruLoadingCache, AWaiterMayStopWaitingAndTheBuildGoesOn) {
 TEST(LruLoadingCache, AnEvictedValueACallerStillHoldsIsHandedOutAgainNotRebuilt) {
   LruLoadingCache<int, int> cache(1);
   int builds = 0;
-  auto build = [&](int key) { return [&builds, key]() -> Result<int> { ++builds; return key * 10; }; };
+  auto build = [&](int key) {
+    return [&builds, key]() -> Result<int> {
+      ++builds;
+      return key * 10;
+    };
+  };
   const std::shared_ptr<const int> held = *cache.get(1, 1, build(1));
   EXPECT_EQ(**cache.get(2, 1, build(2)), 20);  // evicts 1, which `held` keeps alive
   EXPECT_EQ(cache.size(), 1u);
@@ -185,7 +192,12 @@ TEST(LruLoadingCache, AnEvictedValueACallerStillHoldsIsHandedOutAgainNotRebuilt)
 TEST(LruLoadingCache, BoundingTheValuesAliveMakesABuildWaitForRoom) {
   LruLoadingCache<int, int> cache(1, Bound::kAlive);
   std::atomic<int> builds{0};
-  auto build = [&](int key) { return [&builds, key]() -> Result<int> { ++builds; return key * 10; }; };
+  auto build = [&](int key) {
+    return [&builds, key]() -> Result<int> {
+      ++builds;
+      return key * 10;
+    };
+  };
   std::shared_ptr<const int> held = *cache.get(1, 1, build(1));
   std::atomic<bool> cancel{false};
   LruLoadingCache<int, int>::Waiting waiting;

@@ -13,6 +13,7 @@
 #include "compare/run_comparison.h"
 #include "generated_model.h"
 #include "report/comparison_json.h"
+#include "report/document_kind.h"
 #include "report/plan_diff_json.h"
 
 namespace sf::compare {
@@ -63,8 +64,7 @@ Comparison everything(const model::AppModel& base, const model::AppModel& cand) 
   options.alignment.normalizer = *ComparisonNormalizer::with_patterns({"/tmp/[a-z0-9]+"});
   Comparison c = compare_runs(base, cand, options);
   c.normalize_patterns = {"/tmp/[a-z0-9]+"};
-  c.budgets = evaluate_budgets({*parse_budget("wallClock=+5%"), *parse_budget("spill=0"),
-                                *parse_budget("gcTime=+10%")},
+  c.budgets = evaluate_budgets({*parse_budget("wallClock=+5%"), *parse_budget("spill=0"), *parse_budget("gcTime=+10%")},
                                c.metric_deltas);
   c.configuration.push_back({.key = "spark.sql.shuffle.partitions",
                              .baseline = "20",
@@ -96,7 +96,8 @@ const KeyOrders& comparison_key_orders() {
   static const std::string category = "rule band baseline candidate";
   static const KeyOrders orders = {
       {"",
-       "comparisonSchemaVersion baseline candidate confidence banner runtimeCoverage matchedCoverage comparable "
+       "kind schemaVersion comparisonSchemaVersion baseline candidate confidence banner runtimeCoverage "
+       "matchedCoverage comparable "
        "configurationDifferences metricDeltas executionDeltas findingsDelta executionAlignment stagePairs unmatched "
        "replanned deltaBookkeeping runTime stageDeltas stageSkewDeltas collisionIdentities baseStages candStages "
        "normalizePatterns budgets"},
@@ -165,7 +166,9 @@ TEST_F(DocumentLayout, TheComparisonIsNlohmannsDumpOfItselfPrettyAndCompact) {
   EXPECT_TRUE(doc["configurationDifferences"][0]["candidate"].is_null());
   EXPECT_TRUE(doc["baseline"]["durationMs"].is_number_integer());
   EXPECT_TRUE(doc["matchedCoverage"].is_number_float());
-  EXPECT_EQ(doc["comparisonSchemaVersion"], kComparisonSchemaVersion);
+  EXPECT_EQ(doc["kind"], "sparkforensics.comparison");
+  EXPECT_EQ(doc["schemaVersion"], report::kComparisonDocument.schema_version);
+  EXPECT_EQ(doc["comparisonSchemaVersion"], report::kComparisonDocument.schema_version);
 }
 
 TEST_F(DocumentLayout, TheComparisonsMembersComeInTheSchemasOrder) {
@@ -203,7 +206,13 @@ TEST_F(DocumentLayout, ThePlanDiffsAreNlohmannsDumpOfThemselvesInTheirOrder) {
   const std::string one = report::plan_diff_json(*base_->sql_execution(pair.base_execution_id),
                                                  *cand_->sql_execution(pair.cand_execution_id));
   EXPECT_EQ(one, reparsed(one, -1));
-  EXPECT_EQ(one, Json::parse(text)[0].dump());
+  // The dashboard's one diff is a document of its own: a list's entry with its kind in front.
+  Json as_document = Json::parse(one);
+  EXPECT_EQ(as_document["kind"], "sparkforensics.planDiff");
+  EXPECT_EQ(as_document["schemaVersion"], 1);
+  as_document.erase("kind");
+  as_document.erase("schemaVersion");
+  EXPECT_EQ(as_document.dump(), Json::parse(text)[0].dump());
   EXPECT_EQ(report::plan_diffs_json(c, *base_, *cand_, {}, 0), "[]");
 }
 

@@ -20,9 +20,7 @@ struct LogPair {
   std::string_view cand;
 };
 
-void PrintTo(const LogPair& pair, std::ostream* out) {
-  *out << pair.base << " vs " << pair.cand;
-}
+void PrintTo(const LogPair& pair, std::ostream* out) { *out << pair.base << " vs " << pair.cand; }
 
 std::string test_name(std::string_view path) {
   std::string name;
@@ -49,12 +47,8 @@ const model::AppModel* load_corpus_log(const std::filesystem::path& path) {
 constexpr std::string_view kQual = "NVIDIA__spark-rapids-tools/core/src/test/resources/spark-events-qualification/";
 constexpr std::string_view kProf = "NVIDIA__spark-rapids-tools/core/src/test/resources/spark-events-profiling/";
 
-std::string q(std::string_view rest) {
-  return std::string(kQual) + std::string(rest);
-}
-std::string p(std::string_view rest) {
-  return std::string(kProf) + std::string(rest);
-}
+std::string q(std::string_view rest) { return std::string(kQual) + std::string(rest); }
+std::string p(std::string_view rest) { return std::string(kProf) + std::string(rest); }
 
 // The same bytes of events, re-encoded or re-packaged.
 const std::vector<LogPair>& same_log_pairs() {
@@ -206,8 +200,8 @@ TEST_P(Unrelated, NeverClaimsOkConfidence) {
     // Different applications: figures, but no verdict on them.
     EXPECT_FALSE(c.comparable) << "coverage " << c.runtime_coverage.value_or(-1);
     for (const MetricDelta& d : c.metric_deltas) {
-      EXPECT_NE(d.direction, Direction::kImprovement) << d.name;
-      EXPECT_NE(d.direction, Direction::kRegression) << d.name;
+      EXPECT_NE(d.direction, ChangeKind::kImprovement) << d.name;
+      EXPECT_NE(d.direction, ChangeKind::kRegression) << d.name;
     }
   }
 }

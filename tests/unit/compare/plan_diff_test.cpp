@@ -48,16 +48,22 @@ Spec scan(const std::string& table, int id) {
 
 TEST(PlanDiff, ASortMergeJoinThatBecameABroadcastHashJoin) {
   const model::PlanTree base = tree_of(
-      {"HashAggregate", "HashAggregate(keys=[r#6])",
-       {{"SortMergeJoin", "SortMergeJoin [k#1], [k#5], Inner",
+      {"HashAggregate",
+       "HashAggregate(keys=[r#6])",
+       {{"SortMergeJoin",
+         "SortMergeJoin [k#1], [k#5], Inner",
          {{"Sort", "Sort [k#1 ASC]", {{"Exchange", "Exchange hashpartitioning(k#1, 200)", {scan("orders", 1)}}}},
-          {"Sort (right)", "Sort [k#5 ASC]",
+          {"Sort (right)",
+           "Sort [k#5 ASC]",
            {{"Exchange (right)", "Exchange hashpartitioning(k#5, 200)", {scan("customers", 5)}}}}}}}});
   // Expression ids renumber between runs: the normalizer takes them out.
-  const model::PlanTree cand = tree_of(
-      {"HashAggregate", "HashAggregate(keys=[r#16])",
-       {{"BroadcastHashJoin", "BroadcastHashJoin [k#11], [k#15], Inner, BuildRight",
-         {scan("orders", 11), {"BroadcastExchange", "BroadcastExchange HashedRelationBroadcastMode", {scan("customers", 15)}}}}}});
+  const model::PlanTree cand =
+      tree_of({"HashAggregate",
+               "HashAggregate(keys=[r#16])",
+               {{"BroadcastHashJoin",
+                 "BroadcastHashJoin [k#11], [k#15], Inner, BuildRight",
+                 {scan("orders", 11),
+                  {"BroadcastExchange", "BroadcastExchange HashedRelationBroadcastMode", {scan("customers", 15)}}}}}});
   const PlanDiff d = diff_plans(base, cand);
   const auto b = by_name(base, d.base);
   const auto c = by_name(cand, d.cand);

@@ -64,7 +64,7 @@ TEST(CompareRuns, SelfComparisonIsExactCompleteAndUnchanged) {
   }
   for (const auto& d : c.metric_deltas) {
     if (!d.unavailable_reason.empty()) continue;
-    EXPECT_EQ(d.direction, Direction::kUnchanged) << d.name;
+    EXPECT_EQ(d.direction, ChangeKind::kUnchanged) << d.name;
     EXPECT_EQ(*d.delta, 0) << d.name;
   }
   for (const auto& s : c.stage_deltas) EXPECT_EQ(s.run_time_delta_ms, 0);
@@ -76,7 +76,7 @@ TEST(CompareRuns, MetricDeltasCarryDirectionAndRelativeChange) {
   const Comparison c = compare_runs(typical_run("app-a", 1000, 0).load(), typical_run("app-b", 2000, 1 << 20).load());
   const MetricDelta& run_time = metric(c, "executorRunTime");
   ASSERT_TRUE(run_time.delta.has_value());
-  EXPECT_EQ(run_time.direction, Direction::kRegression);
+  EXPECT_EQ(run_time.direction, ChangeKind::kRegression);
   EXPECT_GT(*run_time.delta, 0);
   ASSERT_TRUE(run_time.relative_change.has_value());
   EXPECT_NEAR(*run_time.relative_change, *run_time.delta / *run_time.baseline, 1e-12);
@@ -84,11 +84,11 @@ TEST(CompareRuns, MetricDeltasCarryDirectionAndRelativeChange) {
   EXPECT_EQ(*spill.baseline, 0);
   EXPECT_EQ(*spill.candidate, 4.0 * (1 << 20));
   EXPECT_FALSE(spill.relative_change.has_value());  // no relative change from 0
-  EXPECT_EQ(spill.direction, Direction::kRegression);
+  EXPECT_EQ(spill.direction, ChangeKind::kRegression);
   // And the other way round it is an improvement.
   const Comparison back =
       compare_runs(typical_run("app-b", 2000, 1 << 20).load(), typical_run("app-a", 1000, 0).load());
-  EXPECT_EQ(metric(back, "spill").direction, Direction::kImprovement);
+  EXPECT_EQ(metric(back, "spill").direction, ChangeKind::kImprovement);
   // The pairing is still complete: the same job, slower.
   EXPECT_EQ(c.confidence, ComparisonConfidence::kOk);
   // Per-stage deltas read the pairs.

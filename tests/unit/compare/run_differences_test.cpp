@@ -20,7 +20,8 @@ using testing::RunBuilder;
 using testing::scan_chain;
 
 Query sum_query(const std::string& table, const std::string& description, int64_t run_ms) {
-  QueryNode agg{"HashAggregate", "HashAggregate(keys=[id#1], functions=[sum(amount#2)])", 1, {scan_chain(table, "id", 0)}};
+  QueryNode agg{
+      "HashAggregate", "HashAggregate(keys=[id#1], functions=[sum(amount#2)])", 1, {scan_chain(table, "id", 0)}};
   return {description,
           {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
           {{"count at Job.scala:20", run_ms, 4}, {"count at Job.scala:20", run_ms / 2, 2}}};
@@ -125,15 +126,17 @@ TEST(NoiseBand, AChangeOneRunCannotTellApartIsUnchanged) {
   const MetricDelta& run_time = metric_of(small, "executorRunTime");
   ASSERT_TRUE(run_time.delta.has_value());
   EXPECT_GT(*run_time.delta, 0);
-  EXPECT_EQ(run_time.direction, Direction::kUnchanged);
+  EXPECT_EQ(run_time.direction, ChangeKind::kUnchanged);
   EXPECT_DOUBLE_EQ(run_time.noise, std::max(500.0, 0.05 * *run_time.baseline));
   EXPECT_NE(report::comparison_text(small, {}).find("unchanged (within "), std::string::npos);
 
   // Twice the run time is a regression; half of it an improvement.
-  EXPECT_EQ(metric_of(compare_runs(nightly("app-1", 1000).load(), nightly("app-2", 2000).load()), "executorRunTime").direction,
-            Direction::kRegression);
-  EXPECT_EQ(metric_of(compare_runs(nightly("app-1", 2000).load(), nightly("app-2", 1000).load()), "executorRunTime").direction,
-            Direction::kImprovement);
+  EXPECT_EQ(metric_of(compare_runs(nightly("app-1", 1000).load(), nightly("app-2", 2000).load()), "executorRunTime")
+                .direction,
+            ChangeKind::kRegression);
+  EXPECT_EQ(metric_of(compare_runs(nightly("app-1", 2000).load(), nightly("app-2", 1000).load()), "executorRunTime")
+                .direction,
+            ChangeKind::kImprovement);
 }
 
 TEST(NoiseBand, ExactCountsHaveNone) {
@@ -141,11 +144,11 @@ TEST(NoiseBand, ExactCountsHaveNone) {
   auto cand = nightly("app-2");
   cand.rdd_job({{"collect at Job.scala:50", 10, 1}});
   const Comparison c = compare_runs(base.load(), cand.load());
-  EXPECT_EQ(metric_of(c, "stages").direction, Direction::kRegression);  // one more stage, however short
+  EXPECT_EQ(metric_of(c, "stages").direction, ChangeKind::kRegression);  // one more stage, however short
   EXPECT_EQ(metric_of(c, "stages").noise, 0);
   EXPECT_EQ(noise_allowance({0.05, 500}, 100000), 5000);
-  EXPECT_EQ(direction_of(-5000, 5000), Direction::kUnchanged);
-  EXPECT_EQ(direction_of(-5001, 5000), Direction::kImprovement);
+  EXPECT_EQ(direction_of(-5000, 5000), ChangeKind::kUnchanged);
+  EXPECT_EQ(direction_of(-5001, 5000), ChangeKind::kImprovement);
 }
 
 TEST(CoreHours, TheCostOfEachRunIsAMetric) {
@@ -155,7 +158,7 @@ TEST(CoreHours, TheCostOfEachRunIsAMetric) {
   ASSERT_TRUE(cost.candidate.has_value());
   EXPECT_GT(*cost.baseline, 0);
   EXPECT_EQ(cost.unit, "core-hours");
-  EXPECT_EQ(cost.direction, Direction::kRegression);  // the same executors, held longer
+  EXPECT_EQ(cost.direction, ChangeKind::kRegression);  // the same executors, held longer
   EXPECT_NE(report::comparison_text(c, {}).find(" core-hours"), std::string::npos);
 }
 
@@ -168,7 +171,7 @@ TEST(ExecutionDeltas, EachAlignedQueryWithItsDurationChange) {
     ASSERT_TRUE(d.delta_ms.has_value());
     EXPECT_EQ(*d.delta_ms, *d.cand_duration_ms - *d.base_duration_ms);
     EXPECT_GT(*d.delta_ms, 0);
-    EXPECT_EQ(d.direction, Direction::kRegression);
+    EXPECT_EQ(d.direction, ChangeKind::kRegression);
   }
   EXPECT_EQ(c.execution_deltas[0].description, "load orders");
   EXPECT_EQ(c.execution_deltas[1].description, "score customers");
@@ -178,7 +181,7 @@ TEST(ExecutionDeltas, EachAlignedQueryWithItsDurationChange) {
   EXPECT_NE(report::comparison_text(c, {}).find("Largest SQL execution changes (duration)"), std::string::npos);
 
   const Comparison same = compare_runs(nightly("app-1", 1000).load(), nightly("app-2", 1000).load());
-  for (const ExecutionDelta& d : same.execution_deltas) EXPECT_EQ(d.direction, Direction::kUnchanged);
+  for (const ExecutionDelta& d : same.execution_deltas) EXPECT_EQ(d.direction, ChangeKind::kUnchanged);
 }
 
 TEST(UnrelatedRuns, GetFiguresButNoImprovementOrRegression) {
@@ -193,7 +196,7 @@ TEST(UnrelatedRuns, GetFiguresButNoImprovementOrRegression) {
   EXPECT_NE(c.banner.find("no change is labelled"), std::string::npos) << c.banner;
   for (const MetricDelta& d : c.metric_deltas) {
     if (!d.delta) continue;
-    EXPECT_EQ(d.direction, Direction::kNotComparable) << d.name;
+    EXPECT_EQ(d.direction, ChangeKind::kNotComparable) << d.name;
   }
   const auto doc = nlohmann::json::parse(report::comparison_json(c));
   EXPECT_FALSE(doc["comparable"].get<bool>());
@@ -208,7 +211,7 @@ TEST(UnrelatedRuns, GetFiguresButNoImprovementOrRegression) {
   const Comparison grown = compare_runs(nightly("app-1").load(), more.load());
   EXPECT_TRUE(grown.comparable);
   EXPECT_EQ(grown.confidence, ComparisonConfidence::kLow);
-  EXPECT_EQ(metric_of(grown, "executorRunTime").direction, Direction::kRegression);
+  EXPECT_EQ(metric_of(grown, "executorRunTime").direction, ChangeKind::kRegression);
 }
 
 }  // namespace

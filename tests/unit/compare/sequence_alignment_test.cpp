@@ -114,15 +114,9 @@ RandomPair random_pair(std::mt19937& rng, size_t n, int alphabet, int edits) {
   for (int e = 0; e < edits && !pair.cand.empty(); ++e) {
     std::uniform_int_distribution<size_t> at(0, pair.cand.size() - 1);
     switch (rng() % 3) {
-      case 0:
-        pair.cand.erase(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)));
-        break;
-      case 1:
-        pair.cand.insert(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)), label(rng));
-        break;
-      default:
-        pair.cand[at(rng)] = label(rng);
-        break;
+      case 0: pair.cand.erase(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng))); break;
+      case 1: pair.cand.insert(pair.cand.begin() + static_cast<std::ptrdiff_t>(at(rng)), label(rng)); break;
+      default: pair.cand[at(rng)] = label(rng); break;
     }
   }
   return pair;

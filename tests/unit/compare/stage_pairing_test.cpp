@@ -100,7 +100,8 @@ TEST(StagePairing, GroupsAboveTheLimitPairInStageIdOrder) {
     EXPECT_TRUE(p.ambiguous_base.empty() && p.ambiguous_cand.empty());
   }
   // One stage fewer and the bytes decide.
-  std::vector<StageRecord> b2(base.stages.begin(), base.stages.end() - 1), c2(cand.stages.begin(), cand.stages.end() - 1);
+  std::vector<StageRecord> b2(base.stages.begin(), base.stages.end() - 1),
+      c2(cand.stages.begin(), cand.stages.end() - 1);
   const RunIndex base2 = run_of(std::move(b2)), cand2 = run_of(std::move(c2));
   const auto decided = pair_stages_within(base2, all_of(base2), cand2, all_of(cand2));
   ASSERT_FALSE(decided.empty());

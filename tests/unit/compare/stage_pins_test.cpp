@@ -16,7 +16,9 @@ using testing::RunBuilder;
 using testing::scan_chain;
 
 Query aggregation(const std::string& table, const std::string& description) {
-  QueryNode agg{"HashAggregate", "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])", 1,
+  QueryNode agg{"HashAggregate",
+                "HashAggregate(keys=[customer_id#1], functions=[sum(amount#2)])",
+                1,
                 {scan_chain(table, "customer_id", 0)}};
   return {description,
           {"AdaptiveSparkPlan", "AdaptiveSparkPlan isFinalPlan=true", -1, {agg}},
@@ -24,7 +26,8 @@ Query aggregation(const std::string& table, const std::string& description) {
 }
 
 const StagePair* pair_of(const StageAlignment& a, int64_t base_stage) {
-  auto it = std::find_if(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.base_stage_id == base_stage; });
+  auto it =
+      std::find_if(a.pairs.begin(), a.pairs.end(), [&](const StagePair& p) { return p.base_stage_id == base_stage; });
   return it == a.pairs.end() ? nullptr : &*it;
 }
 
@@ -87,7 +90,8 @@ TEST(StagePins, ParsingAndChecking) {
 TEST(StagePins, PinsAloneDoNotMakeUnrelatedRunsComparable) {
   RunBuilder a("app-x", "job one"), b("app-y", "job two");
   a.query(aggregation("sales", "daily sales"));
-  QueryNode other{"Sort", "Sort [z#9 ASC NULLS FIRST]", 0, {{"Scan json omega", "FileScan json omega[z#9,w#8]", 0, {}}}};
+  QueryNode other{
+      "Sort", "Sort [z#9 ASC NULLS FIRST]", 0, {{"Scan json omega", "FileScan json omega[z#9,w#8]", 0, {}}}};
   b.query({"something else", {"AdaptiveSparkPlan", "", -1, {other}}, {{"stage b", 100, 1}}});
   CompareOptions options;
   options.alignment.pins = {{0, 0}};

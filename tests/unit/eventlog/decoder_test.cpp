@@ -48,20 +48,62 @@ struct Recorder : EventHandler {
     task_loss_reason = std::string(e.loss_reason);
     task_fetch_failed_message = std::string(e.fetch_failed_message);
   }
-  void on(const TaskStart& e) override { kinds.push_back("TaskStart"); task_start = e; }
-  void on(const StageSubmitted& e) override { kinds.push_back("StageSubmitted"); stage_submitted = e; }
-  void on(const StageCompleted& e) override { kinds.push_back("StageCompleted"); stage_completed = e; }
-  void on(const JobStart& e) override { kinds.push_back("JobStart"); job_start = e; }
-  void on(const JobEnd& e) override { kinds.push_back("JobEnd"); job_end = e; }
-  void on(const ExecutorAdded& e) override { kinds.push_back("ExecutorAdded"); executor_added = e; }
-  void on(const SqlExecutionStart& e) override { kinds.push_back("SqlExecutionStart"); sql_start = e; }
-  void on(const SqlAdaptiveExecutionUpdate& e) override { kinds.push_back("SqlAdaptiveExecutionUpdate"); sql_update = e; }
-  void on(const DriverAccumUpdates& e) override { kinds.push_back("DriverAccumUpdates"); accum_updates = e; }
-  void on(const ExclusionChange& e) override { kinds.push_back("ExclusionChange"); exclusion = e; }
-  void on(const ApplicationStart& e) override { kinds.push_back("ApplicationStart"); app_start = e; }
-  void on(const LogStart& e) override { kinds.push_back("LogStart"); log_start = e; }
-  void on(const EnvironmentUpdate& e) override { kinds.push_back("EnvironmentUpdate"); environment = e; }
-  void on(const ResourceProfileAdded& e) override { kinds.push_back("ResourceProfileAdded"); profile = e; }
+  void on(const TaskStart& e) override {
+    kinds.push_back("TaskStart");
+    task_start = e;
+  }
+  void on(const StageSubmitted& e) override {
+    kinds.push_back("StageSubmitted");
+    stage_submitted = e;
+  }
+  void on(const StageCompleted& e) override {
+    kinds.push_back("StageCompleted");
+    stage_completed = e;
+  }
+  void on(const JobStart& e) override {
+    kinds.push_back("JobStart");
+    job_start = e;
+  }
+  void on(const JobEnd& e) override {
+    kinds.push_back("JobEnd");
+    job_end = e;
+  }
+  void on(const ExecutorAdded& e) override {
+    kinds.push_back("ExecutorAdded");
+    executor_added = e;
+  }
+  void on(const SqlExecutionStart& e) override {
+    kinds.push_back("SqlExecutionStart");
+    sql_start = e;
+  }
+  void on(const SqlAdaptiveExecutionUpdate& e) override {
+    kinds.push_back("SqlAdaptiveExecutionUpdate");
+    sql_update = e;
+  }
+  void on(const DriverAccumUpdates& e) override {
+    kinds.push_back("DriverAccumUpdates");
+    accum_updates = e;
+  }
+  void on(const ExclusionChange& e) override {
+    kinds.push_back("ExclusionChange");
+    exclusion = e;
+  }
+  void on(const ApplicationStart& e) override {
+    kinds.push_back("ApplicationStart");
+    app_start = e;
+  }
+  void on(const LogStart& e) override {
+    kinds.push_back("LogStart");
+    log_start = e;
+  }
+  void on(const EnvironmentUpdate& e) override {
+    kinds.push_back("EnvironmentUpdate");
+    environment = e;
+  }
+  void on(const ResourceProfileAdded& e) override {
+    kinds.push_back("ResourceProfileAdded");
+    profile = e;
+  }
   void on_unknown_event(std::string_view name) override { unknown.emplace_back(name); }
 };
 
@@ -71,8 +113,8 @@ DecodeResult decode(Decoder& decoder, const std::string& line, EventHandler& han
   return decoder.decode(std::string_view(padded.data(), line.size()), handler);
 }
 
-using spark::TaskMetric;
 using spark::index_of;
+using spark::TaskMetric;
 
 TEST(Decoder, TaskEndOfSpark3WithEveryMetricGroup) {
   Decoder decoder;
@@ -278,15 +320,20 @@ TEST(Decoder, SqlEventsWithPlanTreeInPreorder) {
 TEST(Decoder, ExclusionEventsOfBothNamings) {
   Decoder decoder;
   Recorder r;
-  ASSERT_EQ(decode(decoder,
-                   R"({"Event":"org.apache.spark.scheduler.SparkListenerExecutorBlacklistedForStage","time":1,"executorId":"3","taskFailures":2,"stageId":4,"stageAttemptId":0})",
-                   r).outcome,
-            DecodeOutcome::kEvent);
+  ASSERT_EQ(
+      decode(
+          decoder,
+          R"({"Event":"org.apache.spark.scheduler.SparkListenerExecutorBlacklistedForStage","time":1,"executorId":"3","taskFailures":2,"stageId":4,"stageAttemptId":0})",
+          r)
+          .outcome,
+      DecodeOutcome::kEvent);
   EXPECT_EQ(r.exclusion.id, "3");
   EXPECT_EQ(r.exclusion.stage_id, 4);
   EXPECT_TRUE(r.exclusion.excluded);
-  ASSERT_EQ(decode(decoder, R"({"Event":"org.apache.spark.scheduler.SparkListenerNodeUnexcluded","time":2,"hostId":"h1"})", r).outcome,
-            DecodeOutcome::kEvent);
+  ASSERT_EQ(
+      decode(decoder, R"({"Event":"org.apache.spark.scheduler.SparkListenerNodeUnexcluded","time":2,"hostId":"h1"})", r)
+          .outcome,
+      DecodeOutcome::kEvent);
   EXPECT_EQ(r.exclusion.target, ExclusionChange::Target::kNode);
   EXPECT_FALSE(r.exclusion.excluded);
 }
@@ -306,6 +353,30 @@ TEST(Decoder, ExecutorAddedWithResources) {
   EXPECT_EQ(r.executor_added.resources[0].addresses, (std::vector<std::string>{"0", "1"}));
 }
 
+// Spark 3.4+ (SPARK-36664) writes when an executor was asked for and when it registered; this
+// line is the one pyspark 4.3.0 wrote on local-cluster[2,1,1024] under dynamic allocation
+// (JsonProtocol.executorInfoToJson: registrationTime.foreach, then requestTime.foreach).
+TEST(Decoder, ExecutorAddedWithRequestAndRegistrationTimes) {
+  Decoder decoder;
+  Recorder r;
+  const std::string line =
+      R"({"Event":"SparkListenerExecutorAdded","Timestamp":1796653000947,"Executor ID":"0","Executor Info":)"
+      R"({"Host":"192.0.2.2","Total Cores":1,"Log Urls":{"stdout":"u","stderr":"e"},"Attributes":{},"Resources":{},)"
+      R"("Resource Profile Id":0,"Registration Time":1796653000947,"Request Time":1796652993705}})";
+  ASSERT_EQ(decode(decoder, line, r).outcome, DecodeOutcome::kEvent);
+  EXPECT_EQ(r.executor_added.registration_time_ms, 1796653000947);
+  EXPECT_EQ(r.executor_added.request_time_ms, 1796652993705);
+
+  // Static allocation's executors carry a registration time only; older Spark neither.
+  const std::string registered_only =
+      R"({"Event":"SparkListenerExecutorAdded","Timestamp":10,"Executor ID":"1","Executor Info":)"
+      R"({"Host":"h","Total Cores":1,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0,)"
+      R"("Registration Time":10}})";
+  ASSERT_EQ(decode(decoder, registered_only, r).outcome, DecodeOutcome::kEvent);
+  EXPECT_EQ(r.executor_added.registration_time_ms, 10);
+  EXPECT_FALSE(r.executor_added.request_time_ms) << "a time of the previous executor must not leak into the next";
+}
+
 TEST(Decoder, UnknownEventsAreCountedNotFailed) {
   Decoder decoder;
   Recorder r;
@@ -319,13 +390,13 @@ TEST(Decoder, MalformedLinesAreReportedWithAReason) {
   Decoder decoder;
   Recorder r;
   const std::vector<std::string> bad = {
-      R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Task Info":{"Task ID":)",   // cut mid-line
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Task Info":{"Task ID":)",      // cut mid-line
       R"({"Event":"SparkListenerJobStart","Job ID":"not a number","Stage IDs":[]})",  // wrong type
-      R"({"Event":"SparkListenerJobStart","Job ID":1} trailing)",                  // text after the object
-      R"({"NotAnEvent":1})",                                                        // no Event field
-      R"([1,2,3])",                                                                 // not an object
-      "\x01\x02\xff\xfe binary",                                                   // not JSON at all
-      R"({"Event":"SparkListenerTaskEnd","Task Info":{}})",                         // no Stage ID
+      R"({"Event":"SparkListenerJobStart","Job ID":1} trailing)",                     // text after the object
+      R"({"NotAnEvent":1})",                                                          // no Event field
+      R"([1,2,3])",                                                                   // not an object
+      "\x01\x02\xff\xfe binary",                                                      // not JSON at all
+      R"({"Event":"SparkListenerTaskEnd","Task Info":{}})",                           // no Stage ID
   };
   for (const auto& line : bad) {
     auto result = decode(decoder, line, r);
@@ -347,24 +418,28 @@ TEST(Decoder, BlankLinesAndWhitespace) {
 TEST(Decoder, EnvironmentAndResourceProfile) {
   Decoder decoder;
   Recorder r;
-  ASSERT_EQ(decode(decoder,
-                   R"({"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Version":"17"},)"
-                   R"("Spark Properties":{"spark.z":"1","spark.a":"2"},"System Properties":{},"Classpath Entries":{"/a.jar":"System Classpath"}})",
-                   r).outcome,
-            DecodeOutcome::kEvent);
+  ASSERT_EQ(
+      decode(
+          decoder,
+          R"({"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Version":"17"},)"
+          R"("Spark Properties":{"spark.z":"1","spark.a":"2"},"System Properties":{},"Classpath Entries":{"/a.jar":"System Classpath"}})",
+          r)
+          .outcome,
+      DecodeOutcome::kEvent);
   ASSERT_EQ(r.environment.spark_properties.size(), 2u);
   EXPECT_EQ(r.environment.spark_properties[0].first, "spark.a") << "properties are sorted by key";
-  ASSERT_EQ(decode(decoder,
-                   R"({"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":1,"Executor Resource Requests":)"
-                   R"({"cores":{"Resource Name":"cores","Amount":4,"Discovery Script":"","Vendor":""}},)"
-                   R"("Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0}}})",
-                   r).outcome,
-            DecodeOutcome::kEvent);
+  ASSERT_EQ(
+      decode(decoder,
+             R"({"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":1,"Executor Resource Requests":)"
+             R"({"cores":{"Resource Name":"cores","Amount":4,"Discovery Script":"","Vendor":""}},)"
+             R"("Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0}}})",
+             r)
+          .outcome,
+      DecodeOutcome::kEvent);
   EXPECT_EQ(r.profile.profile.id, 1);
   ASSERT_EQ(r.profile.profile.executor_resources.size(), 1u);
   EXPECT_DOUBLE_EQ(r.profile.profile.executor_resources[0].amount, 4.0);
 }
-
 
 // Issue 21: a 1 GB Spark version was kept whole (4.9 GB of memory, a 1 GB report, and every MCP
 // listing page that held it too big to send). Every string an event carries is cut at
@@ -381,7 +456,8 @@ TEST(DecoderStringLimits, NamesAndTextsLongerThanTheirLimitAreCutAndMarked) {
   const std::string version(100000, '9');
   ASSERT_EQ(decode(decoder, R"({"Event":"SparkListenerLogStart","Spark Version":")" + version + R"("})", r).outcome,
             DecodeOutcome::kEvent);
-  EXPECT_TRUE(cut_with_mark(r.log_start.spark_version, kMaxNameBytes, version.size())) << r.log_start.spark_version.size();
+  EXPECT_TRUE(cut_with_mark(r.log_start.spark_version, kMaxNameBytes, version.size()))
+      << r.log_start.spark_version.size();
   EXPECT_TRUE(r.log_start.spark_version.starts_with("9999"));
 
   // An escaped string (unescaped into the parser's buffer) is cut the same way.
@@ -390,7 +466,8 @@ TEST(DecoderStringLimits, NamesAndTextsLongerThanTheirLimitAreCutAndMarked) {
   ASSERT_EQ(decode(decoder,
                    R"({"Event":"SparkListenerApplicationStart","App Name":")" + app_name +
                        R"(","App ID":"app-1","Timestamp":1,"User":"u"})",
-                   r).outcome,
+                   r)
+                .outcome,
             DecodeOutcome::kEvent);
   EXPECT_TRUE(cut_with_mark(r.app_start.app_name, kMaxNameBytes, 3000)) << r.app_start.app_name;
   EXPECT_TRUE(r.app_start.app_name.starts_with("a\"ba\"b"));
@@ -402,7 +479,8 @@ TEST(DecoderStringLimits, NamesAndTextsLongerThanTheirLimitAreCutAndMarked) {
   ASSERT_EQ(decode(decoder,
                    R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{")" + key + R"(":")" + value +
                        R"(","spark.app.name":"short"}})",
-                   r).outcome,
+                   r)
+                .outcome,
             DecodeOutcome::kEvent);
   ASSERT_EQ(r.environment.spark_properties.size(), 2u);
   EXPECT_TRUE(cut_with_mark(r.environment.spark_properties[0].first, kMaxNameBytes, key.size()));
@@ -413,10 +491,11 @@ TEST(DecoderStringLimits, NamesAndTextsLongerThanTheirLimitAreCutAndMarked) {
   const std::string plan(kMaxTextBytes * 2, 'p');
   ASSERT_EQ(decode(decoder,
                    R"({"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart","executionId":1,)"
-                   R"("description":"d","details":"","physicalPlanDescription":")" + plan +
-                       R"(","sparkPlanInfo":{"nodeName":"N","simpleString":")" + plan +
+                   R"("description":"d","details":"","physicalPlanDescription":")" +
+                       plan + R"(","sparkPlanInfo":{"nodeName":"N","simpleString":")" + plan +
                        R"(","children":[],"metadata":{},"metrics":[]},"time":1})",
-                   r).outcome,
+                   r)
+                .outcome,
             DecodeOutcome::kEvent);
   EXPECT_TRUE(cut_with_mark(r.sql_start.physical_plan_description, kMaxTextBytes, plan.size()));
   ASSERT_EQ(r.sql_start.plan.nodes.size(), 1u);
@@ -435,8 +514,8 @@ TEST(DecoderStringLimits, TaskEventViewsAreCutAndSurviveABatch) {
   const std::string line =
       R"({"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":0,"Task Type":"ResultTask",)"
       R"("Task End Reason":{"Reason":"ExceptionFailure","Class Name":"C","Description":"d","Full Stack Trace":")" +
-      trace +
-      R"("},"Task Info":{"Task ID":5,"Index":0,"Attempt":0,"Launch Time":10,"Executor ID":"1","Host":")" + host +
+      trace + R"("},"Task Info":{"Task ID":5,"Index":0,"Attempt":0,"Launch Time":10,"Executor ID":"1","Host":")" +
+      host +
       R"(","Locality":"ANY","Speculative":false,"Getting Result Time":0,"Finish Time":20,"Failed":true,"Killed":false,"Accumulables":[]}})";
   Decoder decoder;
   Recorder direct;

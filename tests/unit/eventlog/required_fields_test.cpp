@@ -20,20 +20,23 @@ using nlohmann::json;
 // table requires (and a few it does not, which must be optional).
 const std::map<std::string, json>& samples() {
   static const std::map<std::string, json> lines = [] {
-    const json stage_info = {{"Stage ID", 3},     {"Stage Attempt ID", 0}, {"Stage Name", "count at A.scala:1"},
-                             {"Number of Tasks", 8}, {"RDD Info", json::array()}, {"Parent IDs", json::array()},
-                             {"Details", ""},        {"Accumulables", json::array()}};
-    const json task_info = {{"Task ID", 11},     {"Index", 2},          {"Attempt", 0},         {"Partition ID", 2},
-                            {"Launch Time", 1000}, {"Executor ID", "1"}, {"Host", "host-a"},    {"Locality", "PROCESS_LOCAL"},
-                            {"Speculative", false}, {"Getting Result Time", 0}, {"Finish Time", 2000},
-                            {"Failed", false},     {"Killed", false},    {"Accumulables", json::array()}};
-    const json plan = {{"nodeName", "Scan parquet"},
-                       {"simpleString", "FileScan parquet"},
-                       {"children", json::array()},
-                       {"metadata", json::object()},
-                       {"metrics", json::array({{{"name", "number of output rows"},
-                                                 {"accumulatorId", 7},
-                                                 {"metricType", "sum"}}})}};
+    const json stage_info = {
+        {"Stage ID", 3},        {"Stage Attempt ID", 0},        {"Stage Name", "count at A.scala:1"},
+        {"Number of Tasks", 8}, {"RDD Info", json::array()},    {"Parent IDs", json::array()},
+        {"Details", ""},        {"Accumulables", json::array()}};
+    const json task_info = {{"Task ID", 11},        {"Index", 2},
+                            {"Attempt", 0},         {"Partition ID", 2},
+                            {"Launch Time", 1000},  {"Executor ID", "1"},
+                            {"Host", "host-a"},     {"Locality", "PROCESS_LOCAL"},
+                            {"Speculative", false}, {"Getting Result Time", 0},
+                            {"Finish Time", 2000},  {"Failed", false},
+                            {"Killed", false},      {"Accumulables", json::array()}};
+    const json plan = {
+        {"nodeName", "Scan parquet"},
+        {"simpleString", "FileScan parquet"},
+        {"children", json::array()},
+        {"metadata", json::object()},
+        {"metrics", json::array({{{"name", "number of output rows"}, {"accumulatorId", 7}, {"metricType", "sum"}}})}};
     std::map<std::string, json> m;
     m["SparkListenerLogStart"] = {{"Spark Version", "3.5.1"}};
     m["SparkListenerApplicationStart"] = {{"App Name", "app"}, {"App ID", "app-1"}, {"Timestamp", 1}, {"User", "u"}};
@@ -48,9 +51,10 @@ const std::map<std::string, json>& samples() {
     m["SparkListenerExecutorAdded"] = {
         {"Timestamp", 5}, {"Executor ID", "1"}, {"Executor Info", {{"Host", "host-a"}, {"Total Cores", 4}}}};
     m["SparkListenerExecutorRemoved"] = {{"Timestamp", 8}, {"Executor ID", "1"}, {"Removed Reason", "idle"}};
-    m["SparkListenerBlockManagerAdded"] = {{"Block Manager ID", {{"Executor ID", "1"}, {"Host", "host-a"}, {"Port", 1}}},
-                                           {"Maximum Memory", 1024},
-                                           {"Timestamp", 5}};
+    m["SparkListenerBlockManagerAdded"] = {
+        {"Block Manager ID", {{"Executor ID", "1"}, {"Host", "host-a"}, {"Port", 1}}},
+        {"Maximum Memory", 1024},
+        {"Timestamp", 5}};
     m["SparkListenerBlockManagerRemoved"] = {{"Block Manager ID", {{"Executor ID", "1"}, {"Host", "host-a"}}},
                                              {"Timestamp", 8}};
     m["SparkListenerJobStart"] = {{"Job ID", 4},
@@ -95,6 +99,51 @@ const std::map<std::string, json>& samples() {
         {"executionId", 0},
         {"sqlPlanMetrics", json::array({{{"name", "rows"}, {"accumulatorId", 9}, {"metricType", "sum"}}})}};
     m["SparkListenerDriverAccumUpdates"] = {{"executionId", 0}, {"accumUpdates", json::array({json::array({7, 5})})}};
+    // Structured Streaming's events, as Spark 4 writes them (Jackson: camelCase, ISO times).
+    m["StreamingQueryListener$QueryStartedEvent"] = {{"id", "q"},
+                                                     {"runId", "r"},
+                                                     {"name", nullptr},
+                                                     {"timestamp", "2026-12-07T14:14:51.229Z"},
+                                                     {"jobTags", json::array()}};
+    m["StreamingQueryListener$QueryProgressEvent"] = {
+        {"progress",
+         {{"id", "q"},
+          {"runId", "r"},
+          {"name", "agg"},
+          {"timestamp", "2026-12-07T14:14:51.756Z"},
+          {"batchId", 0},
+          {"batchDuration", 8459},
+          {"durationMs", {{"triggerExecution", 8448}, {"addBatch", 6355}}},
+          {"eventTime", {{"watermark", "1970-01-01T00:00:00.000Z"}}},
+          {"stateOperators", json::array({{{"numRowsTotal", 1}, {"memoryUsedBytes", 776}}})},
+          {"sources", json::array({{{"description", "rate"}, {"numInputRows", 3}, {"inputRowsPerSecond", "NaN"}}})},
+          {"sink", {{"description", "MemorySink"}, {"numOutputRows", -1}}}}}};
+    m["StreamingQueryListener$QueryIdleEvent"] = {
+        {"id", "q"}, {"runId", "r"}, {"timestamp", "2026-12-07T14:15:01.000Z"}};
+    m["StreamingQueryListener$QueryTerminatedEvent"] = {
+        {"id", "q"}, {"runId", "r"}, {"exception", nullptr}, {"errorClassOnException", nullptr}};
+    // Spark Connect's server events, as Spark 4.3 writes them.
+    for (const char* event : {"SparkListenerConnectSessionStarted", "SparkListenerConnectSessionClosed"}) {
+      m[event] = {{"sessionId", "s"}, {"userId", ""}, {"eventTime", 1796656181675}, {"extraTags", json::object()}};
+    }
+    const json operation = {{"jobTag", "SparkConnect_OperationTag_User__Session_s_Operation_o"},
+                            {"operationId", "o"},
+                            {"eventTime", 1796656182545},
+                            {"extraTags", json::object()}};
+    for (const char* event : {"SparkListenerConnectOperationAnalyzed", "SparkListenerConnectOperationReadyForExecution",
+                              "SparkListenerConnectOperationCanceled", "SparkListenerConnectOperationClosed"}) {
+      m[event] = operation;
+    }
+    m["SparkListenerConnectOperationStarted"] = operation;
+    m["SparkListenerConnectOperationStarted"].update({{"sessionId", "s"},
+                                                      {"userId", ""},
+                                                      {"userName", ""},
+                                                      {"statementText", "sql_command {}"},
+                                                      {"sparkSessionTags", json::array({"nightly"})}});
+    m["SparkListenerConnectOperationFinished"] = operation;
+    m["SparkListenerConnectOperationFinished"]["producedRowCount"] = 3;
+    m["SparkListenerConnectOperationFailed"] = operation;
+    m["SparkListenerConnectOperationFailed"]["errorMessage"] = "INTERNAL: [TABLE_OR_VIEW_NOT_FOUND]";
     return m;
   }();
   return lines;

@@ -17,10 +17,9 @@
 namespace sf::io {
 namespace {
 
-using testing::Decoded;
 using testing::decode;
+using testing::Decoded;
 using testing::display_name;
-
 
 std::string event_lines(size_t count, uint32_t seed = 5) {
   std::string text;
@@ -109,9 +108,7 @@ bool is_boundary(const Blocks& blocks, size_t cut) {
 }
 
 // snappy-java and LZF streams have no trailer, so a cut between chunks looks like the end.
-bool has_no_trailer(Codec codec) {
-  return codec == Codec::kSnappy || codec == Codec::kLzf;
-}
+bool has_no_trailer(Codec codec) { return codec == Codec::kSnappy || codec == Codec::kLzf; }
 
 class Faults : public ::testing::TestWithParam<Codec> {};
 

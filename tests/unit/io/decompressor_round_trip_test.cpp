@@ -14,10 +14,9 @@
 namespace sf::io {
 namespace {
 
-using testing::Decoded;
 using testing::decode;
+using testing::Decoded;
 using testing::same_bytes;
-
 
 // Event-log-like lines: compressible, but not trivially (numbers vary).
 std::string event_log_text(size_t min_bytes, uint32_t seed = 1) {

@@ -63,8 +63,9 @@ TEST_F(PathConfinementTest, ResolvesInsideAndRefusesWhatLandsOutside) {
   ASSERT_TRUE(confinement.has_value());
   EXPECT_EQ(*confinement->resolve("app-1"), fs::canonical(logs_ / "app-1"));
   EXPECT_EQ(*confinement->resolve("link-inside"), fs::canonical(logs_ / "data" / "app-3"));
-  for (const std::string& path : std::vector<std::string>{"link-to-secret", "relative-link", "dir-link/secret",
-                                                         "../outside/secret", (base_ / "logs-old" / "app-2").string(), "/etc/passwd"}) {
+  for (const std::string& path :
+       std::vector<std::string>{"link-to-secret", "relative-link", "dir-link/secret", "../outside/secret",
+                                (base_ / "logs-old" / "app-2").string(), "/etc/passwd"}) {
     auto resolved = confinement->resolve(path);
     ASSERT_FALSE(resolved.has_value()) << path;
     EXPECT_EQ(resolved.error().code(), StatusCode::kOutsideRoot) << path;

@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
-#include <atomic>
 #include <vector>
 
 #include "eventlog/events.h"
@@ -30,23 +30,29 @@ std::vector<std::string> small_log_lines(int tasks, bool finished = true) {
       R"({"Event":"SparkListenerExecutorAdded","Timestamp":1000,"Executor ID":"1","Executor Info":{"Host":"h1","Total Cores":4,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0}})",
       R"({"Event":"SparkListenerApplicationStart","App Name":"tiny","App ID":"app-1","Timestamp":900,"User":"me"})",
       R"({"Event":"SparkListenerJobStart","Job ID":0,"Submission Time":1100,"Stage Infos":[{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":)" +
-          std::to_string(tasks) + R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Accumulables":[]}],"Stage IDs":[0],"Properties":{}})",
+          std::to_string(tasks) +
+          R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Accumulables":[]}],"Stage IDs":[0],"Properties":{}})",
       R"({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":)" +
-          std::to_string(tasks) + R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Submission Time":1100,"Accumulables":[]},"Properties":{}})",
+          std::to_string(tasks) +
+          R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Submission Time":1100,"Accumulables":[]},"Properties":{}})",
   };
   for (int i = 0; i < tasks; ++i) {
     const std::string id = std::to_string(i);
     const std::string launch = std::to_string(1200 + i);
     const std::string finish = std::to_string(1300 + 2 * i);
-    lines.push_back(R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task Type":"ResultTask","Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
-                    id + R"(,"Index":)" + id + R"(,"Attempt":0,"Launch Time":)" + launch +
-                    R"(,"Executor ID":"1","Host":"h1","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":)" +
-                    finish + R"(,"Failed":false,"Killed":false,"Accumulables":[]},"Task Metrics":{"Executor Run Time":)" +
-                    std::to_string(50 + i) + R"(,"JVM GC Time":1,"Input Metrics":{"Bytes Read":100,"Records Read":1}}})");
+    lines.push_back(
+        R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task Type":"ResultTask","Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
+        id + R"(,"Index":)" + id + R"(,"Attempt":0,"Launch Time":)" + launch +
+        R"(,"Executor ID":"1","Host":"h1","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":)" +
+        finish + R"(,"Failed":false,"Killed":false,"Accumulables":[]},"Task Metrics":{"Executor Run Time":)" +
+        std::to_string(50 + i) + R"(,"JVM GC Time":1,"Input Metrics":{"Bytes Read":100,"Records Read":1}}})");
   }
-  lines.push_back(R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":)" +
-                  std::to_string(tasks) + R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Submission Time":1100,"Completion Time":5000,"Accumulables":[]}})");
-  lines.push_back(R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":5001,"Job Result":{"Result":"JobSucceeded"}})");
+  lines.push_back(
+      R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"count","Number of Tasks":)" +
+      std::to_string(tasks) +
+      R"(,"RDD Info":[],"Parent IDs":[],"Details":"","Submission Time":1100,"Completion Time":5000,"Accumulables":[]}})");
+  lines.push_back(
+      R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":5001,"Job Result":{"Result":"JobSucceeded"}})");
   if (finished) lines.push_back(R"({"Event":"SparkListenerApplicationEnd","Timestamp":6000})");
   return lines;
 }
@@ -60,8 +66,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
 class LoadTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sf-load-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("sf-load-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -100,8 +106,8 @@ TEST_F(LoadTest, EveryCodecGivesTheSameModel) {
   auto reference = load_event_log(write("app-1", plain).string());
   ASSERT_TRUE(reference);
   const std::vector<std::pair<io::Codec, std::string>> codecs = {
-      {io::Codec::kZstd, "zstd"}, {io::Codec::kZstd, "zst"},      {io::Codec::kLz4, "lz4"},
-      {io::Codec::kSnappy, "snappy"}, {io::Codec::kLzf, "lzf"}, {io::Codec::kGzip, "gz"}};
+      {io::Codec::kZstd, "zstd"},     {io::Codec::kZstd, "zst"}, {io::Codec::kLz4, "lz4"},
+      {io::Codec::kSnappy, "snappy"}, {io::Codec::kLzf, "lzf"},  {io::Codec::kGzip, "gz"}};
   for (const auto& [codec, extension] : codecs) {
     auto path = write("app-1." + extension, loggen::compress(codec, plain, 50));
     auto model = load_event_log(path.string());
@@ -369,7 +375,8 @@ TEST_F(LoadTest, InProgressLz4WithoutItsEndMarker) {
 
 TEST_F(LoadTest, FiftyMegabyteLine) {
   auto lines = small_log_lines(3);
-  std::string big = R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"x":")" + std::string(50u << 20, 'a') + "\"}}";
+  std::string big =
+      R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"x":")" + std::string(50u << 20, 'a') + "\"}}";
   lines.insert(lines.begin() + 2, big);
   const auto path = write("app-1", join_lines(lines));
 
@@ -398,8 +405,8 @@ TEST_F(LoadTest, HugeStringFieldsAreKeptCutAtTheirLimit) {
              R"(","App ID":"app-1","Timestamp":900,"User":")" + huge + R"("})";
   lines[3].replace(lines[3].find(R"("Properties":{})"), 15,
                    R"("Properties":{"spark.job.description":")" + huge + R"("})");
-  lines.insert(lines.begin() + 2, R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.huge":")" + huge +
-                                      R"("},"Hadoop Properties":{")" + huge + R"(":"v"}})");
+  lines.insert(lines.begin() + 2, R"({"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.huge":")" +
+                                      huge + R"("},"Hadoop Properties":{")" + huge + R"(":"v"}})");
   auto model = load_event_log(write("app-1", join_lines(lines)).string());
   ASSERT_TRUE(model) << model.error().message();
   const std::string mark = " [cut: " + std::to_string(huge.size()) + " bytes in all]";
@@ -432,8 +439,9 @@ fs::path write_rolling(const fs::path& root, const std::vector<std::string>& lin
   size_t part = 0;
   for (size_t start = 0; start < lines.size(); start += per_part) {
     ++part;
-    std::vector<std::string> slice(lines.begin() + static_cast<std::ptrdiff_t>(start),
-                                   lines.begin() + static_cast<std::ptrdiff_t>(std::min(lines.size(), start + per_part)));
+    std::vector<std::string> slice(
+        lines.begin() + static_cast<std::ptrdiff_t>(start),
+        lines.begin() + static_cast<std::ptrdiff_t>(std::min(lines.size(), start + per_part)));
     if (std::find(skip_parts.begin(), skip_parts.end(), part) != skip_parts.end()) continue;
     std::string name = "events_" + std::to_string(part) + "_app-1";
     if (codec != io::Codec::kNone) name += "." + std::string(io::codec_name(codec));
@@ -479,7 +487,8 @@ TEST_F(LoadTest, RollingPartsThatCannotBeReadAreLeftOutWithAWarningAndTheRestKep
   const auto& missing = model->diagnostics.missing_parts;
   ASSERT_EQ(missing.size(), 3u);
   auto says = [&missing](const std::string& what) {
-    return std::any_of(missing.begin(), missing.end(), [&](const std::string& m) { return m.find(what) != std::string::npos; });
+    return std::any_of(missing.begin(), missing.end(),
+                       [&](const std::string& m) { return m.find(what) != std::string::npos; });
   };
   EXPECT_TRUE(says("events_99999999999999999999_app-1: its index does not fit in 64 bits"));
   EXPECT_TRUE(says("rolling part 3 (events_3_app-1) is a directory, not a file"));
@@ -507,7 +516,8 @@ TEST_F(LoadTest, RollingDirectoryReadsFromTheLastCompactPart) {
 
 TEST_F(LoadTest, DatabricksDirectory) {
   auto lines = small_log_lines(10);
-  lines[0] = R"({"Event":"DBCEventLoggingListenerMetadata","Spark Version":"3.3.0","Timestamp":800,"Rollover Number":0,"SparkContext Id":1})";
+  lines[0] =
+      R"({"Event":"DBCEventLoggingListenerMetadata","Spark Version":"3.3.0","Timestamp":800,"Rollover Number":0,"SparkContext Id":1})";
   std::vector<std::string> first(lines.begin(), lines.begin() + 6), second(lines.begin() + 6, lines.begin() + 12),
       active(lines.begin() + 12, lines.end());
   write("db/eventlog-2021-06-15--15-00.gz", loggen::compress(io::Codec::kGzip, join_lines(first)));

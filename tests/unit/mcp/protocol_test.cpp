@@ -12,9 +12,7 @@ namespace {
 
 using testing::McpHarness;
 
-int error_code(const Json& answer) {
-  return answer.contains("error") ? answer["error"]["code"].get<int>() : 0;
-}
+int error_code(const Json& answer) { return answer.contains("error") ? answer["error"]["code"].get<int>() : 0; }
 
 // The one error answer the server wrote with a null id after `before` messages.
 Json last_message(McpHarness& harness) {
@@ -156,8 +154,8 @@ TEST(McpProtocol, ToolsListDeclaresEveryToolWithBothSchemas) {
     EXPECT_FALSE(tool["description"].get<std::string>().empty());
   }
   const std::set<std::string> expected = {
-      "list_applications", "analyze_event_log", "get_findings",  "explain_finding", "get_economics", "get_stage",
-      "get_sql_execution", "get_slowest",       "compare_runs",  "store_ingest",    "verdict"};
+      "list_applications", "analyze_event_log", "get_findings",      "explain_finding", "get_economics", "get_stage",
+      "get_sql_execution", "get_slowest",       "streaming_queries", "compare_runs",    "store_ingest",  "verdict"};
   EXPECT_EQ(names, expected);
 }
 

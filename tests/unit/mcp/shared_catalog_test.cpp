@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
+#include "history_server/rest_router.h"
 #include "loggen/log_generator.h"
 #include "mcp/session.h"
 #include "mcp_harness.h"
-#include "server/rest_router.h"
 
 namespace sf::mcp {
 namespace {
@@ -27,13 +27,13 @@ TEST(SharedCatalog, ALogMcpAnalyzedIsServedWithoutReadingItAgain) {
   options.catalog = make_log_catalog(*io::PathConfinement::to(dir.string()));
   options.store_location = (dir / "store.db").string();
   ASSERT_TRUE(options.catalog->rescan().has_value());
-  const server::RestRouter router(*options.catalog);
+  const history_server::RestRouter router(*options.catalog);
   testing::McpHarness harness(options);
   harness.initialize();
 
   const Json analyzed = harness.call_tool("analyze_event_log", {{"path", log.filename().string()}});
   ASSERT_FALSE(analyzed["isError"].get<bool>()) << analyzed.dump();
-  const server::RestResponse jobs = router.handle("GET", "/api/v1/applications/app-20240101000000-0001/jobs");
+  const history_server::RestResponse jobs = router.handle("GET", "/api/v1/applications/app-20240101000000-0001/jobs");
   EXPECT_EQ(jobs.status, 200) << jobs.body;
   EXPECT_EQ(options.catalog->logs_read(), 1u);
   fs::remove_all(dir);

@@ -14,7 +14,9 @@
 #include "mcp/session.h"
 #include "mcp_harness.h"
 #include "model/load.h"
+#include "report/streaming_json.h"
 #include "results/store.h"
+#include "support/corpus.h"
 
 namespace sf::mcp {
 namespace {
@@ -172,6 +174,69 @@ TEST_F(McpTools, AnalyzeAgreesWithTheLibraryAndFollowUpsUseItsId) {
   EXPECT_FALSE(execution["structuredContent"]["execution"].contains("physicalPlanDescription"));
 }
 
+// streaming_queries on the corpus's Structured Streaming log (Spark 3.1, Kafka, 8 batches): the
+// runs as the analysis summarizes them, one run's batches a page at a time; a batch log has none.
+TEST_F(McpTools, StreamingQueriesListsRunsAndPagesBatches) {
+  SF_REQUIRE_CORPUS_FILE(corpus_log, "apache__spark/sql/core/src/test/resources/spark-events/local-1596020211915");
+  const fs::path dir = *root_ / "streaming";
+  fs::create_directories(dir);
+  fs::copy_file(corpus_log, dir / corpus_log.filename(), fs::copy_options::overwrite_existing);
+  ServerOptions options;
+  options.catalog = make_log_catalog(*io::PathConfinement::to(dir.string()));
+  McpHarness harness(std::move(options));
+  harness.initialize();
+
+  auto model = model::load_event_log(corpus_log.string());
+  ASSERT_TRUE(model.has_value());
+  const auto analysis = analysis::analyze(*model);
+  ASSERT_FALSE(analysis.streaming.empty());
+
+  const Json listed = harness.call_tool("streaming_queries", {{"path", corpus_log.filename().string()}});
+  ASSERT_FALSE(listed["isError"].get<bool>()) << listed.dump();
+  const Json& runs = listed["structuredContent"]["runs"];
+  ASSERT_EQ(runs.size(), analysis.streaming.size());
+  const auto& s = analysis.streaming[0];
+  const model::StreamingQuery& q = model->streaming_queries[s.query_index];
+  EXPECT_EQ(runs[0]["run"]["runId"], q.run_id);
+  EXPECT_EQ(runs[0]["run"]["status"], std::string(report::streaming_run_status(q)));
+  EXPECT_EQ(runs[0]["run"]["batches"], s.batches);
+  EXPECT_EQ(runs[0]["run"]["latestBatchId"], q.batches.back().batch_id);
+  EXPECT_EQ(runs[0]["summary"]["durationMs"]["p50"], s.duration_p50_ms);
+  EXPECT_EQ(runs[0]["summary"]["trigger"]["intervalMs"].is_null(), !s.trigger_interval_ms.has_value());
+  EXPECT_NE(text_of(listed).find(q.run_id), std::string::npos) << text_of(listed);
+  const std::string id = listed["structuredContent"]["analysisId"];
+
+  // The run, three batches a page: the pages together are the model's batches, in order.
+  std::vector<int64_t> batch_ids;
+  Json next = 0;
+  while (!next.is_null()) {
+    const Json page = harness.call_tool("streaming_queries",
+                                        {{"analysisId", id}, {"runId", q.run_id}, {"offset", next}, {"limit", 3}});
+    ASSERT_FALSE(page["isError"].get<bool>()) << page.dump();
+    const Json& out = page["structuredContent"];
+    EXPECT_EQ(out["page"]["total"], q.batches.size());
+    EXPECT_FALSE(out["query"].contains("batches"));
+    EXPECT_EQ(out["summary"]["runId"], q.run_id);
+    EXPECT_EQ(out["findingIds"].size(), report::streaming_run_findings(analysis, s).size());
+    for (const auto& b : out["batches"]) batch_ids.push_back(b["batchId"].get<int64_t>());
+    next = out["page"]["nextOffset"];
+  }
+  ASSERT_EQ(batch_ids.size(), q.batches.size());
+  for (size_t i = 0; i < q.batches.size(); ++i) EXPECT_EQ(batch_ids[i], q.batches[i].batch_id);
+
+  const Json unknown = harness.call_tool("streaming_queries", {{"analysisId", id}, {"runId", "no-such-run"}});
+  EXPECT_TRUE(unknown["isError"].get<bool>());
+  EXPECT_NE(text_of(unknown).find("without runId lists them"), std::string::npos) << text_of(unknown);
+
+  // A batch application: no run.
+  McpHarness batch(confined_options());
+  batch.initialize();
+  const Json none = batch.call_tool("streaming_queries", {{"path", small_->filename().string()}});
+  ASSERT_FALSE(none["isError"].get<bool>()) << none.dump();
+  EXPECT_EQ(none["structuredContent"]["page"]["total"], 0);
+  EXPECT_NE(text_of(none).find("no Structured Streaming query"), std::string::npos);
+}
+
 TEST_F(McpTools, ListApplicationsReadsTheLogDirectoryAndPages) {
   McpHarness harness(confined_options());
   harness.initialize();
@@ -203,11 +268,12 @@ TEST(McpHugeStrings, AHugeVersionOrNameIsListedCut) {
   fs::remove_all(dir);
   fs::create_directories(dir / "logs");
   const std::string huge(size_t{4} << 20, 'v');
-  std::ofstream(dir / "logs" / "app-huge")
-      << R"({"Event":"SparkListenerLogStart","Spark Version":")" << huge << "\"}\n"
-      << R"({"Event":"SparkListenerApplicationStart","App Name":")" << huge
-      << R"(","App ID":"app-huge","Timestamp":900,"User":"u"})" << "\n"
-      << R"({"Event":"SparkListenerApplicationEnd","Timestamp":1000})" << "\n";
+  std::ofstream(dir / "logs" / "app-huge") << R"({"Event":"SparkListenerLogStart","Spark Version":")" << huge << "\"}\n"
+                                           << R"({"Event":"SparkListenerApplicationStart","App Name":")" << huge
+                                           << R"(","App ID":"app-huge","Timestamp":900,"User":"u"})"
+                                           << "\n"
+                                           << R"({"Event":"SparkListenerApplicationEnd","Timestamp":1000})"
+                                           << "\n";
   loggen::write_event_log(loggen::GeneratorConfig::small(), {}, dir / "logs", nullptr);
   ServerOptions options;
   options.catalog = make_log_catalog(*io::PathConfinement::to((dir / "logs").string()));
@@ -235,9 +301,9 @@ TEST(McpHugeStrings, AHugeVersionOrNameIsListedCut) {
 TEST_F(McpTools, PathsOutsideTheLogDirectoryAreRefused) {
   McpHarness harness(confined_options());
   harness.initialize();
-  for (const std::string& path : {outside_->string(), "../outside/" + outside_->filename().string(),
-                                  std::string("link-to-outside"), std::string("/etc/passwd"),
-                                  std::string("eventlog_v2_app-20240101000000-0667")}) {
+  for (const std::string& path :
+       {outside_->string(), "../outside/" + outside_->filename().string(), std::string("link-to-outside"),
+        std::string("/etc/passwd"), std::string("eventlog_v2_app-20240101000000-0667")}) {
     const Json result = harness.call_tool("analyze_event_log", {{"path", path}});
     EXPECT_TRUE(result["isError"].get<bool>()) << path;
     EXPECT_NE(text_of(result).find("outside the log directory"), std::string::npos) << path << ": " << text_of(result);

@@ -23,9 +23,7 @@ struct Parts {
   bool operator==(const Parts&) const = default;
 };
 
-Parts parts_of(const FailureCause& cause) {
-  return {cause.kind, cause.exception_class, cause.message, cause.location};
-}
+Parts parts_of(const FailureCause& cause) { return {cause.kind, cause.exception_class, cause.message, cause.location}; }
 
 void PrintTo(const Parts& p, std::ostream* out) {
   *out << to_string(p.kind) << " {" << p.exception_class << "} {" << p.message << "} {" << p.location << "}";
@@ -61,7 +59,9 @@ TEST(FailureCause, MoreLinesContinueIntoTheEnclosingTrace) {
       "java.lang.reflect.InvocationTargetException\n"
       "\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n"
       "\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)\n"
-      "\tat org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal(CallMethodViaReflection.scala:182)\n"
+      "\tat "
+      "org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal(CallMethodViaReflection.scala:"
+      "182)\n"
       "\tat org.apache.spark.executor.Executor$TaskRunner.run(Executor.scala:906)\n"
       "\tat java.base/java.lang.Thread.run(Thread.java:840)\n"
       "Caused by: java.lang.NumberFormatException: For input string: \"x0\"\n"
@@ -71,7 +71,8 @@ TEST(FailureCause, MoreLinesContinueIntoTheEnclosingTrace) {
   const FailureCause cause = read_failure_cause(trace);
   EXPECT_EQ(parts_of(cause),
             (Parts{FailureCauseKind::kException, "java.lang.NumberFormatException", "For input string: \"x0\"",
-                   "org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal(CallMethodViaReflection.scala:182)"}));
+                   "org.apache.spark.sql.catalyst.expressions.CallMethodViaReflection.evalInternal("
+                   "CallMethodViaReflection.scala:182)"}));
   EXPECT_EQ(cause.outer_class, "java.lang.reflect.InvocationTargetException");
 
   // With only Thread.run shared, every frame of the root is the runtime's: its top frame, without
@@ -113,8 +114,9 @@ TEST(FailureCause, PythonTracebackLastFrameAndException) {
       "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)\n"
       "\tat java.base/java.lang.Thread.run(Thread.java:1583)\n";
   const FailureCause cause = read_failure_cause(trace);
-  EXPECT_EQ(parts_of(cause), (Parts{FailureCauseKind::kPythonException, "Exception", "transient failure for partition 1",
-                                    "File \"/app/generate_events.py\", line 37, in flaky_partition"}));
+  EXPECT_EQ(parts_of(cause),
+            (Parts{FailureCauseKind::kPythonException, "Exception", "transient failure for partition 1",
+                   "File \"/app/generate_events.py\", line 37, in flaky_partition"}));
 
   // Another partition's message names another partition: the same cause when counting.
   std::string other = trace;
@@ -140,14 +142,16 @@ TEST(FailureCause, Spark4PythonErrorClassAndCarets) {
       "           ^^^^^^^^^\n"
       "ValueError: invalid literal for int() with base 10: 'n/a'\n"
       " SQLSTATE: 38000\n"
-      "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:1097)\n";
+      "\tat "
+      "org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:1097)\n";
   const FailureCause cause = read_failure_cause(trace);
   EXPECT_EQ(parts_of(cause),
             (Parts{FailureCauseKind::kPythonException, "ValueError", "invalid literal for int() with base 10: 'n/a'",
                    "File \"/work/tests/spark/scenarios/failures.py\", line 23, in parse_amount"}));
 
   // The same text as a Spark 4 stage or job failure reason: no Java frames at all.
-  const std::string stage_reason = trace.substr(trace.find("[PYTHON_EXCEPTION]"), trace.find("\tat ") - trace.find("[PYTHON_EXCEPTION]"));
+  const std::string stage_reason =
+      trace.substr(trace.find("[PYTHON_EXCEPTION]"), trace.find("\tat ") - trace.find("[PYTHON_EXCEPTION]"));
   EXPECT_EQ(read_failure_cause(stage_reason).key(), cause.key());
 }
 
@@ -209,7 +213,9 @@ TEST(FailureCause, Spark4ErrorClassWrapsTheRealException) {
   const std::string trace =
       "org.apache.spark.SparkException: [FAILED_EXECUTE_UDF] User defined function (`divide`) failed due to: "
       "java.lang.ArithmeticException: / by zero. SQLSTATE: 39000\n"
-      "\tat org.apache.spark.sql.errors.QueryExecutionErrors$.failedExecuteUserDefinedFunctionError(QueryExecutionErrors.scala:198)\n"
+      "\tat "
+      "org.apache.spark.sql.errors.QueryExecutionErrors$.failedExecuteUserDefinedFunctionError(QueryExecutionErrors."
+      "scala:198)\n"
       "Caused by: java.lang.ArithmeticException: / by zero\n"
       "\tat com.acme.Divide.call(Divide.java:12)\n"
       "\t... 1 more\n";
@@ -251,7 +257,9 @@ TEST(FailureCause, WordsBeforeTheClassAndMessagesWithoutOne) {
 TEST(FailureCause, FetchFailedMessageAndStageReason) {
   const std::string message =
       "org.apache.spark.shuffle.FetchFailedException: /disk0/blockmgr-86c3/2d/shuffle_54_8347_0.index\n"
-      "\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:770)\n"
+      "\tat "
+      "org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator."
+      "scala:770)\n"
       "\tat org.apache.spark.rdd.RDD.iterator(RDD.scala:337)\n"
       "Caused by: java.nio.file.NoSuchFileException: /disk0/blockmgr-86c3/2d/shuffle_54_8347_0.index\n"
       "\tat sun.nio.fs.UnixException.translateToIOException(UnixException.java:86)\n"
@@ -260,7 +268,8 @@ TEST(FailureCause, FetchFailedMessageAndStageReason) {
       "\t... 16 more\n";
   const FailureCause cause = read_failure_cause(message);
   EXPECT_EQ(cause.exception_class, "java.nio.file.NoSuchFileException");
-  EXPECT_EQ(cause.location, "org.apache.spark.shuffle.IndexShuffleBlockResolver.getBlockData(IndexShuffleBlockResolver.scala:349)");
+  EXPECT_EQ(cause.location,
+            "org.apache.spark.shuffle.IndexShuffleBlockResolver.getBlockData(IndexShuffleBlockResolver.scala:349)");
   EXPECT_EQ(cause.outer_class, "org.apache.spark.shuffle.FetchFailedException");
 
   const FailureCause quoted = read_failure_cause(
@@ -268,14 +277,17 @@ TEST(FailureCause, FetchFailedMessageAndStageReason) {
       "stage 4.0 (TID 30) (host-a executor 2): FetchFailed(BlockManagerId(1, host-b, 7337, None), shuffleId=0, "
       "mapIndex=3, mapId=3, reduceId=1, message=\n"
       "org.apache.spark.shuffle.FetchFailedException: Failed to connect to host-b/10.0.0.2:7337\n"
-      "\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:770)\n"
+      "\tat "
+      "org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator."
+      "scala:770)\n"
       "Caused by: java.net.ConnectException: Connection refused\n"
       "\tat sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)\n"
       "\tat org.apache.spark.network.client.TransportClientFactory.createClient(TransportClientFactory.java:245)\n"
       "\t... 1 more\n"
       ")\n");
   EXPECT_EQ(quoted.summary(), "java.net.ConnectException: Connection refused");
-  EXPECT_EQ(quoted.location, "org.apache.spark.network.client.TransportClientFactory.createClient(TransportClientFactory.java:245)");
+  EXPECT_EQ(quoted.location,
+            "org.apache.spark.network.client.TransportClientFactory.createClient(TransportClientFactory.java:245)");
 }
 
 TEST(FailureCause, ExecutorLossExitCodes) {
@@ -291,13 +303,17 @@ TEST(FailureCause, ExecutorLossExitCodes) {
                                "rezamemory-3.gce.something.com. Exit status: 56. Diagnostics: x")
                 .key(),
             yarn.key());
-  EXPECT_NE(read_executor_loss("Container marked as failed: container_1_01_000009 on host: h. Exit status: 143. ").key(),
-            yarn.key());
+  EXPECT_NE(
+      read_executor_loss("Container marked as failed: container_1_01_000009 on host: h. Exit status: 143. ").key(),
+      yarn.key());
 
   EXPECT_EQ(read_executor_loss("Command exited with code 3").exit_code, 3);
   EXPECT_EQ(read_executor_loss("Command exited with code 3").summary(), "exit code 3 (Command exited with code 3)");
-  EXPECT_EQ(read_executor_loss("The executor with id 3 exited with exit code 137(SIGKILL, possible container OOM).").exit_code, 137);
-  EXPECT_EQ(read_executor_loss("Container released on a *lost* node. Exit status: -100. Diagnostics: ...").exit_code, -100);
+  EXPECT_EQ(read_executor_loss("The executor with id 3 exited with exit code 137(SIGKILL, possible container OOM).")
+                .exit_code,
+            137);
+  EXPECT_EQ(read_executor_loss("Container released on a *lost* node. Exit status: -100. Diagnostics: ...").exit_code,
+            -100);
   EXPECT_EQ(read_executor_loss("Executor Process Lost").exit_code, std::nullopt);
 
   // No exit code: the words tell causes apart, with their figures masked.
@@ -316,10 +332,58 @@ TEST(FailureCause, ExecutorLossExitCodes) {
   EXPECT_EQ(quoted.exit_code, 3);
 }
 
+// Kubernetes' removal reasons as ExecutorPodsLifecycleManager writes them (Spark 3.3+: exitReasonMessage,
+// a stripMargin'd text that starts with a line break; describeExitCode glosses the code; the pod's
+// reason and message lines are empty when the API gave none; KubernetesUtils.containersDescription
+// lists each container as "\n\t key: value" pairs). The first matches a real driver's log of a
+// Spark 3.3.1 executor killed at its pod's limit.
+constexpr char kPodOomKilled[] =
+    "\nThe executor with id 13 exited with exit code 137(SIGKILL, possible container OOM).\n\n\n\n"
+    "The API gave the following container statuses:\n\n\n"
+    "\t container name: spark-kubernetes-executor\n\t container image: registry.example/spark:3.3.1\n"
+    "\t container state: terminated\n\t container started at: 2023-01-26T05:28:32Z\n"
+    "\t container finished at: 2023-01-26T05:37:06Z\n\t exit code: 137\n\t termination reason: OOMKilled\n      ";
+constexpr char kPodEvicted[] =
+    "\nThe executor with id 4 exited with exit code 143(unexpected).\n"
+    "The API gave the following brief reason: Evicted\n"
+    "The API gave the following message: The node was low on resource: memory.\n\n"
+    "The API gave the following container statuses:\n\n\n"
+    "\t container name: spark-kubernetes-executor\n\t container image: img\n\t container state: terminated\n"
+    "\t exit code: 143\n\t termination reason: Error\n      ";
+
+TEST(FailureCause, KubernetesPodReasons) {
+  const FailureCause oom = read_executor_loss(kPodOomKilled);
+  EXPECT_EQ(oom.exit_code, 137);
+  EXPECT_EQ(oom.pod_reason, "OOMKilled");
+  EXPECT_EQ(oom.message, "The executor with id 13 exited with exit code 137(SIGKILL, possible container OOM).")
+      << "the message is the first line with words, not the empty line the reason starts with";
+  EXPECT_FALSE(oom.pod_deleted);
+
+  const FailureCause evicted = read_executor_loss(kPodEvicted);
+  EXPECT_EQ(evicted.exit_code, 143);
+  EXPECT_EQ(evicted.pod_reason, "Evicted") << "the pod's reason says more than its container's Error";
+  EXPECT_NE(evicted.key(), read_executor_loss("Container killed on request. Exit code is 143").key());
+
+  // A task that failed with it quotes it after "Reason: " (ExecutorLostFailure.toErrorString).
+  const FailureCause task = read_failure_cause(
+      std::string("ExecutorLostFailure (executor 13 exited caused by one of the running tasks) Reason: ") +
+      kPodOomKilled);
+  EXPECT_EQ(task.key(), oom.key());
+
+  // PodDeleted: Spark gives no exit code for it, whatever the container's was.
+  const FailureCause deleted = read_executor_loss("The executor with id 7 was deleted by a user or the framework.");
+  EXPECT_TRUE(deleted.pod_deleted);
+  EXPECT_EQ(deleted.exit_code, std::nullopt);
+  EXPECT_TRUE(deleted.pod_reason.empty());
+
+  // Outside Kubernetes nothing of it is read.
+  EXPECT_TRUE(read_executor_loss("Command exited with code 137").pod_reason.empty());
+}
+
 TEST(FailureCause, SparkContextShutDown) {
-  for (const char* text : {"Stage cancelled because SparkContext was shut down",
-                           "Job 79 cancelled because SparkContext was shut down",
-                           "Job cancelled because SparkContext was shut down"}) {
+  for (const char* text :
+       {"Stage cancelled because SparkContext was shut down", "Job 79 cancelled because SparkContext was shut down",
+        "Job cancelled because SparkContext was shut down"}) {
     const FailureCause cause = read_failure_cause(text);
     EXPECT_EQ(cause.kind, FailureCauseKind::kShutdown) << text;
     EXPECT_EQ(cause.message, text);
@@ -338,9 +402,15 @@ TEST(FailureCause, KeyTellsClassesAndPlacesApartButNotMessages) {
     return read_failure_cause(header + "\n\tat " + frame + "\n");
   };
   const auto a = with("java.lang.NumberFormatException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:7)");
-  EXPECT_EQ(a.key(), with("java.lang.NumberFormatException: For input string: \"x917\"", "com.acme.Parse.run(Parse.java:7)").key());
-  EXPECT_NE(a.key(), with("java.lang.NumberFormatException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:9)").key());
-  EXPECT_NE(a.key(), with("java.lang.IllegalArgumentException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:7)").key());
+  EXPECT_EQ(
+      a.key(),
+      with("java.lang.NumberFormatException: For input string: \"x917\"", "com.acme.Parse.run(Parse.java:7)").key());
+  EXPECT_NE(
+      a.key(),
+      with("java.lang.NumberFormatException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:9)").key());
+  EXPECT_NE(
+      a.key(),
+      with("java.lang.IllegalArgumentException: For input string: \"x0\"", "com.acme.Parse.run(Parse.java:7)").key());
 }
 
 // A real log (a collect_list over a 1 GiB heap on Spark 4.3) had its tasks run out of heap in
@@ -349,9 +419,11 @@ TEST(FailureCause, OutOfMemoryErrorsAreOneCauseWhereverTheHeapRanOut) {
   const auto oom = [](const std::string& message, const std::string& frame) {
     return read_failure_cause("java.lang.OutOfMemoryError: " + message + "\n\tat " + frame + "\n");
   };
-  const auto grow = oom("Java heap space", "org.apache.spark.sql.catalyst.expressions.codegen.BufferHolder.grow(BufferHolder.java:85)");
+  const auto grow = oom("Java heap space",
+                        "org.apache.spark.sql.catalyst.expressions.codegen.BufferHolder.grow(BufferHolder.java:85)");
   const auto consume = oom("Java heap space",
-                           "org.apache.spark.sql.catalyst.expressions.GeneratedClass$GeneratedIteratorForCodegenStage1.project_doConsume_0$(Unknown Source)");
+                           "org.apache.spark.sql.catalyst.expressions.GeneratedClass$GeneratedIteratorForCodegenStage1."
+                           "project_doConsume_0$(Unknown Source)");
   EXPECT_EQ(grow.key(), consume.key());
   EXPECT_NE(grow.key(), oom("Direct buffer memory", "java.nio.Bits.reserveMemory(Bits.java:175)").key());
   EXPECT_NE(grow.key(), oom("GC overhead limit exceeded", "java.util.Arrays.copyOf(Arrays.java:3332)").key());
@@ -362,7 +434,8 @@ TEST(FailureCause, TextsWithNothingToRead) {
   EXPECT_EQ(read_failure_cause("  \n").kind, FailureCauseKind::kUnknown);
   const FailureCause bare = read_failure_cause("java.lang.OutOfMemoryError");
   EXPECT_EQ(parts_of(bare), (Parts{FailureCauseKind::kException, "java.lang.OutOfMemoryError", "", ""}));
-  const FailureCause empty_traceback = read_failure_cause("org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n");
+  const FailureCause empty_traceback =
+      read_failure_cause("org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n");
   EXPECT_EQ(empty_traceback.kind, FailureCauseKind::kPythonException);
   EXPECT_EQ(empty_traceback.exception_class, "");
 }
@@ -374,7 +447,8 @@ TEST(FailureCause, LongAndHostileTextsStayBounded) {
 
   // Ten thousand nested causes, each claiming frames it shares with the one around it.
   std::string chain = "java.lang.Exception: top\n\tat com.acme.A.a(A.java:1)\n";
-  for (int i = 0; i < 10000; ++i) chain += "Caused by: java.lang.Exception: level " + std::to_string(i) + "\n\t... 100000 more\n";
+  for (int i = 0; i < 10000; ++i)
+    chain += "Caused by: java.lang.Exception: level " + std::to_string(i) + "\n\t... 100000 more\n";
   const FailureCause deep = read_failure_cause(chain);
   EXPECT_EQ(deep.nesting, 10000);
   EXPECT_EQ(deep.message, "level 9999");
@@ -390,9 +464,15 @@ TEST(ModelFailureCauses, EachAttemptCountedUnderItsOwnRootCause) {
   using sf::testing::TaskSpec;
   const auto python = [](const std::string& function, int line, const std::string& value) {
     return "org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n"
-           "  File \"/app/job.py\", line " + std::to_string(line) + ", in " + function + "\n"
-           "ValueError: bad value " + value + "\n\n"
-           "\tat org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)\n";
+           "  File \"/app/job.py\", line " +
+           std::to_string(line) + ", in " + function +
+           "\n"
+           "ValueError: bad value " +
+           value +
+           "\n\n"
+           "\tat "
+           "org.apache.spark.api.python.BasePythonRunner$ReaderIterator.handlePythonException(PythonRunner.scala:645)"
+           "\n";
   };
   ScenarioLog log;
   log.start(0).finished(100000);
@@ -415,7 +495,9 @@ TEST(ModelFailureCauses, EachAttemptCountedUnderItsOwnRootCause) {
   // The fetch failure first: the texts decoded after it in the same batch must not overwrite it.
   failed("FetchFailed",
          "org.apache.spark.shuffle.FetchFailedException: Failed to connect to host-b/10.0.0.2:7337\n"
-         "\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:770)\n"
+         "\tat "
+         "org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator."
+         "scala:770)\n"
          "Caused by: java.net.ConnectException: Connection refused\n"
          "\tat org.apache.spark.network.client.TransportClientFactory.createClient(TransportClientFactory.java:245)\n",
          "", "1");

@@ -641,9 +641,7 @@ TEST_P(FeatureOffTest, ScenarioGoneAndModelStillEqualsTruth) {
   expect_model_matches(load(log.path), truth);
 }
 
-std::string feature_case_name(const ::testing::TestParamInfo<Feature>& param_info) {
-  return param_info.param.name;
-}
+std::string feature_case_name(const ::testing::TestParamInfo<Feature>& param_info) { return param_info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(EachFeature, FeatureOffTest, ::testing::ValuesIn(kFeatures), feature_case_name);
 

@@ -62,8 +62,8 @@ std::vector<SeenLine> with_line_reader(const std::string& bytes, std::vector<siz
   LineReader reader(stream, size_t{1} << 30, 4096);
   std::vector<SeenLine> lines;
   while (auto line = reader.next()) {
-    lines.push_back({std::string(line->text), line->number, line->byte_offset, line->length, line->terminated,
-                     line->too_long});
+    lines.push_back(
+        {std::string(line->text), line->number, line->byte_offset, line->length, line->terminated, line->too_long});
   }
   return lines;
 }
@@ -74,10 +74,12 @@ std::vector<SeenLine> with_batches(LineBatcher& batcher, size_t max_line_bytes) 
   uint64_t number = 0;
   while (batcher.next(batch)) {
     // The padding after every batch is readable.
-    volatile char last = batch.text.data() == nullptr ? 0 : batch.text.data()[batch.text.size() + LineBatcher::kPaddingBytes - 1];
+    volatile char last =
+        batch.text.data() == nullptr ? 0 : batch.text.data()[batch.text.size() + LineBatcher::kPaddingBytes - 1];
     (void)last;
     split_lines(batch, max_line_bytes, [&](const BatchLine& line) {
-      lines.push_back({std::string(line.text), ++number, line.byte_offset, line.length, line.terminated, line.too_long});
+      lines.push_back(
+          {std::string(line.text), ++number, line.byte_offset, line.length, line.terminated, line.too_long});
     });
     batcher.recycle(batch);
   }
@@ -87,7 +89,8 @@ std::vector<SeenLine> with_batches(LineBatcher& batcher, size_t max_line_bytes) 
 
 std::vector<std::string> sample_texts() {
   std::string many;
-  for (int i = 0; i < 3000; ++i) many += std::string(static_cast<size_t>(i % 173), static_cast<char>('a' + i % 26)) + "\n";
+  for (int i = 0; i < 3000; ++i)
+    many += std::string(static_cast<size_t>(i % 173), static_cast<char>('a' + i % 26)) + "\n";
   std::string long_lines;
   for (int i = 0; i < 5; ++i) long_lines += std::string(50000 + static_cast<size_t>(i) * 7919, 'L') + "\n";
   return {
@@ -139,8 +142,8 @@ TEST(LineBatches, MappedFileBatchesGiveTheLineReadersLines) {
 // A line is too long exactly when it is longer than the limit, wherever it falls, and the lines
 // around it are read as usual.
 TEST(LineBatches, OverLongLinesAreSkippedByLength) {
-  const std::string text = "short\n" + std::string(300000, 'x') + "\nafter\n" + std::string(100, 'y') + "\n" +
-                           std::string(250000, 'z');
+  const std::string text =
+      "short\n" + std::string(300000, 'x') + "\nafter\n" + std::string(100, 'y') + "\n" + std::string(250000, 'z');
   auto check = [&](const std::vector<SeenLine>& lines) {
     ASSERT_EQ(lines.size(), 5u);
     EXPECT_EQ(lines[0].text, "short");
@@ -270,7 +273,8 @@ TEST(LineBatches, TabsAndCarriageReturnsAndShortLinesAreNotSkippedForControlByte
   EXPECT_EQ(find_control_byte("plain text\twith a tab\r"), std::string_view::npos);
   EXPECT_EQ(find_control_byte(std::string(100, 'a') + '\x1f'), 100u);
   EXPECT_EQ(find_control_byte(std::string("abc\0def", 7)), 3u);
-  EXPECT_EQ(find_control_byte("\xc3\xa9\xff\x7f"), std::string_view::npos) << "bytes of 0x7f and above are not control bytes here";
+  EXPECT_EQ(find_control_byte("\xc3\xa9\xff\x7f"), std::string_view::npos)
+      << "bytes of 0x7f and above are not control bytes here";
   const std::string short_line = std::string(kControlByteCheckBytes, '\0') + "\n";
   const std::string long_tabs = std::string(2 * kControlByteCheckBytes, '\t') + "\n";
   for (const std::string& text : {short_line, long_tabs}) {

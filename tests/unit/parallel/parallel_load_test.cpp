@@ -79,9 +79,9 @@ void expect_every_variant_matches(const std::string& path, size_t max_line_bytes
     const std::string got = model_json(path, options_of(v, max_line_bytes));
     EXPECT_TRUE(got == expected) << path << ": the model differs when loaded with " << v.name
                                  << " (first difference at byte "
-                                 << std::distance(got.begin(), std::mismatch(got.begin(), got.end(), expected.begin(),
-                                                                             expected.end())
-                                                                   .first)
+                                 << std::distance(
+                                        got.begin(),
+                                        std::mismatch(got.begin(), got.end(), expected.begin(), expected.end()).first)
                                  << ")";
   }
 }
@@ -89,9 +89,8 @@ void expect_every_variant_matches(const std::string& path, size_t max_line_bytes
 class ParallelLoad : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sf-parallel-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("sf-parallel-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -150,16 +149,17 @@ TEST_F(ParallelLoad, InProgressLogsCutMidLine) {
 
 TEST_F(ParallelLoad, DamagedLinesBlankLinesCrLfAndAnOverLongLine) {
   std::vector<std::string> lines;
-  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  loggen::generate(
+      loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
   // Damage spread over the log, so it falls inside batches and at their edges.
   for (size_t i = 7; i < lines.size(); i += 97) {
     switch ((i / 97) % 6) {
-      case 0: lines[i] = lines[i].substr(0, lines[i].size() / 2) + "\n"; break;            // cut short
-      case 1: lines[i] = "\n"; break;                                                     // blank
-      case 2: lines[i].insert(lines[i].size() - 1, "\r"); break;                          // CRLF
+      case 0: lines[i] = lines[i].substr(0, lines[i].size() / 2) + "\n"; break;               // cut short
+      case 1: lines[i] = "\n"; break;                                                         // blank
+      case 2: lines[i].insert(lines[i].size() - 1, "\r"); break;                              // CRLF
       case 3: lines[i] = "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":\"x\"}\n"; break;  // wrong type
-      case 4: lines[i].insert(lines[i].size() - 1, " trailing"); break;                  // text after the object
-      case 5: lines[i] = std::string(100000, 'x') + "\n"; break;                          // over the limit below
+      case 4: lines[i].insert(lines[i].size() - 1, " trailing"); break;                       // text after the object
+      case 5: lines[i] = std::string(100000, 'x') + "\n"; break;                              // over the limit below
     }
   }
   std::string text;
@@ -203,7 +203,8 @@ TEST(BatchOutcomeTest, ABatchOfMalformedLinesKeepsTheFirstFewAndCountsTheRest) {
 
 TEST_F(ParallelLoad, ManyMalformedLinesAreCountedAndTheFirstListedWhateverTheBatches) {
   std::vector<std::string> lines;
-  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  loggen::generate(
+      loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
   std::string text = lines.at(0) + lines.at(1);
   for (int i = 0; i < 100000; ++i) text += "x\n";
   for (size_t i = 2; i < lines.size(); ++i) text += lines[i];
@@ -225,7 +226,8 @@ TEST_F(ParallelLoad, ManyMalformedLinesAreCountedAndTheFirstListedWhateverTheBat
 // file is mapped or streamed, compressed or not, and whatever the batches: the same model.
 TEST_F(ParallelLoad, ALongLineOfZerosIsSkippedTheSameWayEverywhere) {
   std::vector<std::string> lines;
-  loggen::generate(loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
+  loggen::generate(
+      loggen::GeneratorConfig::small(), [&](std::string_view line) { lines.emplace_back(line); }, nullptr);
   std::string text = lines.at(0) + lines.at(1);
   text += "{\"Event\":\"" + std::string(2 * io::kControlByteCheckBytes, '\0') + "\n";
   for (size_t i = 2; i < lines.size(); ++i) text += lines[i];
@@ -242,7 +244,8 @@ TEST_F(ParallelLoad, ALongLineOfZerosIsSkippedTheSameWayEverywhere) {
   EXPECT_EQ(model->diagnostics.malformed.at(0).line_number, 3u);
   EXPECT_NE(model->diagnostics.malformed.at(0).reason.find("holds the control byte 0x00 at byte 10"), std::string::npos)
       << model->diagnostics.malformed.at(0).reason;
-  EXPECT_EQ(model->diagnostics.malformed.at(1).reason.find("line of 3145728 bytes holds the control byte 0x00 at byte 0"), 0u)
+  EXPECT_EQ(
+      model->diagnostics.malformed.at(1).reason.find("line of 3145728 bytes holds the control byte 0x00 at byte 0"), 0u)
       << model->diagnostics.malformed.at(1).reason;
   EXPECT_EQ(model->stages.size(), load_event_log(plain.string())->stages.size());
 }

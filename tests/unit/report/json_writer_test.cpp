@@ -6,19 +6,17 @@
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 namespace sf {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string dumped(const Json& doc, int indent) {
-  return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
+std::string dumped(const Json& doc, int indent) { return doc.dump(indent, ' ', false, Json::error_handler_t::replace); }
 
 // Writes `doc` again through JsonWriter, walking the tree, so both writers see the same values.
 void rewrite(JsonWriter& w, const Json& doc) {
@@ -116,8 +114,9 @@ TEST(JsonWriter, AnEmptyViewOfNothingIsAnEmptyString) {
 }
 
 TEST(JsonWriter, InvalidUtf8IsReplacedAsNlohmannReplacesIt) {
-  for (std::string bad : {std::string("\xff"), std::string("ab\xc3"), std::string("\xc3\x28 tail"),
-                          std::string("\xe2\x82 x"), std::string("\xed\xa0\x80"), std::string("\xf8\x88\x80\x80\x80")}) {
+  for (std::string bad :
+       {std::string("\xff"), std::string("ab\xc3"), std::string("\xc3\x28 tail"), std::string("\xe2\x82 x"),
+        std::string("\xed\xa0\x80"), std::string("\xf8\x88\x80\x80\x80")}) {
     std::string out;
     JsonWriter w(out);
     w.array([&] { w.string(bad); });
@@ -145,9 +144,8 @@ TEST(JsonWriter, TypedValuesAndFields) {
     w.key("raw");
     w.raw(R"({"already":"written"})");
   });
-  EXPECT_EQ(out,
-            R"({"i":7,"u":8,"b":false,"s":"x","sv":"y","c":"z","none":null,"some":3,"list":[1,2],)"
-            R"("names":["a","b"],"n":null,"raw":{"already":"written"}})");
+  EXPECT_EQ(out, R"({"i":7,"u":8,"b":false,"s":"x","sv":"y","c":"z","none":null,"some":3,"list":[1,2],)"
+                 R"("names":["a","b"],"n":null,"raw":{"already":"written"}})");
 }
 
 TEST(JsonWriter, AppendsToWhatTheStringHolds) {

@@ -26,13 +26,13 @@ VerdictDocument everything() {
   d.policy_version = 3;
   d.method.provisional_relative_noise = 0.05;
   d.method.reference_statuses = {"ok", "partial"};
-  d.run = results::RunDescription{.run_key = "R1",
-                                  .profile = "variants",
-                                  .coordinate = "parameters.role",
-                                  .baseline = "baseline",
-                                  .target = "candidate",
-                                  .units = {"u1", "u2"},
-                                  .local_only = true};
+  d.run = results::PlannedRun{.run_key = "R1",
+                              .profile = "variants",
+                              .coordinate = "parameters.role",
+                              .baseline = "baseline",
+                              .target = "candidate",
+                              .units = {"u1", "u2"},
+                              .local_only = true};
   d.batch_target = "runKey R1";
   Evaluation e;
   e.series_fingerprint = "f00d";
@@ -52,8 +52,11 @@ VerdictDocument everything() {
                       .ancestry_distance = 0,
                       .continuity = {"a -> b"}};
   e.ordering = "ancestry";
-  e.reference = {PointRef{.result_id = "p1", .revision = "r8", .value = std::numeric_limits<double>::quiet_NaN(),
-                          .status = "ok", .native_order = 8},
+  e.reference = {PointRef{.result_id = "p1",
+                          .revision = "r8",
+                          .value = std::numeric_limits<double>::quiet_NaN(),
+                          .status = "ok",
+                          .native_order = 8},
                  PointRef{.result_id = "p0", .revision = "r7", .status = "error\x01", .native_order = 7}};
   e.pairs = {{.round = 1, .baseline_result = "b1", .target_result = "c1", .baseline = 3.0, .target = 2.5}};
   e.boundaries = {{.kind = "reset", .at = "r5", .reason = "by hand", .points = 4}};
@@ -112,7 +115,7 @@ TEST(VerdictJson, WritesTheMembersSomeDocumentsHaveOnlyWhenSet) {
   EXPECT_FALSE(empty.contains("run"));
   EXPECT_FALSE(empty.contains("batchTarget"));
   EXPECT_EQ(empty["schemaVersion"], 1);
-  EXPECT_EQ(empty["kind"], "sparkforensics.comparison");
+  EXPECT_EQ(empty["kind"], "sparkforensics.verdict");
 }
 
 }  // namespace

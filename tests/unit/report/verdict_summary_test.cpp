@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "results/series.h"
 #include "report/verdict_summary.h"
+#include "results/series.h"
 
 namespace sf::report {
 namespace {
@@ -58,7 +58,8 @@ TEST(VerdictSummary, SaysOnceThatATargetIsUnusableAndWhy) {
     d.evaluations.push_back(e);
   }
   const std::string text = verdict_text(d);
-  EXPECT_TRUE(contains(text, "Indeterminate (3):\n  3 series: target-unusable: target c6 (r-0123456789): target status is partial\n"))
+  EXPECT_TRUE(contains(
+      text, "Indeterminate (3):\n  3 series: target-unusable: target c6 (r-0123456789): target status is partial\n"))
       << text;
   ASSERT_EQ(unusable_targets(d).size(), 1u);
   EXPECT_EQ(unusable_targets(d)[0], "target c6 (r-0123456789): target status is partial (3 series)");

@@ -2,8 +2,8 @@
 // without a target result are missing, never filled from an older run.
 #include <gtest/gtest.h>
 
-#include "results/history_comparison.h"
-#include "history_fixture.h"
+#include "results/trend_comparison.h"
+#include "trend_fixture.h"
 
 namespace sf::results {
 namespace {

@@ -7,7 +7,7 @@
 #include "results/dispersion_scaled.h"
 #include "results/paired_ratio.h"
 #include "results/statistics.h"
-#include "history_fixture.h"
+#include "trend_fixture.h"
 
 namespace sf::results {
 namespace {

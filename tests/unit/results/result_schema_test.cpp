@@ -5,7 +5,7 @@
 #include "results/identity_policy.h"
 #include "results/result_json.h"
 #include "results/series.h"
-#include "history_fixture.h"
+#include "trend_fixture.h"
 
 namespace sf::results {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "results/revision_graph.h"
 #include "results/spark_result.h"
-#include "history_fixture.h"
+#include "trend_fixture.h"
 
 namespace sf::results {
 namespace {
@@ -14,7 +14,8 @@ using testing::ResultBuilder;
 
 std::vector<std::string> trees(const std::vector<const StoredResult*>& ordered) {
   std::vector<std::string> out;
-  for (const StoredResult* r : ordered) out.push_back(r->document.revision.tree.empty() ? "-" : r->document.revision.tree);
+  for (const StoredResult* r : ordered)
+    out.push_back(r->document.revision.tree.empty() ? "-" : r->document.revision.tree);
   return out;
 }
 

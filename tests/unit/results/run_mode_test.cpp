@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "results/run_evaluation.h"
-#include "history_fixture.h"
+#include "trend_fixture.h"
 
 namespace sf::results {
 namespace {
@@ -31,8 +31,8 @@ void variants_run(History& h, int rounds, double ratio, const std::string& workl
   }
 }
 
-VerdictDocument run(const History& h, const std::string& profile, const std::string& baseline,
-                       MethodConfig method = {}, const std::string& coordinate = "") {
+VerdictDocument run(const History& h, const std::string& profile, const std::string& baseline, MethodConfig method = {},
+                    const std::string& coordinate = "") {
   auto doc = evaluate_run({"run-1", profile, coordinate, baseline}, h.results(), IdentityPolicy{}, method);
   EXPECT_TRUE(doc.has_value()) << (doc ? "" : doc.error().message());
   return doc ? *doc : VerdictDocument{};

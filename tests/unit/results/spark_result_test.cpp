@@ -11,11 +11,11 @@
 #include <map>
 #include <set>
 
-#include "analysis/cost.h"
-#include "results/result_json.h"
-#include "results/stage_key.h"
+#include "analysis/economics/cost.h"
 #include "loggen/log_generator.h"
 #include "model/load.h"
+#include "results/result_json.h"
+#include "results/stage_key.h"
 
 namespace sf::results {
 namespace {
@@ -129,9 +129,8 @@ TEST(SparkResult, AnalysisQuantitiesAreTheRollupsLeadAndTheFindingsPerType) {
   const analysis::RollupGroup* lead = analysis::leading_fix_first_group(analyzed.rollup);
   ASSERT_NE(lead, nullptr) << "the generated log has something worth fixing first";
   // The first time group marked fix-first, in the rollup's order: what "Fix these first" shows.
-  const auto first = std::find_if(analyzed.rollup.groups.begin(), analyzed.rollup.groups.end(), [](const auto& g) {
-    return g.tier == analysis::RollupTier::kTime && g.fix_first;
-  });
+  const auto first = std::find_if(analyzed.rollup.groups.begin(), analyzed.rollup.groups.end(),
+                                  [](const auto& g) { return g.tier == analysis::RollupTier::kTime && g.fix_first; });
   EXPECT_EQ(lead, &*first);
   ASSERT_NE(result.quantity("analysis:fixFirstRecoverableHighMs"), nullptr);
   EXPECT_EQ(result.quantity("analysis:fixFirstRecoverableHighMs")->value, lead->recoverable_high_ms);

@@ -61,7 +61,7 @@ TYPED_TEST(StoreConcurrencyTest, ConcurrentIngestsFromSeveralProcessesLoseNothin
 TYPED_TEST(StoreConcurrencyTest, AProcessKilledMidIngestLeavesTheStoreConsistent) {
   {
     auto store = this->open();
-    store->ingest(this->document(1));
+    ASSERT_TRUE(store->ingest(this->document(1)));
   }
   int ready[2];
   ASSERT_EQ(pipe(ready), 0);
@@ -76,7 +76,7 @@ TYPED_TEST(StoreConcurrencyTest, AProcessKilledMidIngestLeavesTheStoreConsistent
     };
     auto store = open_store(this->location_, options);
     if (!store) _exit(10);
-    (*store)->ingest(this->document(2));
+    if (!(*store)->ingest(this->document(2))) _exit(11);
     _exit(13);
   }
   char byte = 0;

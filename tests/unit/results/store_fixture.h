@@ -18,7 +18,7 @@
 #include <string>
 
 #include "results/store.h"
-#include "history_fixture.h"
+#include "trend_fixture.h"
 
 namespace sf::results::testing {
 

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <random>
 
-#include "results/history_comparison.h"
+#include "report/verdict_json.h"
 #include "results/result_json.h"
 #include "results/store_schema.h"
-#include "report/verdict_json.h"
+#include "results/trend_comparison.h"
 #include "store_fixture.h"
 
 namespace sf::results {
@@ -87,7 +87,7 @@ TYPED_TEST(StoreTest, ResultsAreImmutableAndIngestIsIdempotent) {
 TYPED_TEST(StoreTest, FindsByIdAndUniquePrefix) {
   auto store = this->open();
   const std::string a = store->ingest(this->document(1))->id;
-  store->ingest(this->document(2));
+  ASSERT_TRUE(store->ingest(this->document(2)));
   EXPECT_EQ((*store->find(a))->id, a);
   EXPECT_EQ((*store->find(a.substr(0, 12)))->id, a);
   EXPECT_FALSE(store->find("r-").has_value());  // ambiguous: an error, not a guess
@@ -97,7 +97,7 @@ TYPED_TEST(StoreTest, FindsByIdAndUniquePrefix) {
 TYPED_TEST(StoreTest, SurvivesReopening) {
   {
     auto store = this->open();
-    store->ingest(this->document(1));
+    ASSERT_TRUE(store->ingest(this->document(1)));
   }
   auto store = this->open();
   EXPECT_EQ(store->results()->size(), 1u);
@@ -125,18 +125,18 @@ TYPED_TEST(StoreTest, IdentityPolicyIsVersionedAndSharedByEveryReader) {
 
 TYPED_TEST(StoreTest, ComparatorReadsTheStoreAndIsReproducible) {
   auto store = this->open();
-  for (int i = 1; i <= 8; ++i) store->ingest(this->document(i));
+  for (int i = 1; i <= 8; ++i) ASSERT_TRUE(store->ingest(this->document(i)));
   ResultDocument target = this->document(9);
   target.quantities[0].value = 103;  // durationMs, +3% on ~0.05% noise
   const std::string target_id = store->ingest(target)->id;
-  auto before = compare_history(*store->results(), *store->identity_policy(), {}, target_id, {});
+  auto before = compare_trend(*store->results(), *store->identity_policy(), {}, target_id, {});
   ASSERT_TRUE(before.has_value());
   ASSERT_EQ(before->evaluations.size(), 2u);
   EXPECT_EQ(before->evaluations[0].quantity, "durationMs");
   EXPECT_EQ(before->evaluations[0].outcome.verdict, Verdict::kRegressed);
   EXPECT_EQ(before->evaluations[1].outcome.verdict, Verdict::kNoChangeDetected);  // inputBytes, exact
-  for (int i = 10; i <= 12; ++i) store->ingest(this->document(i));
-  auto after = compare_history(*store->results(), *store->identity_policy(), {}, target_id, {});
+  for (int i = 10; i <= 12; ++i) ASSERT_TRUE(store->ingest(this->document(i)));
+  auto after = compare_trend(*store->results(), *store->identity_policy(), {}, target_id, {});
   EXPECT_EQ(report::verdict_json(*before), report::verdict_json(*after));
 }
 
@@ -155,7 +155,7 @@ TEST(SqliteStoreSchema, MigratesForwardAndRefusesNewer) {
   {
     auto store = open_store(path);
     ASSERT_TRUE(store.has_value()) << store.error().message();
-    EXPECT_EQ(*(*store)->schema_version(), 2);
+    EXPECT_EQ(*(*store)->schema_version(), static_cast<int64_t>(store_migrations("").size()));
   }
   {
     sqlite3* db = nullptr;

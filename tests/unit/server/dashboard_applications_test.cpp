@@ -14,7 +14,7 @@
 
 #include "catalog/log_catalog.h"
 #include "loggen/log_generator.h"
-#include "server/dashboard_api.h"
+#include "server/dashboard/dashboard_api.h"
 
 namespace sf::server {
 namespace {
@@ -75,8 +75,8 @@ class DashboardApplicationsTest : public ::testing::Test {
 
   // Uploads `bytes` as `name` as the page does: the log's name ("~u1").
   std::string upload(const std::string& name, const std::string& bytes) {
-    auto handling = api_->accept_body("POST", "/api/sf/v1/uploads", params({{"name", name}}), page_headers(),
-                                      bytes.size());
+    auto handling =
+        api_->accept_body("POST", "/api/sf/v1/uploads", params({{"name", name}}), page_headers(), bytes.size());
     EXPECT_TRUE(handling && handling->body) << (handling ? handling->refusal.body : "no handling");
     if (!handling || !handling->body) return "";
     EXPECT_FALSE(handling->body->write(bytes).has_value());

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "report/web_assets.h"
-#include "server/static_files.h"
-#include "server/upload_store.h"
+#include "server/dashboard/static_files.h"
+#include "server/dashboard/upload_store.h"
 
 namespace sf::server {
 namespace {

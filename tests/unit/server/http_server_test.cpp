@@ -2,7 +2,7 @@
 // in a test: a request head unfinished by its deadline, the streamed /logs zip against the whole
 // archive, a download cut by damage, and the bounded request pool.
 // (tests/e2e/serve_hostile_clients_test.py attacks the binary with the default limits.)
-#include "server/http_server.h"
+#include "server/http/http_server.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -18,9 +18,9 @@
 #include <mutex>
 #include <thread>
 
+#include "history_server/log_zip.h"
 #include "loggen/log_generator.h"
-#include "server/log_zip.h"
-#include "server/request_pool.h"
+#include "server/http/request_pool.h"
 
 namespace sf::server {
 namespace {
@@ -201,7 +201,7 @@ TEST_F(HttpServerTest, TheStreamedLogsZipIsByteForByteTheWholeArchive) {
     ASSERT_EQ(answer.head.substr(0, 12), "HTTP/1.1 200") << answer.head;
     EXPECT_NE(answer.head.find("Transfer-Encoding: chunked"), std::string::npos) << answer.head;
     EXPECT_TRUE(answer.finished);
-    auto whole = zip_event_log(log_path->string());
+    auto whole = history_server::zip_event_log(log_path->string());
     ASSERT_TRUE(whole.has_value()) << whole.error().message();
     EXPECT_EQ(answer.body.size(), whole->size()) << *log_path;
     EXPECT_TRUE(answer.body == *whole) << *log_path;
@@ -216,7 +216,7 @@ TEST_F(HttpServerTest, ADownloadCutByDamageEndsUnfinishedAndSaysWhy) {
   const fs::path copy = damaged / file_log_->filename();
   fs::copy_file(*file_log_, copy, fs::copy_options::overwrite_existing);
   fs::resize_file(copy, fs::file_size(copy) * 2 / 3);
-  auto zip = EventLogZip::open(copy.string());
+  auto zip = history_server::EventLogZip::open(copy.string());
   ASSERT_TRUE(zip.has_value());
   size_t written = 0;
   EXPECT_FALSE(zip->write([&](std::string_view bytes) {

@@ -1,10 +1,10 @@
 // The dashboard's page of a stage's tasks: ordered and paged as asked, and histograms that count
 // every successful task once, over a generated log with failed and speculative tasks.
-#include "server/stage_task_page.h"
+#include "server/dashboard/stage_task_page.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -30,10 +30,12 @@ class StageTaskPageTest : public ::testing::Test {
     // The stage attempt with the most tasks, and among those one with a task that did not succeed.
     const model::StageAttempt* chosen = nullptr;
     for (const model::StageAttempt& s : model->stages) {
-      const auto key = [](const model::StageAttempt& a) { return std::pair(a.tasks_failed + a.tasks_killed > 0, a.tasks_started); };
+      const auto key = [](const model::StageAttempt& a) {
+        return std::pair(a.tasks_failed + a.tasks_killed > 0, a.tasks_started);
+      };
       if (chosen == nullptr || key(s) > key(*chosen)) chosen = &s;
     }
-    auto tasks = load_stage_tasks(log, chosen->stage_id, chosen->attempt_id);
+    auto tasks = history_server::load_stage_tasks(log, chosen->stage_id, chosen->attempt_id);
     ASSERT_TRUE(tasks) << tasks.error().message();
     tasks_ = new StageTasks(std::move(*tasks));
   }
@@ -89,7 +91,8 @@ TEST_F(StageTaskPageTest, HistogramsCountEverySuccessfulTaskOnceBetweenTheirEdge
   const ordered_json h = page(request)["histograms"];
   std::vector<int64_t> durations;
   for (const TaskRecord& t : tasks_->tasks) {
-    if (t.status == "SUCCESS" && t.has_metrics) durations.push_back(t.metrics[model::index_of(model::TaskMetric::kDurationMs)]);
+    if (t.status == "SUCCESS" && t.has_metrics)
+      durations.push_back(t.metrics[model::index_of(model::TaskMetric::kDurationMs)]);
   }
   ASSERT_FALSE(durations.empty());
   ASSERT_LT(durations.size(), tasks_->tasks.size()) << "the stage chosen has a task that did not succeed";
@@ -99,8 +102,10 @@ TEST_F(StageTaskPageTest, HistogramsCountEverySuccessfulTaskOnceBetweenTheirEdge
   EXPECT_EQ(d["tasks"], durations.size());
   const auto counts = d["counts"].get<std::vector<int64_t>>();
   EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), int64_t{0}), static_cast<int64_t>(durations.size()));
-  EXPECT_EQ(d["edges"].front().get<double>(), static_cast<double>(*std::min_element(durations.begin(), durations.end())));
-  EXPECT_EQ(d["edges"].back().get<double>(), static_cast<double>(*std::max_element(durations.begin(), durations.end())));
+  EXPECT_EQ(d["edges"].front().get<double>(),
+            static_cast<double>(*std::min_element(durations.begin(), durations.end())));
+  EXPECT_EQ(d["edges"].back().get<double>(),
+            static_cast<double>(*std::max_element(durations.begin(), durations.end())));
   // Each bin holds the durations between its edges (the last one its upper edge too).
   const auto edges = d["edges"].get<std::vector<double>>();
   for (size_t b = 0; b < counts.size(); ++b) {

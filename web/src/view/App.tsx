@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { inlinedComparison, inlinedReport } from '../api';
 import { currentRoute, onRouteChange, type Route, type View } from '../route';
 import { actions, useStore } from '../store/store';
+import type { AnalysisDocument } from '../types';
 import { useIngest } from '../store/useIngest';
 import { ErrorPage, ParseProgress } from './status';
 import { FindingFilterProvider } from './FindingFilterContext';
@@ -14,16 +15,20 @@ import { StagePage } from './StagePage';
 import { Timeline } from './Timeline';
 import { PlanGraphPage } from './PlanGraph';
 import { Environment } from './Environment';
+import { StreamingPage } from './StreamingPage';
 import { ComparePage } from './ComparePage';
 import { HistoryPage } from './HistoryPage';
 import { FleetPage } from './FleetPage';
 
-const TABS: { view: View; label: string }[] = [
+// Streaming: only for a log with Structured Streaming queries, and only with a server behind the
+// page (its figures come from the API).
+const TABS: { view: View; label: string; shown?: (doc: AnalysisDocument | null, report: boolean) => boolean }[] = [
   { view: 'overview', label: 'Overview' },
   { view: 'findings', label: 'Findings' },
   { view: 'timeline', label: 'Timeline' },
   { view: 'stages', label: 'Stages' },
   { view: 'sql', label: 'SQL plans' },
+  { view: 'streaming', label: 'Streaming', shown: (doc, report) => !report && (doc?.streamingQueries.length ?? 0) > 0 },
   { view: 'environment', label: 'Environment' },
 ];
 
@@ -46,6 +51,7 @@ function LogPage({ route }: { route: Route }) {
     case 'timeline': return <Timeline />;
     case 'stages': return <StagePage doc={doc} args={route.args} />;
     case 'sql': return <PlanGraphPage doc={doc} args={route.args} />;
+    case 'streaming': return <StreamingPage args={route.args} />;
     case 'environment': return <Environment doc={doc} />;
     default: return <Overview />;
   }
@@ -80,7 +86,7 @@ export function App() {
         </div>
         {route.log !== null && (
           <nav aria-label="Pages of this application">
-            {TABS.map((tab) => (
+            {TABS.filter((tab) => !tab.shown || tab.shown(shown, report)).map((tab) => (
               <Link key={tab.view} to={{ log: route.log, view: tab.view, args: [] }} class="tab"
                     current={route.view === tab.view}>{tab.label}</Link>
             ))}

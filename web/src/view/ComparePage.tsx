@@ -5,10 +5,10 @@
 // document inlined by `compare --format html`.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, inlinedComparison, isReport } from '../api';
-import { formatBytes, formatCount, formatMs } from '../format';
+import { formatBytes, formatCount, formatMoney, formatMs, formatPercent } from '../format';
 import { navigateQuery } from '../route';
 import { checkSize, pollParse } from '../store/useIngest';
-import type { ApplicationRow, ComparisonDocument, Direction, MetricDeltaDoc, ParseStatus, StagePairDoc, StageSide,
+import type { ApplicationRow, ComparisonDocument, Direction, MetricDelta, ParseStatus, StagePair, StageSide,
               StageTotals } from '../types';
 import { BandBadge } from './badges';
 import { Link } from './Link';
@@ -126,7 +126,7 @@ function metricValue(unit: string, value: number | null): string {
   if (unit === 'bytes') return formatBytes(value);
   if (unit === 'count') return formatCount(value);
   if (unit === 'ratio' || unit === 'core-hours') return value.toFixed(unit === 'ratio' ? 3 : 4);
-  return `${value.toFixed(2)} ${unit}`;  // money (the rate card's currency) and anything new
+  return formatMoney(value, unit);  // money (the rate card's currency) and anything new
 }
 
 function signed(unit: string, delta: number | null): string {
@@ -141,13 +141,13 @@ function DirectionBadge({ direction }: { direction: Direction }) {
 
 function Banner({ c }: { c: ComparisonDocument }) {
   const coverage = c.runtimeCoverage === null ? 'no executor run time recorded'
-    : `${(c.runtimeCoverage * 100).toFixed(0)}% of executor run time in paired or replanned stages`;
+    : `${formatPercent(c.runtimeCoverage)} of executor run time in paired or replanned stages`;
   return (
     <section class={`panel banner banner-${c.confidence}`} role={c.confidence === 'ok' ? 'status' : 'alert'}
              data-confidence={c.confidence}>
       <h2>Confidence: {c.confidence}</h2>
       {c.banner ? <p>{c.banner}</p> : <p>The stage pairing covers the runs' work; per-stage rows compare like with like.</p>}
-      <p class="muted">{coverage} · {(c.matchedCoverage * 100).toFixed(0)}% of stages by count ·
+      <p class="muted">{coverage} · {formatPercent(c.matchedCoverage)} of stages by count ·
         {' '}{c.executionAlignment.paired} of {c.executionAlignment.baselineExecutions} / {c.executionAlignment.candidateExecutions} SQL
         executions aligned{c.executionAlignment.bounded ? ' (banded)' : ''}</p>
     </section>
@@ -167,7 +167,7 @@ function Runs({ c, base, cand }: { c: ComparisonDocument; base: string | null; c
 
 function Metrics({ c }: { c: ComparisonDocument }) {
   const cost = c.metricDeltas.find((m) => m.name === 'cost');
-  const row = (m: MetricDeltaDoc) => (
+  const row = (m: MetricDelta) => (
     <tr key={m.name} data-metric={m.name}>
       <td>{m.name}</td><td>{metricValue(m.unit, m.baseline)}</td><td>{metricValue(m.unit, m.candidate)}</td>
       <td>{signed(m.unit, m.delta)}{m.relativeChange !== null ? ` (${(m.relativeChange * 100).toFixed(1)}%)` : ''}</td>
@@ -246,7 +246,7 @@ function Executions({ c, onPlan, selected }: { c: ComparisonDocument; onPlan: (b
 const METHOD_TEXT: Record<string, string> = { exact: 'exact', structural: 'structural', aligned: 'aligned', pinned: 'pinned by hand' };
 
 // Which other stages fit an ambiguous pair as well; the pin panel settles it.
-function ambiguityTitle(pair: StagePairDoc): string {
+function ambiguityTitle(pair: StagePair): string {
   const sides = [
     pair.ambiguousWith.candidate.length ? `candidate stage ${pair.ambiguousWith.candidate.join(', ')}` : '',
     pair.ambiguousWith.baseline.length ? `baseline stage ${pair.ambiguousWith.baseline.join(', ')}` : '',

@@ -8,7 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { formatCount, formatMoney, formatMs } from '../format';
 import { navigateQuery } from '../route';
-import type { Evaluation, FleetAnswer, FleetRow } from '../types';
+import type { Evaluation, FleetSummaryDocument, FleetRow } from '../types';
 import { effectText, Problem, VerdictBadge } from './HistoryPage';
 import { useAnswer } from './useAnswer';
 
@@ -41,7 +41,7 @@ function quantityValue(value: number | null | undefined, e: Evaluation): string 
   return `${Number(value.toPrecision(4))} ${e.series.unit}`;
 }
 
-function RecoverableTable({ data }: { data: FleetAnswer }) {
+function RecoverableTable({ data }: { data: FleetSummaryDocument }) {
   return (
     <section class="panel" aria-labelledby="fleet-recoverable">
       <h2 id="fleet-recoverable">Most recoverable wall-clock <span class="muted">· the group "Fix these first" leads with</span></h2>
@@ -61,7 +61,7 @@ function RecoverableTable({ data }: { data: FleetAnswer }) {
   );
 }
 
-function CostTables({ data }: { data: FleetAnswer }) {
+function CostTables({ data }: { data: FleetSummaryDocument }) {
   return (
     <section class="panel" aria-labelledby="fleet-costs">
       <h2 id="fleet-costs">Cost the most <span class="muted">· each currency on its own</span></h2>
@@ -79,7 +79,7 @@ function CostTables({ data }: { data: FleetAnswer }) {
   );
 }
 
-function FindingTypes({ data }: { data: FleetAnswer }) {
+function FindingTypes({ data }: { data: FleetSummaryDocument }) {
   return (
     <section class="panel" aria-labelledby="fleet-types">
       <h2 id="fleet-types">Finding types in the most jobs</h2>
@@ -94,7 +94,7 @@ function FindingTypes({ data }: { data: FleetAnswer }) {
   );
 }
 
-function Trend({ data, offset }: { data: FleetAnswer; offset: number }) {
+function Trend({ data, offset }: { data: FleetSummaryDocument; offset: number }) {
   const t = data.trend;
   const byTarget = (row: FleetRow, quantity: string) =>
     t.document.evaluations.find((e) => e.target?.resultId === row.resultId && e.series.quantity === quantity);

@@ -3,7 +3,7 @@
 // the time and the money go (driver alone, critical path, the what-if curve, cost), and the
 // findings worth fixing first.
 import { useMemo } from 'preact/hooks';
-import { formatDate, formatMoney as money, formatMs } from '../format';
+import { formatDate, formatMoney as money, formatMs, formatPercent } from '../format';
 import { currentRoute } from '../route';
 import { useStore } from '../store/store';
 import type { AnalysisDocument, Economics, TimelineDocument } from '../types';
@@ -83,7 +83,7 @@ function EconomicsPanel({ e }: { e: Economics }) {
       <div class="kpis">
         <div class="kpi"><span class="label">Driver alone</span>
           <span class="value">{split ? formatMs(split.driverOnlyMs) : '–'}</span>
-          <span class="muted">{split ? `${((split.driverOnlyShare ?? 0) * 100).toFixed(1)}% of the run: no executor could help` : ''}</span></div>
+          <span class="muted">{split ? `${formatPercent(split.driverOnlyShare ?? 0)} of the run: no executor could help` : ''}</span></div>
         <div class="kpi"><span class="label">Critical path</span>
           <span class="value">{path ? formatMs(path.lengthMs) : '–'}</span>
           <span class="muted">{path ? `unlimited executors; ${formatMs(path.idealMs)} with ${path.idealCores} cores and no skew` : ''}</span></div>

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, inlinedComparison } from '../api';
 import { formatMs } from '../format';
-import type { DiffNode, NodeChange, PlanDiffDocument } from '../types';
+import type { DiffNode, NodeChange, PlanDiff } from '../types';
 import { layoutPlan, NODE_H, NODE_W } from './PlanGraph';
 
 const CHANGE_TEXT: Record<NodeChange, string> = {
@@ -39,7 +39,7 @@ function DiffSvg({ nodes, title, selected, onSelect }:
 export function PlanDiffView({ base, cand, baseExecution, candExecution }:
   { base: string | null; cand: string | null; baseExecution: number; candExecution: number }) {
   const inlined = inlinedComparison();
-  const [doc, setDoc] = useState<PlanDiffDocument | null>(null);
+  const [doc, setDoc] = useState<PlanDiff | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<{ side: 'baseline' | 'candidate'; id: number } | null>(null);
 

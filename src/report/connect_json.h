@@ -1,0 +1,21 @@
+// Spark Connect in the analysis document: "connectSessions" and "connectOperations", as the
+// model holds them (model part), and "connect", what each operation cost (economics/connect_cost.h).
+// docs/analysis-schema.md lists every field.
+#pragma once
+
+#include <vector>
+
+#include "analysis/economics/connect_cost.h"
+#include "model/app_model.h"
+
+namespace sf {
+class JsonWriter;
+}
+
+namespace sf::report {
+
+void write_connect_sessions(JsonWriter& w, const std::vector<model::ConnectSession>& sessions);
+void write_connect_operations(JsonWriter& w, const std::vector<model::ConnectOperation>& operations);
+void write_connect_summaries(JsonWriter& w, const std::vector<analysis::ConnectOperationSummary>& summaries);
+
+}  // namespace sf::report
