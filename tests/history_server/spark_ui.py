@@ -3,10 +3,10 @@ opened in chromium (spark_ui_requests.mjs), every REST request their scripts sen
 its exact query string, and the oracle then sends each one to both servers and compares the
 answers as it compares its own requests.
 
-Which pages: the application lists (completed and incomplete), and for a few application attempts
-chosen for what they exercise (the most SQL executions, the most failed or killed tasks, several
-attempts, unfinished), the stage page of their first stage attempt and of their stage attempt with
-the most failed or killed tasks, the executors, environment and SQL pages and one execution's
+Which pages: the application lists (completed, and incomplete when an attempt is unfinished), and
+for a few application attempts chosen for what they exercise (the most SQL executions, the most
+failed or killed tasks, several attempts, unfinished), the stage page of their first stage attempt
+with tasks and of their stage attempt with the most failed or killed tasks, the executors, environment and SQL pages and one execution's
 page. On the SQL page and two stage pages (the first, and the one with the most failed or killed
 tasks) the DataTables table is sorted by every column both ways, on the other stage pages by a few;
 each is paged, shown whole, searched and (SQL) filtered by status, by the page's own code."""
@@ -102,6 +102,9 @@ def pages_to_open(listing, answer):
     def failed_or_killed(stage):
         return stage["numFailedTasks"] + stage["numKilledTasks"]
 
+    def tasks_reported(stage):
+        return stage["numCompleteTasks"] + stage["numActiveTasks"] + failed_or_killed(stage) > 0
+
     reasons = [
         lambda key: len(facts[key][2]),                                           # SQL executions
         lambda key: max((failed_or_killed(s) for s in facts[key][1]), default=0),  # failed tasks
@@ -113,12 +116,17 @@ def pages_to_open(listing, answer):
         ranked = sorted((key for key in facts if score(key) > 0), key=lambda key: (-score(key), key))
         chosen += [key for key in ranked[:ATTEMPTS_PER_REASON] if key not in chosen]
 
-    pages = [{"path": "/", "kind": "history", "app": ""},
-             {"path": "/?showIncomplete=true", "kind": "history", "app": ""}]
+    pages = [{"path": "/", "kind": "history", "app": ""}]
+    # The History Server's page lists no table, and sends no request, when nothing is unfinished.
+    if any(unfinished for attempts in listing.values() for unfinished in attempts.values()):
+        pages.append({"path": "/?showIncomplete=true", "kind": "history", "app": ""})
     for app_id, attempt_id in chosen:
         _, stages, executions = facts[(app_id, attempt_id)]
         base = f"/history/{quote(app_id, safe='')}" + (f"/{quote(attempt_id, safe='')}" if attempt_id else "")
-        stage_attempts = sorted(stages, key=lambda s: (s["stageId"], s["attemptId"]))
+        # Spark's stage page builds its task table in the callback of taskSummary, which answers
+        # 404 for a stage attempt without tasks (a skipped one): such a page never sends taskTable.
+        stage_attempts = sorted((s for s in stages if tasks_reported(s)),
+                                key=lambda s: (s["stageId"], s["attemptId"]))
         shown = stage_attempts[:1] + sorted(stage_attempts, key=lambda s: -failed_or_killed(s))[:1]
         for s in {(s["stageId"], s["attemptId"]): s for s in shown}.values():
             pages.append({"path": f"{base}/stages/stage/?id={s['stageId']}&attempt={s['attemptId']}",
