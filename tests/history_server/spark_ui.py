@@ -6,8 +6,8 @@ answers as it compares its own requests.
 Which pages: the application lists (completed, and incomplete when an attempt is unfinished), and
 for a few application attempts chosen for what they exercise (the most SQL executions, the most
 failed or killed tasks, several attempts, unfinished), the stage page of their first stage attempt
-with tasks and of their stage attempt with the most failed or killed tasks, the executors, environment and SQL pages and one execution's
-page. On the SQL page and two stage pages (the first, and the one with the most failed or killed
+with tasks and of their stage attempt with the most failed or killed tasks, the executors,
+environment and SQL pages and one execution's page. On the SQL page and two stage pages (the first, and the one with the most failed or killed
 tasks) the DataTables table is sorted by every column both ways, on the other stage pages by a few;
 each is paged, shown whole, searched and (SQL) filtered by status, by the page's own code."""
 from __future__ import annotations
