@@ -4,6 +4,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "model/sort_unique.h"
+
 namespace sf::model {
 
 using Phase = eventlog::ConnectOperationEvent::Phase;
@@ -61,11 +63,8 @@ void ConnectBuilder::finish(const std::vector<Job>& jobs, const Redaction& redac
     }
   }
   for (auto& [id, op] : operations_) {
-    std::sort(op.job_ids.begin(), op.job_ids.end());
-    op.job_ids.erase(std::unique(op.job_ids.begin(), op.job_ids.end()), op.job_ids.end());
-    std::sort(op.sql_execution_ids.begin(), op.sql_execution_ids.end());
-    op.sql_execution_ids.erase(std::unique(op.sql_execution_ids.begin(), op.sql_execution_ids.end()),
-                               op.sql_execution_ids.end());
+    sort_unique(op.job_ids);
+    sort_unique(op.sql_execution_ids);
     redaction.redact_text(op.statement);
     redaction.redact_text(op.error);
     if (auto s = sessions_.find(op.session_id); s != sessions_.end()) ++s->second.operations;

@@ -12,6 +12,7 @@
 #include "model/plan_attribution.h"
 #include "model/quantiles.h"
 #include "model/redaction.h"
+#include "model/sort_unique.h"
 #include "model/streaming_builder.h"
 
 namespace sf::model {
@@ -167,12 +168,6 @@ void count_failure_cause(StageBuild& stage, const ev::TaskEnd& e, bool during_sh
 
 // The most task values a stage attempt's distribution reserves room for up front.
 constexpr int32_t kMaxReservedTasks = 1 << 20;
-
-template <class T>
-void sort_unique(std::vector<T>& values) {
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-}
 
 }  // namespace
 

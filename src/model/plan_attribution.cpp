@@ -4,6 +4,8 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "model/sort_unique.h"
+
 namespace sf::model {
 
 namespace {
@@ -34,8 +36,7 @@ void attribute_tree(PlanTree& tree, const std::unordered_map<int64_t, Accumulato
       }
       if (auto it = driver_values.find(metric.accumulator_id); it != driver_values.end()) add(metric.value, it->second);
     }
-    std::sort(node.stage_ids.begin(), node.stage_ids.end());
-    node.stage_ids.erase(std::unique(node.stage_ids.begin(), node.stage_ids.end()), node.stage_ids.end());
+    sort_unique(node.stage_ids);
   }
 }
 
@@ -69,10 +70,7 @@ void attribute_plan_nodes(AppModel& model) {
       if (auto value = parse_int(accumulable.value)) add(it->second.total, *value);
     }
   }
-  for (auto& [id, e] : evidence) {
-    std::sort(e.stage_ids.begin(), e.stage_ids.end());
-    e.stage_ids.erase(std::unique(e.stage_ids.begin(), e.stage_ids.end()), e.stage_ids.end());
-  }
+  for (auto& [id, e] : evidence) sort_unique(e.stage_ids);
 
   model.stage_plan_nodes.clear();
   for (SqlExecution& sql : model.sql) {
