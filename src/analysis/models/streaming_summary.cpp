@@ -1,9 +1,10 @@
 #include "analysis/models/streaming_summary.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <string_view>
+
+#include "model/quantiles.h"
 
 namespace sf::analysis {
 
@@ -79,9 +80,7 @@ TriggerGuess infer_trigger(const std::vector<StreamingBatch>& batches) {
 int64_t nearest_rank(std::vector<int64_t> values, double q) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  const auto index =
-      std::min(values.size() - 1, static_cast<size_t>(std::floor(q * static_cast<double>(values.size()))));
-  return values[index];
+  return model::quantile_of_sorted(values, q);
 }
 
 struct Rates {
