@@ -83,13 +83,21 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
-// The wait from the latest job or stage submission or executor loss before each executor's
+// Spark 3.4+ logs when it asked for an executor and when the executor registered: where the log
+// has both, the median of their differences is the start-up, measured. Otherwise it is inferred:
+// the wait from the latest job or stage submission or executor loss before each executor's
 // registration to it (what asked for it), for executors that registered after the first job:
 // what asking for one costs. Dynamic allocation asks a backlog timeout after the submission, and
 // only its first round then: a later registration after the same submission was asked for in a
 // later round of the ramp (schedule_simulation.h models it), so only the first one counts, less
 // the timeout.
 double startup_ms(const model::AppModel& model, const DynamicAllocation& da) {
+  std::vector<double> logged;
+  for (const model::Executor& e : model.executors) {
+    if (const auto latency = e.startup_latency_ms(); latency && !e.is_driver())
+      logged.push_back(static_cast<double>(*latency));
+  }
+  if (!logged.empty()) return median(std::move(logged));
   std::vector<double> submissions;
   for (const model::Executor& e : model.executors) {
     if (!e.is_driver() && e.remove_time_ms && !removed_by_scaling(e.remove_reason)) {

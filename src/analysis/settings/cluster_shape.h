@@ -58,9 +58,10 @@ struct ClusterShape {
   double driver_memory_gib = 0;  // heap + overhead (heap only in local mode)
   DynamicAllocation dynamic_allocation;
   std::vector<LoggedExecutor> executor_registrations;  // by registration
-  // From asking for an executor to its registration, as the log shows it: the median, over
-  // executors that registered after the first job, of the wait since the last stage or job was
-  // submitted before them. 0 when nothing shows it.
+  // From asking for an executor to its registration, as the log shows it: the median of the
+  // logged request-to-registration times (Spark 3.4+), else, over executors that registered after
+  // the first job, of the wait since the last stage or job was submitted before them. 0 when
+  // nothing shows it.
   double executor_startup_ms = 0;
 
   int32_t total_cores() const { return executors * cores_per_executor; }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "analysis/settings/cluster_shape.h"
 #include "unit/analysis/analysis_fixture.h"
 
 namespace sf::analysis {
@@ -653,6 +654,16 @@ TEST(Timeline, SlowExecutorPodsWhileTasksWaited) {
       << "without Spark 3.4+'s request times there is nothing to measure";
   EXPECT_TRUE(analyze_scenario(slow_pods("yarn", true)).detected("executorStartup").empty())
       << "the pod-side advice is Kubernetes'";
+}
+
+TEST(Timeline, TheReplaysStartUpIsTheLoggedRequestToRegistration) {
+  // The same pods: asked for at 1 s, one registered at 3 s, three at 61 s. The inference from
+  // submissions sees one ramp after the stage's submission at 2 s and measures 1 s less the
+  // backlog timeout; the logged times say what the replay must wait: 60 s (the median).
+  const Analyzed logged = analyze_scenario(slow_pods("k8s://https://k8s.example:443", true));
+  EXPECT_DOUBLE_EQ(cluster_shape(logged.model).executor_startup_ms, 60000);
+  const Analyzed inferred = analyze_scenario(slow_pods("k8s://https://k8s.example:443", false));
+  EXPECT_LT(cluster_shape(inferred.model).executor_startup_ms, 60000);
 }
 
 }  // namespace
