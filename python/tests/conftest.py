@@ -1,14 +1,10 @@
 """Fixtures of the package's tests: the CLI and the log generator of the same build, generated
-logs (made once per session in $SF_TEST_WORK), the real-log corpus when it is there, and the
-dashboard's JSON API (`sparkforensics serve`) for the tests that compare a front end with it.
+logs (made once per session in $SF_TEST_WORK) and the real-log corpus when it is there (the
+front ends the tests compare, `serve`'s API and `mcp`, are harness.py's).
 
 python/tests/run.sh (ctest's python_package) sets SF_BIN, SF_LOGGEN and SF_TEST_WORK."""
 
-import json
-import re
 import subprocess
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -57,25 +53,3 @@ def cli(sf_bin, *args):
     """Runs the CLI: (exit code, stdout, stderr)."""
     done = subprocess.run([sf_bin, *args], capture_output=True, text=True)
     return done.returncode, done.stdout, done.stderr
-
-
-class Dashboard:
-    """`sparkforensics serve` on a loopback port; GET /api/sf/v1/..."""
-
-    def __init__(self, sf_bin, log_dir, store, config_file, stderr_path):
-        self.process = subprocess.Popen([sf_bin, "serve", "--log-dir", str(log_dir), "--port", "0", "--store", store,
-                                         "--config", str(config_file)],
-                                        stdout=subprocess.PIPE, stderr=open(stderr_path, "w"),
-                                        text=True)
-        self.port = int(re.search(r":(\d+)/", self.process.stdout.readline()).group(1))
-
-    def get(self, path, **query):
-        url = f"http://127.0.0.1:{self.port}/api/sf/v1/{path}"
-        if query:
-            url += "?" + urllib.parse.urlencode(query, doseq=True)
-        with urllib.request.urlopen(url, timeout=120) as response:
-            return json.loads(response.read())
-
-    def close(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)

@@ -17,7 +17,8 @@ import pytest
 
 import sparkforensics as sf
 from sparkforensics import fleet, frames
-from conftest import Dashboard, cli, corpus_dir, corpus_logs
+from conftest import cli, corpus_dir, corpus_logs
+from harness import Dashboard
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (make python-deps puts it in .venv)")
 if shutil.which("java") is None:

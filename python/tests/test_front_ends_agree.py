@@ -17,7 +17,8 @@ import pytest
 
 import sparkforensics as sf
 
-from conftest import Dashboard, cli
+from conftest import cli
+from harness import Dashboard, Mcp
 
 # Thresholds and a rate card other than the defaults: a front end that ignored --config would differ.
 CONFIG = {"thresholds": {"skew.maxToMedianRatio": 3, "gc.warnRatio": 0.05},
@@ -37,43 +38,6 @@ def scenario_log():
             if run["scenario"] == scenario and Path(run["log"]).exists():
                 return f"{scenario}-{run['variant']}", run["log"]
     return None
-
-
-class Mcp:
-    """`sparkforensics mcp` over stdio, one JSON-RPC request at a time."""
-
-    def __init__(self, sf_bin, log_dir, store, config_file):
-        self.process = subprocess.Popen([sf_bin, "mcp", "--log-dir", str(log_dir), "--store", store,
-                                         "--config", str(config_file)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.next_id = 1
-        self.call_method("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                        "clientInfo": {"name": "front-ends-agree", "version": "1"}})
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}})
-
-    def send(self, body):
-        self.process.stdin.write(json.dumps(body) + "\n")
-        self.process.stdin.flush()
-
-    def call_method(self, method, params):
-        request_id, self.next_id = self.next_id, self.next_id + 1
-        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-        while True:
-            line = self.process.stdout.readline()
-            assert line, "the MCP server closed its output"
-            message = json.loads(line)
-            if message.get("id") == request_id:
-                assert "error" not in message, message
-                return message["result"]
-
-    def tool(self, name, arguments):
-        result = self.call_method("tools/call", {"name": name, "arguments": arguments})
-        assert not result.get("isError"), result["content"]
-        return result["structuredContent"]
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 def without_source(doc):
