@@ -105,7 +105,7 @@ Analysis analyze(const model::AppModel& model, const AnalysisOptions& options) {
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(), finding_order);
   analysis.rollup = build_rollup(analysis.findings, estimator);
   price_economics(analysis.economics, model, occupancy, analysis.findings, options.rate_card);
-  analysis.connect = summarize_connect(model, analysis.economics.cost);
+  analysis.connect = summarize_connect(model, analysis.economics.cost, analysis.findings);
   return analysis;
 }
 

@@ -33,9 +33,9 @@ std::string rate_text(const std::optional<double>& rows_per_second) {
   return rows_per_second ? fmt::format("{:.0f}/s", *rows_per_second) : std::string("-");
 }
 
-std::string run_line(const model::StreamingQuery& q, const analysis::StreamingQuerySummary& s) {
+std::string run_line(const analysis::StreamingQuerySummary& s) {
   return fmt::format("{} \"{}\" run {}: {}, {} batches, median {}, input {} processed {}",
-                     report::streaming_run_status(q), s.label, s.run_id,
+                     analysis::to_string(s.status), s.label, s.run_id,
                      s.trigger_interval_ms ? "trigger " + units::format_duration_ms(*s.trigger_interval_ms)
                                            : std::string("trigger not inferred"),
                      units::format_count(s.batches), units::format_duration_ms(s.duration_p50_ms),
@@ -89,7 +89,6 @@ Tool streaming_queries_tool() {
     if (!loaded) return ToolResult::error(loaded.error().message());
     const NamedLog& log = *loaded;
     const auto& summaries = log.analysis().streaming;
-    const auto& queries = log.model().streaming_queries;
     const Json& doc = log.document();
     ToolResult result;
     Json& out = result.structured;
@@ -107,7 +106,7 @@ Tool streaming_queries_tool() {
       for (size_t i = window.begin; i < window.end; ++i) {
         const analysis::StreamingQuerySummary& s = summaries[i];
         runs.push_back({{"run", run_row(log, s)}, {"summary", doc["streaming"][i]}});
-        result.summary += "\n- " + run_line(queries[s.query_index], s);
+        result.summary += "\n- " + run_line(s);
       }
       if (window.end < window.total) result.summary += fmt::format("\nmore from offset {}", window.end);
       if (!summaries.empty()) result.summary += "\nstreaming_queries with a runId gives its batches.";
@@ -136,13 +135,10 @@ Tool streaming_queries_tool() {
     out["run"] = run_row(log, s);
     out["query"] = std::move(query);
     out["summary"] = doc["streaming"][found];
-    Json ids = Json::array();
-    for (const analysis::Finding* f : report::streaming_run_findings(log.analysis(), s)) {
-      ids.push_back(f->id);
-    }
+    const Json ids = out["summary"]["findingIds"];
     out["findingIds"] = ids;
     out["batches"] = page_of(batches, window);
-    result.summary = run_line(queries[s.query_index], s);
+    result.summary = run_line(s);
     if (!ids.empty())
       result.summary += fmt::format("\n{} finding(s), explain_finding explains one: {}", ids.size(), ids.dump());
     if (window.end > window.begin) {

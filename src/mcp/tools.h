@@ -13,9 +13,10 @@ Tool get_economics_tool();  // economics_tool.cpp
 Tool get_stage_tool();      // model_tools.cpp
 Tool get_sql_execution_tool();
 Tool get_slowest_tool();
-Tool streaming_queries_tool();  // streaming_tool.cpp
-Tool compare_runs_tool();       // compare_tool.cpp
-Tool store_ingest_tool();       // store_tools.cpp
+Tool streaming_queries_tool();   // streaming_tool.cpp
+Tool connect_operations_tool();  // connect_tool.cpp
+Tool compare_runs_tool();        // compare_tool.cpp
+Tool store_ingest_tool();        // store_tools.cpp
 Tool verdict_tool();
 
 }  // namespace sf::mcp

@@ -540,7 +540,7 @@ void write_analysis_sections(JsonWriter& w, const analysis::Analysis& analysis) 
   w.key("economics");
   write_economics(w, analysis.economics);
   w.key("streaming");
-  write_streaming_summaries(w, analysis.streaming);
+  write_streaming_summaries(w, analysis);
   w.key("connect");
   write_connect_summaries(w, analysis.connect);
 }

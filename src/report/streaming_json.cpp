@@ -96,32 +96,19 @@ std::vector<const analysis::Finding*> streaming_run_findings(const analysis::Ana
   return out;
 }
 
-std::string_view streaming_run_status(const model::StreamingQuery& query) {
-  if (!query.terminated) return "RUNNING";
-  return query.exception ? "FAILED" : "FINISHED";
-}
-
 void write_streaming_run_row(JsonWriter& w, const model::StreamingQuery& query,
                              const analysis::StreamingQuerySummary& summary, size_t findings) {
-  std::optional<int64_t> end_ms;
-  for (const StreamingBatch& b : query.batches) {
-    if (b.start_ms) end_ms = std::max(end_ms.value_or(*b.start_ms + b.duration_ms), *b.start_ms + b.duration_ms);
-  }
-  std::optional<int64_t> duration_ms;
-  if (query.start_ms && end_ms) duration_ms = std::max<int64_t>(0, *end_ms - *query.start_ms);
-  std::optional<int64_t> latest_batch_id;
-  if (!query.batches.empty()) latest_batch_id = query.batches.back().batch_id;
   w.object([&] {
     w.field("runId", query.run_id);
     w.field("id", query.id);
     w.field("name", query.name);
     w.field("label", summary.label);
-    w.field("status", streaming_run_status(query));
+    w.field("status", analysis::to_string(summary.status));
     w.field("startMs", query.start_ms);
-    w.field("durationMs", duration_ms);
+    w.field("durationMs", summary.run_duration_ms);
     w.field("inputRowsPerSecond", summary.input_rows_per_second);
     w.field("processedRowsPerSecond", summary.processed_rows_per_second);
-    w.field("latestBatchId", latest_batch_id);
+    w.field("latestBatchId", summary.latest_batch_id);
     w.field("batches", summary.batches);
     w.field("exception", query.exception);
     w.field("errorClass", query.error_class);
@@ -129,10 +116,17 @@ void write_streaming_run_row(JsonWriter& w, const model::StreamingQuery& query,
   });
 }
 
-void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummary& s) {
+void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummary& s,
+                             const std::vector<const analysis::Finding*>& findings) {
   w.object([&] {
     w.field("runId", s.run_id);
     w.field("label", s.label);
+    w.field("status", analysis::to_string(s.status));
+    w.field("runDurationMs", s.run_duration_ms);
+    w.field("latestBatchId", s.latest_batch_id);
+    w.array_field("findingIds", [&] {
+      for (const analysis::Finding* f : findings) w.value(f->id);
+    });
     w.field("batches", s.batches);
     w.field("batchesWithInput", s.batches_with_input);
     w.object_field("trigger", [&] {
@@ -196,9 +190,11 @@ void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummar
   });
 }
 
-void write_streaming_summaries(JsonWriter& w, const std::vector<analysis::StreamingQuerySummary>& summaries) {
+void write_streaming_summaries(JsonWriter& w, const analysis::Analysis& analysis) {
   w.array([&] {
-    for (const analysis::StreamingQuerySummary& s : summaries) write_streaming_summary(w, s);
+    for (const analysis::StreamingQuerySummary& s : analysis.streaming) {
+      write_streaming_summary(w, s, streaming_run_findings(analysis, s));
+    }
   });
 }
 

@@ -6,7 +6,6 @@
 // (docs/server.md).
 #pragma once
 
-#include <string_view>
 #include <vector>
 
 #include "analysis/analyzer.h"
@@ -20,12 +19,14 @@ class JsonWriter;
 namespace sf::report {
 
 void write_streaming_queries(JsonWriter& w, const std::vector<model::StreamingQuery>& queries);
-void write_streaming_summaries(JsonWriter& w, const std::vector<analysis::StreamingQuerySummary>& summaries);
+// Every run's summary, each with the ids of its findings.
+void write_streaming_summaries(JsonWriter& w, const analysis::Analysis& analysis);
 
 // One entry of "streamingQueries": with its batches, or without the "batches" field.
 void write_streaming_query(JsonWriter& w, const model::StreamingQuery& query, bool with_batches = true);
-// One entry of "streaming".
-void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummary& summary);
+// One entry of "streaming": the summary, with the ids of the findings about its run.
+void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummary& summary,
+                             const std::vector<const analysis::Finding*>& findings);
 // The batches [begin, end) of a query, as an array of "batches" entries.
 void write_streaming_batches(JsonWriter& w, const model::StreamingQuery& query, size_t begin, size_t end);
 
@@ -34,14 +35,9 @@ void write_streaming_batches(JsonWriter& w, const model::StreamingQuery& query, 
 std::vector<const analysis::Finding*> streaming_run_findings(const analysis::Analysis& analysis,
                                                              const analysis::StreamingQuerySummary& run);
 
-// The status Spark UI's Structured Streaming tab gives a run: "RUNNING" (no termination in the
-// log), "FAILED" (terminated with an exception), "FINISHED".
-std::string_view streaming_run_status(const model::StreamingQuery& query);
-
 // A run as a row of the Structured Streaming tab's list: runId, id, name, label, status, startMs,
-// durationMs (from its start to the end of its last batch: the log does not time a termination),
-// inputRowsPerSecond and processedRowsPerSecond (the summary's), latestBatchId, batches,
-// exception, errorClass, and findings (how many of the analysis's findings are about this run).
+// durationMs (the summary's run duration), inputRowsPerSecond and processedRowsPerSecond (the summary's),
+// latestBatchId, batches, exception, errorClass, and findings (how many of the analysis's findings are about this run).
 void write_streaming_run_row(JsonWriter& w, const model::StreamingQuery& query,
                              const analysis::StreamingQuerySummary& summary, size_t findings);
 

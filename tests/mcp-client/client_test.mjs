@@ -81,9 +81,9 @@ await check('initialize negotiated a version and the server says who it is', asy
 });
 
 let tools = [];
-await check('tools/list: twelve tools, each with an input and an output schema that compile', async () => {
+await check('tools/list: thirteen tools, each with an input and an output schema that compile', async () => {
   ({ tools } = await client.listTools());
-  assert.equal(tools.length, 12);
+  assert.equal(tools.length, 13);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema.type, 'object', tool.name);
@@ -154,6 +154,15 @@ await check('streaming_queries on a batch log: no run, and an unknown runId says
   assert.ok(textOf(result).includes('no Structured Streaming query'), textOf(result));
   const unknown = await callCounted('streaming_queries', { analysisId, runId: 'no-such-run' });
   assert.ok(unknown.isError && textOf(unknown).includes('without runId lists them'), textOf(unknown));
+});
+
+await check('connect_operations on a batch log: no operation, and an unknown operationId says how to list them', async () => {
+  const result = await callCounted('connect_operations', { analysisId });
+  assert.equal(result.structuredContent.page.total, 0);
+  assert.deepEqual(result.structuredContent.operations, []);
+  assert.ok(textOf(result).includes('no Spark Connect operation'), textOf(result));
+  const unknown = await callCounted('connect_operations', { analysisId, operationId: 'no-such-operation' });
+  assert.ok(unknown.isError && textOf(unknown).includes('without operationId lists them'), textOf(unknown));
 });
 
 let slowestStage;

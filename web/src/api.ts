@@ -2,7 +2,7 @@
 // `analyze --format html` or `compare --format html`, the documents inlined in the page (no
 // server, opened from file://).
 import type { AnalysisDocument, ApplicationRow, ComparisonDocument, FleetSummaryDocument, HistoryAnswer, ParseStatus, PlanDiff,
-              PlanDiffDocument, StageTasksPage, StreamingRunAnswer, StreamingRuns, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
+              PlanDiffDocument, StageTasksPage, SubjectRow, TaskSortColumn, TimelineDocument } from './types';
 
 // analyze's report holds analysis and timeline; compare's, comparison and planDiffs.
 export interface InlinedReport { analysis: AnalysisDocument; timeline: TimelineDocument }
@@ -63,8 +63,6 @@ export const api = {
   parse: (id: string) => request<ParseStatus>(`/parses/${enc(id)}`),
   analysis: (log: string) => request<AnalysisDocument>(`/logs/${enc(log)}/analysis`),
   timeline: (log: string) => request<TimelineDocument>(`/logs/${enc(log)}/timeline`),
-  streamingRuns: (log: string) => request<StreamingRuns>(`/logs/${enc(log)}/streaming`),
-  streamingRun: (log: string, runId: string) => request<StreamingRunAnswer>(`/logs/${enc(log)}/streaming/${enc(runId)}`),
   stageTasks: (log: string, stageId: number, attemptId: number, offset: number, length: number, sortBy: TaskSortColumn,
                descending: boolean, bins: number) =>
     request<StageTasksPage>(`/logs/${enc(log)}/stages/${stageId}/${attemptId}/tasks?offset=${offset}&length=${length}` +

@@ -4,13 +4,14 @@
 import { inlinedComparison, inlinedReport, REPORT_LOG } from './api';
 
 // compare, history and fleet name no log: what they show is in the query (?base=&cand=, ?subject=, ?trend=).
-export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'streaming' | 'environment' | 'compare' |
+export type View = 'apps' | 'overview' | 'findings' | 'timeline' | 'stages' | 'sql' | 'streaming' | 'connect' | 'environment' |
+  'compare' |
   'history' | 'fleet';
 type StoreView = 'compare' | 'history' | 'fleet';
 const STORE_VIEWS: string[] = ['compare', 'history', 'fleet'];
 export interface Route { log: string | null; view: View; args: string[] }
 
-const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'streaming', 'environment'];
+const VIEWS: View[] = ['overview', 'findings', 'timeline', 'stages', 'sql', 'streaming', 'connect', 'environment'];
 
 function parseSegments(segments: string[], log: string | null): Route {
   const view = (VIEWS as string[]).includes(segments[0] ?? '') ? (segments[0] as View) : 'overview';

@@ -2,13 +2,14 @@
 // src/generated/; docs/*-schema.md say what each field means): re-exported here under the names
 // the pages use. Hand-written below: what is no document, the dashboard API's own answers
 // (docs/server.md, "Its JSON API") and the pages' view models.
-import type { Finding, ImpactBand, StageExecutor, StageHost, StreamingQuery, StreamingSummary } from './generated/analysis';
+import type { ImpactBand, StageExecutor, StageHost } from './generated/analysis';
 import type { PlanDiffDocument } from './generated/plan-diff';
 import type { VerdictDocument } from './generated/verdict';
 
 export type {
-  AnalysisDocument, Economics, Executor, Finding, ImpactBand, Job, PlanNode, Quantiles, RollupGroup, SqlExecution, Stage,
-  StageExecutor, StageHost,
+  AnalysisDocument, ConnectOperation, ConnectSession, ConnectSummary, Economics, Executor, Finding, ImpactBand, Job,
+  PlanNode, Quantiles, RollupGroup, SqlExecution, Stage, StageExecutor, StageHost, StreamingBatch, StreamingQuery,
+  StreamingSummary,
 } from './generated/analysis';
 export type { TimelineDocument } from './generated/timeline';
 export type {
@@ -69,16 +70,3 @@ export interface StageTasksPage {
   total: number; offset: number; tasks: TaskRow[];
   histograms: Partial<Record<'durationMs' | 'inputBytes' | 'shuffleReadBytes', Histogram>>;
 }
-
-// GET /api/sf/v1/logs/L/streaming and .../streaming/R (report/streaming_json.h): Spark UI's
-// Structured Streaming tab as JSON, its figures the model's and the analysis's summaries.
-export type { StreamingBatch, StreamingQuery, StreamingSummary } from './generated/analysis';
-export interface StreamingRunRow {
-  runId: string; id: string; name: string; label: string; status: 'RUNNING' | 'FINISHED' | 'FAILED';
-  startMs: number | null; durationMs: number | null; inputRowsPerSecond: number | null;
-  processedRowsPerSecond: number | null; latestBatchId: number | null; batches: number;
-  exception: string | null; errorClass: string | null; findings: number;
-}
-export interface StreamingRuns { runs: { run: StreamingRunRow; summary: StreamingSummary }[] }
-export interface StreamingRunAnswer { run: StreamingRunRow; query: StreamingQuery; summary: StreamingSummary;
-                                      findings: Finding[] }

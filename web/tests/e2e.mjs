@@ -8,10 +8,11 @@
 // error, and runs axe-core: no serious or critical violation. Prints one line per test and
 // 'N passed, N failed'; exit 77 (skipped) with the reason when the corpus or chromium is absent.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 
@@ -78,6 +79,20 @@ const streamingDir = join(corpusRoot, 'apache__spark/sql/core/src/test/resources
 const STREAMING_LOG = 'local-1596020211915';
 const streamingBase = existsSync(join(streamingDir, STREAMING_LOG)) ? await startServe(['--log-dir', streamingDir]) : null;
 const compareBase = await startServe(['--log-dir', sparkEvents, '--store', sqliteStore]);
+// A real Spark Connect server's log: the one ctest's spark_scenarios wrote when it is there, else
+// written here by the same client (tests/spark/connect_client.py on the project's pyspark).
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+function connectLog() {
+  const written = join(process.env.SF_SPARK_SCENARIO_LOGS ?? join(repo, 'build/spark-scenarios'), 'connect/connect.json');
+  if (existsSync(written)) return { log: JSON.parse(readFileSync(written, 'utf8')).log };
+  const python = join(repo, '.venv/bin/python');
+  if (!existsSync(python)) return { skip: `no ${written} and no ${python} to write one (make python-deps)` };
+  const out = join(work, 'connect');
+  execFileSync(python, [join(repo, 'tests/spark/connect_client.py'), '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] });
+  return { log: JSON.parse(readFileSync(join(out, 'connect.json'), 'utf8')).log };
+}
+const connect = connectLog();
+const connectBase = connect.log ? await startServe(['--log-dir', dirname(connect.log)]) : null;
 // PostgreSQL when the environment has one (scripts/ci-postgres.sh sets SF_TEST_POSTGRES_URL), in
 // a schema of its own as tests/e2e/history_cli_test.sh does.
 let pgBase = null;
@@ -414,8 +429,68 @@ try {
       await page.waitForFunction(() => document.documentElement.dataset.theme !== 'dark');
       await page.waitForSelector('.streaming-run .chart canvas');
     });
+    // The same pages in a report opened from a file: the figures are the analysis document's.
+    const streamingReport = join(shots, 'streaming-report.html');
+    execFileSync(sf, ['analyze', '--format', 'html', '--output', streamingReport, join(streamingDir, STREAMING_LOG)]);
+    await test('streaming-report-offline', async (page) => {
+      await page.goto(`file://${streamingReport}#/overview`);
+      await page.waitForSelector('.kpi');
+      await page.getByRole('link', { name: 'Streaming', exact: true }).click();
+      await page.waitForSelector('table.streaming-runs tbody tr');
+      await page.click('table.streaming-runs tbody tr td:first-child a');
+      await page.waitForSelector('.streaming-run .chart canvas');
+      const rows = (await page.$$('table.streaming-batches tbody tr')).length;
+      expect(rows === 8, `the report's batch table has the log's 8 batches: ${rows}`);
+      expect(/^#\/streaming\/./.test(new URL(page.url()).hash), `the run's address: ${page.url()}`);
+    }, { offline: true });
   } else {
     console.log(`skip  streaming: ${join(streamingDir, STREAMING_LOG)} is absent`);
+  }
+
+  // Spark Connect: the nav entry only for a log with Connect operations; the operations costliest
+  // first as the analysis says, one operation's page with its phases and links to its SQL
+  // executions and stage attempts; the same pages in a report opened from a file.
+  if (connectBase) {
+    const name = connect.log.split('/').pop();
+    const doc = JSON.parse(execFileSync(sf, ['analyze', '-q', '-f', 'json', connect.log]).toString());
+    const ranked = doc.connect.map((c, i) => ({ cost: c.cost, id: doc.connectOperations[i].operationId }))
+      .sort((a, b) => b.cost - a.cost).map((o) => o.id);
+    const costliest = doc.connectOperations.find((op) => op.operationId === ranked[0]);
+    const checkConnect = async (page) => {
+      await page.getByRole('link', { name: 'Connect', exact: true }).click();
+      await page.waitForSelector('table.connect-operations tbody tr');
+      const ids = await page.$$eval('table.connect-operations tbody tr', (rows) => rows.map((r) => r.dataset.operationId));
+      expect(ids.join() === ranked.join(), `the operations, costliest first: ${ids} (the analysis: ${ranked})`);
+      const sessions = (await page.$$('table.connect-sessions tbody tr')).length;
+      expect(sessions === doc.connectSessions.length, `sessions: ${sessions}`);
+      await page.click(`table.connect-operations tr[data-operation-id="${ranked[0]}"] td:first-child a`);
+      await page.waitForSelector('table.connect-phases');
+      const sqlLinks = await page.$$eval('.connect-operation a.chip', (as) => as.map((a) => a.textContent));
+      const attempts = doc.connect[doc.connectOperations.indexOf(costliest)].stageAttempts;
+      expect(sqlLinks.length === costliest.sqlExecutionIds.length + attempts.length,
+             `links to ${costliest.sqlExecutionIds.length} executions and ${attempts.length} stage attempts: ${sqlLinks}`);
+      const stage = attempts[0];
+      await page.click(`.connect-operation a.chip:text-is("${stage.stageId}.${stage.attemptId}")`);
+      await page.waitForSelector('.stage');
+    };
+    await test('connect', async (page) => {
+      await page.goto(`${base}/logs/${LOG}/overview`);
+      await page.waitForSelector('.kpi');
+      expect(await page.getByRole('link', { name: 'Connect', exact: true }).count() === 0,
+             'an application without Spark Connect has no Connect page');
+      await page.goto(`${connectBase}/logs/${encodeURIComponent(name)}/overview`);
+      await page.waitForSelector('.kpi');
+      await checkConnect(page);
+    });
+    const connectReport = join(shots, 'connect-report.html');
+    execFileSync(sf, ['analyze', '--format', 'html', '--output', connectReport, connect.log]);
+    await test('connect-report-offline', async (page) => {
+      await page.goto(`file://${connectReport}#/overview`);
+      await page.waitForSelector('.kpi');
+      await checkConnect(page);
+    }, { offline: true });
+  } else {
+    console.log(`skip  connect: ${connect.skip}`);
   }
 
   await test('history-server-fetch', async (page) => {

@@ -109,6 +109,7 @@ class ConnectOperation(TypedDict):
     userId: str
     userName: str
     statement: str
+    statementSummary: str
     sessionTags: list[str]
     status: Literal['RUNNING', 'FINISHED', 'FAILED', 'CANCELED']
     startedMs: int | None
@@ -123,10 +124,17 @@ class ConnectOperation(TypedDict):
     sqlExecutionIds: list[int]
 
 
+class StageAttempt(TypedDict):
+    stageId: int
+    attemptId: int
+
+
 class ConnectSummary(TypedDict):
     operationId: str
     jobs: int
+    stageAttempts: list[StageAttempt]
     taskTimeMs: int
+    findingIds: list[str]
     cost: float
     analysisMs: int | None
     planningMs: int | None
@@ -207,6 +215,10 @@ class Phase(TypedDict):
 class StreamingSummary(TypedDict):
     runId: str
     label: str
+    status: Literal['RUNNING', 'FINISHED', 'FAILED']
+    runDurationMs: int | None
+    latestBatchId: int | None
+    findingIds: list[str]
     batches: int
     batchesWithInput: int
     trigger: Trigger
@@ -555,11 +567,6 @@ class ImpactEstimate(TypedDict):
     wallClock: WallClock | None
     estimateMethod: Literal['measured', 'modeled', 'none']
     rawWaste: RawWaste | None
-
-
-class StageAttempt(TypedDict):
-    stageId: int
-    attemptId: int
 
 
 class Setting(TypedDict):

@@ -15,9 +15,27 @@ std::optional<int64_t> between(const std::optional<int64_t>& from, const std::op
   return std::max<int64_t>(0, ms);
 }
 
+// Whether one of `job_ids` (sorted) ran the attempt: a skipped stage's entry names the job that
+// skipped it, a pending one's the job that never got to it.
+bool ran_for(const model::StageAttempt& attempt, const std::vector<int64_t>& job_ids) {
+  if (attempt.status == model::StageStatus::kSkipped || attempt.status == model::StageStatus::kPending) return false;
+  return std::any_of(attempt.job_ids.begin(), attempt.job_ids.end(),
+                     [&](int64_t id) { return std::binary_search(job_ids.begin(), job_ids.end(), id); });
+}
+
+bool about(const Finding& f, const model::ConnectOperation& op, const std::vector<StageRef>& stages) {
+  if (f.sql_execution_id &&
+      std::binary_search(op.sql_execution_ids.begin(), op.sql_execution_ids.end(), *f.sql_execution_id)) {
+    return true;
+  }
+  return std::any_of(f.stages.begin(), f.stages.end(),
+                     [&](const StageRef& ref) { return std::binary_search(stages.begin(), stages.end(), ref); });
+}
+
 }  // namespace
 
-std::vector<ConnectOperationSummary> summarize_connect(const model::AppModel& model, const Cost& cost) {
+std::vector<ConnectOperationSummary> summarize_connect(const model::AppModel& model, const Cost& cost,
+                                                       const std::vector<Finding>& findings) {
   std::vector<ConnectOperationSummary> out;
   if (model.connect_operations.empty()) return out;
   const std::map<int64_t, double> job_cost(cost.jobs.begin(), cost.jobs.end());
@@ -34,11 +52,16 @@ std::vector<ConnectOperationSummary> summarize_connect(const model::AppModel& mo
     }
     for (int64_t stage_id : stage_ids) {
       for (const model::StageAttempt& attempt : model.attempts_of(stage_id)) {
+        if (!ran_for(attempt, op.job_ids)) continue;
+        s.stages.push_back({attempt.stage_id, attempt.attempt_id});
         // A sum of the model's own sums: saturated, as a hostile log's sums may be near the limit.
         if (__builtin_add_overflow(s.task_time_ms, attempt.metric(model::TaskMetric::kDurationMs), &s.task_time_ms)) {
           s.task_time_ms = INT64_MAX;
         }
       }
+    }
+    for (const Finding& f : findings) {
+      if (about(f, op, s.stages)) s.finding_ids.push_back(f.id);
     }
     s.analysis_ms = between(op.started_ms, op.analyzed_ms);
     s.planning_ms = between(op.analyzed_ms, op.ready_ms);

@@ -163,14 +163,30 @@ std::string_view to_string(TriggerBasis basis) {
   return "unknown";
 }
 
+std::string_view to_string(StreamingRunStatus status) {
+  switch (status) {
+    case StreamingRunStatus::kRunning: return "RUNNING";
+    case StreamingRunStatus::kFinished: return "FINISHED";
+    case StreamingRunStatus::kFailed: return "FAILED";
+  }
+  return "RUNNING";
+}
+
 StreamingQuerySummary summarize(const model::StreamingQuery& query, size_t query_index) {
   StreamingQuerySummary s;
   s.query_index = query_index;
   s.run_id = query.run_id;
   s.label = std::string(query.label());
+  if (query.terminated) s.status = query.exception ? StreamingRunStatus::kFailed : StreamingRunStatus::kFinished;
   const auto& batches = query.batches;
   s.batches = static_cast<int64_t>(batches.size());
   if (batches.empty()) return s;
+  s.latest_batch_id = batches.back().batch_id;
+  std::optional<int64_t> end_ms;
+  for (const StreamingBatch& b : batches) {
+    if (b.start_ms) end_ms = std::max(end_ms.value_or(*b.start_ms + b.duration_ms), *b.start_ms + b.duration_ms);
+  }
+  if (query.start_ms && end_ms) s.run_duration_ms = std::max<int64_t>(0, *end_ms - *query.start_ms);
 
   const TriggerGuess trigger = infer_trigger(batches);
   s.trigger_interval_ms = trigger.interval_ms;

@@ -28,6 +28,10 @@ enum class TriggerBasis {
 };
 std::string_view to_string(TriggerBasis basis);  // alignedStarts, backToBack, unknown
 
+// As Spark UI's Structured Streaming tab says it: a run the log holds no termination of is active.
+enum class StreamingRunStatus { kRunning, kFinished, kFailed };
+std::string_view to_string(StreamingRunStatus status);  // RUNNING, FINISHED, FAILED
+
 struct StreamingPhaseTotal {
   model::StreamingPhase phase;
   int64_t ms = 0;
@@ -44,6 +48,11 @@ struct StreamingQuerySummary {
   // when the log holds several runs of that id): how a front end finds a run's findings (a
   // finding's id is "<type>/<rule>/<key>"). Set by summarize_streaming, which sees every run.
   std::string finding_key;
+  StreamingRunStatus status = StreamingRunStatus::kRunning;
+  // From the run's start to the end of its last batch (the log does not time a termination), and
+  // the id of that batch: the tab's Duration and Latest Batch. Absent without a start or a batch.
+  std::optional<int64_t> run_duration_ms;
+  std::optional<int64_t> latest_batch_id;
   int64_t batches = 0;
   int64_t batches_with_input = 0;
   std::optional<int64_t> trigger_interval_ms;

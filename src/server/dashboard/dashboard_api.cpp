@@ -12,6 +12,7 @@
 #include "compare/run_comparison.h"
 #include "fetch/history_server_request.h"
 #include "report/comparison_json.h"
+#include "report/connect_json.h"
 #include "report/findings_json.h"
 #include "report/model_json.h"
 #include "report/plan_diff_json.h"
@@ -211,6 +212,8 @@ class DashboardApi::Request {
       if (seg_[2] == "timeline" && seg_.size() == 3) return get(&Request::timeline);
       if (seg_[2] == "streaming" && seg_.size() == 3) return get(&Request::streaming_runs);
       if (seg_[2] == "streaming" && seg_.size() == 4) return get(&Request::streaming_run);
+      if (seg_[2] == "connect" && seg_.size() == 3) return get(&Request::connect_operations);
+      if (seg_[2] == "connect" && seg_.size() == 4) return get(&Request::connect_operation);
       if (seg_[2] == "stages" && seg_.size() == 5) return get(&Request::stage);
       if (seg_[2] == "stages" && seg_.size() == 6 && seg_[5] == "tasks") return get(&Request::stage_tasks);
     }
@@ -384,11 +387,12 @@ class DashboardApi::Request {
       w.array_field("runs", [&] {
         for (const analysis::StreamingQuerySummary& s : analysis.streaming) {
           const model::StreamingQuery& q = model.streaming_queries[s.query_index];
+          const auto findings = report::streaming_run_findings(analysis, s);
           w.object([&] {
             w.key("run");
-            report::write_streaming_run_row(w, q, s, report::streaming_run_findings(analysis, s).size());
+            report::write_streaming_run_row(w, q, s, findings.size());
             w.key("summary");
-            report::write_streaming_summary(w, s);
+            report::write_streaming_summary(w, s, findings);
           });
         }
       });
@@ -421,9 +425,70 @@ class DashboardApi::Request {
       w.key("query");
       report::write_streaming_query(w, q);
       w.key("summary");
-      report::write_streaming_summary(w, *found);
+      report::write_streaming_summary(w, *found, findings);
       w.array_field("findings", [&] {
         for (const analysis::Finding* f : findings) report::write_finding(w, *f, analysis.thresholds);
+      });
+    });
+    return text_json_response(std::move(body));
+  }
+
+  // --- Spark Connect: which client operation cost what (report/connect_json.h), as in the
+  // analysis document.
+
+  // logs/L/connect: the sessions, and every operation with what it cost, in the model's order.
+  ApiResult<RestResponse> connect_operations() {
+    const auto log = load(seg_[1]);
+    if (!log) return tl::unexpected(log.error());
+    const model::AppModel& model = (*log)->model();
+    const analysis::Analysis& analysis = (*log)->analysis();
+    std::string body;
+    JsonWriter w(body);
+    w.object([&] {
+      w.key("sessions");
+      report::write_connect_sessions(w, model.connect_sessions);
+      w.array_field("operations", [&] {
+        for (const analysis::ConnectOperationSummary& s : analysis.connect) {
+          w.object([&] {
+            w.key("operation");
+            report::write_connect_operation(w, model.connect_operations[s.operation_index]);
+            w.key("summary");
+            report::write_connect_summary(w, s);
+          });
+        }
+      });
+    });
+    return text_json_response(std::move(body));
+  }
+
+  // logs/L/connect/O: the operation O (its operation id), what it cost and its findings.
+  ApiResult<RestResponse> connect_operation() {
+    const auto log = load(seg_[1]);
+    if (!log) return tl::unexpected(log.error());
+    const model::AppModel& model = (*log)->model();
+    const analysis::Analysis& analysis = (*log)->analysis();
+    const analysis::ConnectOperationSummary* found = nullptr;
+    for (const analysis::ConnectOperationSummary& s : analysis.connect) {
+      if (s.operation_id == seg_[3]) {
+        found = &s;
+        break;
+      }
+    }
+    if (found == nullptr)
+      return refuse(404, "not-found", "no Spark Connect operation " + seg_[3] + " in this application");
+    std::string body;
+    JsonWriter w(body);
+    w.object([&] {
+      w.key("operation");
+      report::write_connect_operation(w, model.connect_operations[found->operation_index]);
+      w.key("summary");
+      report::write_connect_summary(w, *found);
+      w.array_field("findings", [&] {
+        for (const analysis::Finding& f : analysis.findings) {
+          if (std::find(found->finding_ids.begin(), found->finding_ids.end(), f.id) != found->finding_ids.end()) {
+            report::write_finding(w, f, analysis.thresholds);
+          }
+        }
       });
     });
     return text_json_response(std::move(body));

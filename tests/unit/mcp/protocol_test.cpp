@@ -154,8 +154,9 @@ TEST(McpProtocol, ToolsListDeclaresEveryToolWithBothSchemas) {
     EXPECT_FALSE(tool["description"].get<std::string>().empty());
   }
   const std::set<std::string> expected = {
-      "list_applications", "analyze_event_log", "get_findings",      "explain_finding", "get_economics", "get_stage",
-      "get_sql_execution", "get_slowest",       "streaming_queries", "compare_runs",    "store_ingest",  "verdict"};
+      "list_applications", "analyze_event_log", "get_findings", "explain_finding",   "get_economics",
+      "get_stage",         "get_sql_execution", "get_slowest",  "streaming_queries", "connect_operations",
+      "compare_runs",      "store_ingest",      "verdict"};
   EXPECT_EQ(names, expected);
 }
 

@@ -504,6 +504,7 @@ export interface ConnectOperation {
   userId: string;
   userName: string;
   statement: string;
+  statementSummary: string;
   sessionTags: string[];
   status: "RUNNING" | "FINISHED" | "FAILED" | "CANCELED";
   startedMs: number | null;
@@ -773,6 +774,10 @@ export interface Economics {
 export interface StreamingSummary {
   runId: string;
   label: string;
+  status: "RUNNING" | "FINISHED" | "FAILED";
+  runDurationMs: number | null;
+  latestBatchId: number | null;
+  findingIds: string[];
   batches: number;
   batchesWithInput: number;
   trigger: {
@@ -823,7 +828,12 @@ export interface StreamingSummary {
 export interface ConnectSummary {
   operationId: string;
   jobs: number;
+  stageAttempts: {
+    stageId: number;
+    attemptId: number;
+  }[];
   taskTimeMs: number;
+  findingIds: string[];
   cost: number;
   analysisMs: number | null;
   planningMs: number | null;

@@ -16,19 +16,20 @@ import { Timeline } from './Timeline';
 import { PlanGraphPage } from './PlanGraph';
 import { Environment } from './Environment';
 import { StreamingPage } from './StreamingPage';
+import { ConnectPage } from './ConnectPage';
 import { ComparePage } from './ComparePage';
 import { HistoryPage } from './HistoryPage';
 import { FleetPage } from './FleetPage';
 
-// Streaming: only for a log with Structured Streaming queries, and only with a server behind the
-// page (its figures come from the API).
-const TABS: { view: View; label: string; shown?: (doc: AnalysisDocument | null, report: boolean) => boolean }[] = [
+// Streaming and Connect: only for a log with Structured Streaming queries, Spark Connect operations.
+const TABS: { view: View; label: string; shown?: (doc: AnalysisDocument | null) => boolean }[] = [
   { view: 'overview', label: 'Overview' },
   { view: 'findings', label: 'Findings' },
   { view: 'timeline', label: 'Timeline' },
   { view: 'stages', label: 'Stages' },
   { view: 'sql', label: 'SQL plans' },
-  { view: 'streaming', label: 'Streaming', shown: (doc, report) => !report && (doc?.streamingQueries.length ?? 0) > 0 },
+  { view: 'streaming', label: 'Streaming', shown: (doc) => (doc?.streamingQueries.length ?? 0) > 0 },
+  { view: 'connect', label: 'Connect', shown: (doc) => (doc?.connectOperations.length ?? 0) > 0 },
   { view: 'environment', label: 'Environment' },
 ];
 
@@ -51,7 +52,8 @@ function LogPage({ route }: { route: Route }) {
     case 'timeline': return <Timeline />;
     case 'stages': return <StagePage doc={doc} args={route.args} />;
     case 'sql': return <PlanGraphPage doc={doc} args={route.args} />;
-    case 'streaming': return <StreamingPage args={route.args} />;
+    case 'streaming': return <StreamingPage doc={doc} args={route.args} />;
+    case 'connect': return <ConnectPage doc={doc} args={route.args} />;
     case 'environment': return <Environment doc={doc} />;
     default: return <Overview />;
   }
@@ -86,7 +88,7 @@ export function App() {
         </div>
         {route.log !== null && (
           <nav aria-label="Pages of this application">
-            {TABS.filter((tab) => !tab.shown || tab.shown(shown, report)).map((tab) => (
+            {TABS.filter((tab) => !tab.shown || tab.shown(shown)).map((tab) => (
               <Link key={tab.view} to={{ log: route.log, view: tab.view, args: [] }} class="tab"
                     current={route.view === tab.view}>{tab.label}</Link>
             ))}

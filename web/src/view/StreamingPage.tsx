@@ -3,18 +3,16 @@
 // latest batch, error), and one run's page: its trigger, durations, rates, state and watermark,
 // charts per micro-batch (duration against the inferred trigger, input against processed rows
 // per second, input rows, state rows and memory, the phases' time stacked), the batch table and
-// the run's findings. Every figure is the server's (GET logs/L/streaming[/R], from the model and
-// the analysis's summaries); the page only draws them. A report opened from a file has no server:
-// it has no streaming page.
+// the run's findings. Every figure is the analysis document's ("streamingQueries", the model's,
+// and "streaming", the analysis's summaries, each naming its findings): the page only draws them,
+// so a report opened from a file has the same pages as `serve`.
 import { useMemo } from 'preact/hooks';
-import { api } from '../api';
 import { formatBytes, formatCount, formatDate, formatMs, formatPercent, formatRate } from '../format';
 import { currentRoute } from '../route';
-import type { StreamingQuery, StreamingRunAnswer, StreamingRunRow, StreamingSummary } from '../types';
+import type { AnalysisDocument, StreamingQuery, StreamingSummary } from '../types';
 import { Chart, type ChartOption } from './charts';
 import { FindingCard } from './FindingCard';
 import { Link } from './Link';
-import { useAnswer } from './useAnswer';
 
 const BLUE = '#5b8def';
 const ORANGE = '#e8742a';
@@ -28,22 +26,35 @@ function ErrorText({ exception, errorClass }: { exception: string | null; errorC
   return <span class="error" title={exception}>{errorClass ? `[${errorClass}] ` : ''}{first}</span>;
 }
 
-function StatusText({ status }: { status: StreamingRunRow['status'] }) {
+function StatusText({ status }: { status: StreamingSummary['status'] }) {
   return <span class={status === 'FAILED' ? 'error' : status === 'RUNNING' ? 'badge' : ''}>{status}</span>;
 }
 
-export function StreamingPage({ args }: { args: string[] }) {
-  return args.length > 0 ? <StreamingRun runId={args[0]} /> : <StreamingList />;
+// A query run: the model's query and the analysis's summary of it (joined by run id).
+interface Run { query: StreamingQuery; summary: StreamingSummary }
+
+function runsOf(doc: AnalysisDocument): Run[] {
+  const queries = new Map(doc.streamingQueries.map((q) => [q.runId, q]));
+  return doc.streaming.flatMap((summary) => {
+    const query = queries.get(summary.runId);
+    return query ? [{ query, summary }] : [];
+  });
 }
 
-function StreamingList() {
-  const log = currentRoute().log!;
-  const { data, error } = useAnswer(() => api.streamingRuns(log), log);
-  if (error) return <section class="panel"><p class="error" role="alert">{error.message}</p></section>;
-  if (!data) return <section class="panel"><p aria-live="polite">Reading the streaming queries…</p></section>;
-  const runs = data.runs;
-  const active = runs.filter((r) => r.run.status === 'RUNNING');
-  const done = runs.filter((r) => r.run.status !== 'RUNNING');
+export function StreamingPage({ doc, args }: { doc: AnalysisDocument; args: string[] }) {
+  const runs = useMemo(() => runsOf(doc), [doc]);
+  if (args.length === 0) return <StreamingList runs={runs} />;
+  const run = runs.find((r) => r.summary.runId === args[0]);
+  if (!run) {
+    return <section class="panel"><p class="error" role="alert">No streaming query run {args[0]} in this application.</p>
+      <p><Link to={{ log: currentRoute().log, view: 'streaming', args: [] }}>All streaming queries</Link></p></section>;
+  }
+  return <StreamingRun run={run} doc={doc} />;
+}
+
+function StreamingList({ runs }: { runs: Run[] }) {
+  const active = runs.filter((r) => r.summary.status === 'RUNNING');
+  const done = runs.filter((r) => r.summary.status !== 'RUNNING');
   return (
     <div class="streaming">
       <h2 class="page-title">Structured Streaming</h2>
@@ -61,7 +72,7 @@ function StreamingList() {
   );
 }
 
-function RunTable({ caption, rows }: { caption: string; rows: { run: StreamingRunRow; summary: StreamingSummary }[] }) {
+function RunTable({ caption, rows }: { caption: string; rows: Run[] }) {
   const log = currentRoute().log;
   return (
     <section class="panel">
@@ -69,19 +80,19 @@ function RunTable({ caption, rows }: { caption: string; rows: { run: StreamingRu
         <caption>{caption}</caption>
         <thead><tr><th>Name</th><th>Status</th><th>ID</th><th>Run ID</th><th>Start Time</th><th>Duration</th>
           <th>Avg Input /sec</th><th>Avg Process /sec</th><th>Latest Batch</th><th>Findings</th><th>Error</th></tr></thead>
-        <tbody>{rows.map(({ run }) => (
-          <tr key={run.runId} data-run-id={run.runId}>
-            <td><Link to={{ log, view: 'streaming', args: [run.runId] }}>{run.name || <span class="muted">(unnamed)</span>}</Link></td>
-            <td><StatusText status={run.status} /></td>
-            <td><code>{run.id}</code></td>
-            <td><Link to={{ log, view: 'streaming', args: [run.runId] }}><code>{run.runId}</code></Link></td>
-            <td>{formatDate(run.startMs)}</td>
-            <td>{formatMs(run.durationMs)}</td>
-            <td>{formatRate(run.inputRowsPerSecond)}</td>
-            <td>{formatRate(run.processedRowsPerSecond)}</td>
-            <td>{run.latestBatchId ?? '–'}</td>
-            <td>{run.findings}</td>
-            <td><ErrorText exception={run.exception} errorClass={run.errorClass} /></td>
+        <tbody>{rows.map(({ query: q, summary: s }) => (
+          <tr key={s.runId} data-run-id={s.runId}>
+            <td><Link to={{ log, view: 'streaming', args: [s.runId] }}>{q.name || <span class="muted">(unnamed)</span>}</Link></td>
+            <td><StatusText status={s.status} /></td>
+            <td><code>{q.id}</code></td>
+            <td><Link to={{ log, view: 'streaming', args: [s.runId] }}><code>{s.runId}</code></Link></td>
+            <td>{formatDate(q.startMs)}</td>
+            <td>{formatMs(s.runDurationMs)}</td>
+            <td>{formatRate(s.inputRowsPerSecond)}</td>
+            <td>{formatRate(s.processedRowsPerSecond)}</td>
+            <td>{s.latestBatchId ?? '–'}</td>
+            <td>{s.findingIds.length}</td>
+            <td><ErrorText exception={q.exception} errorClass={q.errorClass} /></td>
           </tr>))}</tbody>
       </table>
     </section>
@@ -170,14 +181,13 @@ function phasesOption(q: StreamingQuery, s: StreamingSummary): ChartOption {
   };
 }
 
-function Figures({ answer }: { answer: StreamingRunAnswer }) {
-  const { run, summary: s } = answer;
+function Figures({ run: { query: q, summary: s } }: { run: Run }) {
   const trigger = s.trigger.intervalMs !== null ? formatMs(s.trigger.intervalMs)
     : s.trigger.basis === 'backToBack' ? 'back to back' : 'not inferred';
   return (
     <section class="kpis" aria-label="The run in figures">
-      <div class="kpi"><span class="label">Status</span><span class="value"><StatusText status={run.status} /></span>
-        <span class="muted">started {formatDate(run.startMs)} · {formatMs(run.durationMs)}</span></div>
+      <div class="kpi"><span class="label">Status</span><span class="value"><StatusText status={s.status} /></span>
+        <span class="muted">started {formatDate(q.startMs)} · {formatMs(s.runDurationMs)}</span></div>
       <div class="kpi"><span class="label">Trigger</span><span class="value">{trigger}</span>
         <span class="muted">inferred ({s.trigger.basis}) · {formatCount(s.batchesOverTrigger)} batches over it</span></div>
       <div class="kpi"><span class="label">Batch duration</span><span class="value">{formatMs(s.durationMs.p50)}</span>
@@ -215,25 +225,26 @@ function BatchTable({ q }: { q: StreamingQuery }) {
   );
 }
 
-function StreamingRun({ runId }: { runId: string }) {
-  const log = currentRoute().log!;
-  const { data, error } = useAnswer(() => api.streamingRun(log, runId), `${log}/${runId}`);
-  const charts = useMemo(() => data && {
-    duration: durationOption(data.query, data.summary),
-    rates: ratesOption(data.query),
-    input: inputRowsOption(data.query),
-    state: data.summary.state ? stateOption(data.query) : null,
-    phases: phasesOption(data.query, data.summary),
-  }, [data]);
-  if (error) return <section class="panel"><p class="error" role="alert">{error.message}</p></section>;
-  if (!data || !charts) return <section class="panel"><p aria-live="polite">Reading the streaming query…</p></section>;
-  const { run, query: q, summary: s } = data;
+function StreamingRun({ run, doc }: { run: Run; doc: AnalysisDocument }) {
+  const log = currentRoute().log;
+  const { query: q, summary: s } = run;
+  const charts = useMemo(() => ({
+    duration: durationOption(q, s),
+    rates: ratesOption(q),
+    input: inputRowsOption(q),
+    state: s.state ? stateOption(q) : null,
+    phases: phasesOption(q, s),
+  }), [run]);
+  const findings = useMemo(() => {
+    const ids = new Set(s.findingIds);
+    return doc.findings.filter((f) => ids.has(f.id));
+  }, [doc, run]);
   const n = q.batches.length;
   return (
     <div class="streaming-run">
       <p><Link to={{ log, view: 'streaming', args: [] }}>All streaming queries</Link></p>
-      <h2 class="page-title">Streaming query {run.label} <span class="muted store">run {run.runId}</span></h2>
-      <Figures answer={data} />
+      <h2 class="page-title">Streaming query {s.label} <span class="muted store">run {s.runId}</span></h2>
+      <Figures run={run} />
       <section class="panel">
         <div class="facts">
           <span><strong>id</strong> <code>{q.id}</code></span>
@@ -242,7 +253,7 @@ function StreamingRun({ runId }: { runId: string }) {
           {q.stateOperators.length > 0 && <span><strong>state operators</strong> {q.stateOperators.map((o) => o || '(unnamed)').join(', ')}</span>}
           {q.idleEvents > 0 && <span><strong>idle events</strong> {formatCount(q.idleEvents)}</span>}
         </div>
-        {run.exception && <p><strong>Ended by: </strong><ErrorText exception={run.exception} errorClass={run.errorClass} /></p>}
+        {q.exception && <p><strong>Ended by: </strong><ErrorText exception={q.exception} errorClass={q.errorClass} /></p>}
       </section>
       {n === 0 ? <section class="panel"><p>This run has no batch in the log.</p></section> : (
         <div class="dists">
@@ -268,8 +279,8 @@ function StreamingRun({ runId }: { runId: string }) {
       {n > 0 && <BatchTable q={q} />}
       <section class="panel">
         <h2>Findings about this run</h2>
-        {data.findings.length === 0 ? <p>No finding about this run.</p> :
-          data.findings.map((f) => <FindingCard key={f.id} finding={f} />)}
+        {findings.length === 0 ? <p>No finding about this run.</p> :
+          findings.map((f) => <FindingCard key={f.id} finding={f} />)}
       </section>
     </div>
   );
