@@ -1,6 +1,7 @@
 #include "report/connect_json.h"
 
 #include "common/json_writer.h"
+#include "report/findings_json.h"
 
 namespace sf::report {
 
@@ -52,14 +53,8 @@ void write_connect_summary(JsonWriter& w, const analysis::ConnectOperationSummar
   w.object([&] {
     w.field("operationId", s.operation_id);
     w.field("jobs", s.jobs);
-    w.array_field("stageAttempts", [&] {
-      for (const analysis::StageRef& ref : s.stages) {
-        w.object([&] {
-          w.field("stageId", ref.stage_id);
-          w.field("attemptId", ref.attempt_id);
-        });
-      }
-    });
+    w.key("stageAttempts");
+    write_stage_refs(w, s.stages);
     w.field("taskTimeMs", s.task_time_ms);
     w.field("findingIds", s.finding_ids);
     w.field("cost", s.cost);

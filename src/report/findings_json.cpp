@@ -42,6 +42,17 @@ double threshold_value(const Thresholds& thresholds, std::string_view name) {
 
 }  // namespace
 
+void write_stage_refs(JsonWriter& w, const std::vector<StageRef>& stages) {
+  w.array([&] {
+    for (const StageRef& s : stages) {
+      w.object([&] {
+        w.field("stageId", s.stage_id);
+        w.field("attemptId", s.attempt_id);
+      });
+    }
+  });
+}
+
 void write_finding(JsonWriter& w, const Finding& f, const Thresholds& thresholds) {
   w.object([&] {
     w.field("id", f.id);
@@ -49,14 +60,8 @@ void write_finding(JsonWriter& w, const Finding& f, const Thresholds& thresholds
     w.field("rule", f.rule);
     w.field("scope", to_string(f.scope));
     w.field("stageIds", f.stage_ids());
-    w.array_field("stageAttempts", [&] {
-      for (const auto& s : f.stages) {
-        w.object([&] {
-          w.field("stageId", s.stage_id);
-          w.field("attemptId", s.attempt_id);
-        });
-      }
-    });
+    w.key("stageAttempts");
+    write_stage_refs(w, f.stages);
     w.field("sqlExecutionId", f.sql_execution_id);
     w.field("title", f.title);
     w.field("explanation", f.explanation);

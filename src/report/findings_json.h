@@ -12,6 +12,8 @@ class JsonWriter;
 namespace sf::report {
 
 void write_finding(JsonWriter& w, const analysis::Finding& finding, const analysis::Thresholds& thresholds);
+// Stage attempts as the documents name them: [{"stageId", "attemptId"}].
+void write_stage_refs(JsonWriter& w, const std::vector<analysis::StageRef>& stages);
 void write_findings(JsonWriter& w, const analysis::Analysis& analysis);
 void write_rollup(JsonWriter& w, const analysis::Analysis& analysis);
 void write_analysis_config(JsonWriter& w, const analysis::Analysis& analysis);
