@@ -9,6 +9,7 @@
 #include "mcp/paging.h"
 #include "mcp/session.h"
 #include "mcp/tools.h"
+#include "report/connect_json.h"
 #include "report/connect_text.h"
 
 namespace sf::mcp {
@@ -83,10 +84,7 @@ Tool connect_operations_tool() {
       out["operations"] = std::move(operations);
       return result;
     }
-    const analysis::ConnectOperationSummary* found = nullptr;
-    for (const analysis::ConnectOperationSummary& s : analysis.connect) {
-      if (s.operation_id == operation_id) found = &s;
-    }
+    const analysis::ConnectOperationSummary* found = report::find_connect_operation(analysis, operation_id);
     if (found == nullptr) {
       return ToolResult::error(fmt::format(
           "no Spark Connect operation \"{}\" in {} ({} operations); connect_operations without operationId lists them",

@@ -113,20 +113,15 @@ Tool streaming_queries_tool() {
       out["runs"] = std::move(runs);
       return result;
     }
-    size_t found = summaries.size();
-    for (size_t i = 0; i < summaries.size(); ++i) {
-      if (summaries[i].run_id == run_id) {
-        found = i;
-        break;
-      }
-    }
-    if (found == summaries.size()) {
+    const analysis::StreamingQuerySummary* found = report::find_streaming_run(log.analysis(), run_id);
+    if (found == nullptr) {
       return ToolResult::error(
           fmt::format("no streaming query run \"{}\" in {} ({} runs); streaming_queries without "
                       "runId lists them",
                       run_id, log.analysis_id, summaries.size()));
     }
-    const analysis::StreamingQuerySummary& s = summaries[found];
+    // "streaming" is in "streamingQueries"' order: a summary's query index is its place too.
+    const analysis::StreamingQuerySummary& s = *found;
     Json query = doc["streamingQueries"][s.query_index];
     Json batches = std::move(query["batches"]);
     query.erase("batches");
@@ -134,7 +129,7 @@ Tool streaming_queries_tool() {
     out["page"] = page_json(window);
     out["run"] = run_row(log, s);
     out["query"] = std::move(query);
-    out["summary"] = doc["streaming"][found];
+    out["summary"] = doc["streaming"][s.query_index];
     const Json ids = out["summary"]["findingIds"];
     out["findingIds"] = ids;
     out["batches"] = page_of(batches, window);

@@ -19,6 +19,14 @@ void write_connect_sessions(JsonWriter& w, const std::vector<model::ConnectSessi
   });
 }
 
+const analysis::ConnectOperationSummary* find_connect_operation(const analysis::Analysis& analysis,
+                                                                std::string_view operation_id) {
+  for (const analysis::ConnectOperationSummary& s : analysis.connect) {
+    if (s.operation_id == operation_id) return &s;
+  }
+  return nullptr;
+}
+
 void write_connect_operation(JsonWriter& w, const model::ConnectOperation& op) {
   w.object([&] {
     w.field("operationId", op.operation_id);

@@ -82,6 +82,13 @@ void write_streaming_queries(JsonWriter& w, const std::vector<model::StreamingQu
   });
 }
 
+const analysis::StreamingQuerySummary* find_streaming_run(const analysis::Analysis& analysis, std::string_view run_id) {
+  for (const analysis::StreamingQuerySummary& s : analysis.streaming) {
+    if (s.run_id == run_id) return &s;
+  }
+  return nullptr;
+}
+
 std::vector<const analysis::Finding*> streaming_run_findings(const analysis::Analysis& analysis,
                                                              const analysis::StreamingQuerySummary& run) {
   // Appended rather than "/" + key: g++ 12 warns (-Wrestrict, a false positive) on the latter.

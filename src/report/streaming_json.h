@@ -6,6 +6,7 @@
 // (docs/server.md).
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "analysis/analyzer.h"
@@ -29,6 +30,9 @@ void write_streaming_summary(JsonWriter& w, const analysis::StreamingQuerySummar
                              const std::vector<const analysis::Finding*>& findings);
 // The batches [begin, end) of a query, as an array of "batches" entries.
 void write_streaming_batches(JsonWriter& w, const model::StreamingQuery& query, size_t begin, size_t end);
+
+// The run whose run id is `run_id`, or null: how the dashboard and MCP find the run asked for.
+const analysis::StreamingQuerySummary* find_streaming_run(const analysis::Analysis& analysis, std::string_view run_id);
 
 // The analysis's findings about one run (their ids end with its summary's finding_key), in the
 // analysis's order: what the dashboard and MCP list with a run.

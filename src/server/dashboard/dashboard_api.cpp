@@ -407,13 +407,7 @@ class DashboardApi::Request {
     if (!log) return tl::unexpected(log.error());
     const model::AppModel& model = (*log)->model();
     const analysis::Analysis& analysis = (*log)->analysis();
-    const analysis::StreamingQuerySummary* found = nullptr;
-    for (const analysis::StreamingQuerySummary& s : analysis.streaming) {
-      if (s.run_id == seg_[3]) {
-        found = &s;
-        break;
-      }
-    }
+    const analysis::StreamingQuerySummary* found = report::find_streaming_run(analysis, seg_[3]);
     if (found == nullptr) return refuse(404, "not-found", "no streaming query run " + seg_[3] + " in this application");
     const model::StreamingQuery& q = model.streaming_queries[found->query_index];
     const auto findings = report::streaming_run_findings(analysis, *found);
@@ -467,13 +461,7 @@ class DashboardApi::Request {
     if (!log) return tl::unexpected(log.error());
     const model::AppModel& model = (*log)->model();
     const analysis::Analysis& analysis = (*log)->analysis();
-    const analysis::ConnectOperationSummary* found = nullptr;
-    for (const analysis::ConnectOperationSummary& s : analysis.connect) {
-      if (s.operation_id == seg_[3]) {
-        found = &s;
-        break;
-      }
-    }
+    const analysis::ConnectOperationSummary* found = report::find_connect_operation(analysis, seg_[3]);
     if (found == nullptr)
       return refuse(404, "not-found", "no Spark Connect operation " + seg_[3] + " in this application");
     std::string body;
