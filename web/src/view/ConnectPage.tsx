@@ -8,6 +8,7 @@ import { useMemo } from 'preact/hooks';
 import { formatCount, formatDate, formatMoney, formatMs } from '../format';
 import { currentRoute } from '../route';
 import type { AnalysisDocument, ConnectOperation, ConnectSummary } from '../types';
+import { RunStatus } from './badges';
 import { FindingCard } from './FindingCard';
 import { Link } from './Link';
 
@@ -24,10 +25,6 @@ function operationsOf(doc: AnalysisDocument): Operation[] {
 }
 
 const short = (id: string) => id.slice(0, 8);
-
-function StatusText({ status }: { status: ConnectOperation['status'] }) {
-  return <span class={status === 'FAILED' ? 'error' : status === 'RUNNING' ? 'badge' : ''}>{status}</span>;
-}
 
 export function ConnectPage({ doc, args }: { doc: AnalysisDocument; args: string[] }) {
   const operations = useMemo(() => operationsOf(doc), [doc]);
@@ -69,7 +66,7 @@ function ConnectList({ doc, operations }: { doc: AnalysisDocument; operations: O
               <td><code title={op.sessionId}>{short(op.sessionId)}</code></td>
               <td>{op.userId || <span class="muted">–</span>}</td>
               <td>{op.sessionTags.length ? op.sessionTags.join(', ') : <span class="muted">–</span>}</td>
-              <td><StatusText status={op.status} /></td>
+              <td><RunStatus status={op.status} /></td>
               <td>{formatDate(op.startedMs)}</td>
               <td>{formatMs(op.durationMs)}</td>
               <td>{formatMs(cost.executionMs)}</td>
@@ -114,7 +111,7 @@ function OperationPage({ doc, operation: { op, cost } }: { doc: AnalysisDocument
       <p><Link to={{ log, view: 'connect', args: [] }}>All Spark Connect operations</Link></p>
       <h2 class="page-title">Operation <code>{op.operationId}</code></h2>
       <section class="kpis" aria-label="The operation in figures">
-        <div class="kpi"><span class="label">Status</span><span class="value"><StatusText status={op.status} /></span>
+        <div class="kpi"><span class="label">Status</span><span class="value"><RunStatus status={op.status} /></span>
           <span class="muted">started {formatDate(op.startedMs)} · {formatMs(op.durationMs)}</span></div>
         <div class="kpi"><span class="label">Cost</span><span class="value">{formatMoney(cost.cost, currency)}</span>
           <span class="muted">{formatCount(cost.jobs)} jobs · {formatMs(cost.taskTimeMs)} task time</span></div>

@@ -11,6 +11,7 @@ import { formatBytes, formatCount, formatDate, formatMs, formatPercent, formatRa
 import { currentRoute } from '../route';
 import type { AnalysisDocument, StreamingQuery, StreamingSummary } from '../types';
 import { Chart, type ChartOption } from './charts';
+import { RunStatus } from './badges';
 import { FindingCard } from './FindingCard';
 import { Link } from './Link';
 
@@ -24,10 +25,6 @@ function ErrorText({ exception, errorClass }: { exception: string | null; errorC
   if (!exception) return <span class="muted">–</span>;
   const first = exception.split('\n')[0];
   return <span class="error" title={exception}>{errorClass ? `[${errorClass}] ` : ''}{first}</span>;
-}
-
-function StatusText({ status }: { status: StreamingSummary['status'] }) {
-  return <span class={status === 'FAILED' ? 'error' : status === 'RUNNING' ? 'badge' : ''}>{status}</span>;
 }
 
 // A query run: the model's query and the analysis's summary of it (joined by run id).
@@ -83,7 +80,7 @@ function RunTable({ caption, rows }: { caption: string; rows: Run[] }) {
         <tbody>{rows.map(({ query: q, summary: s }) => (
           <tr key={s.runId} data-run-id={s.runId}>
             <td><Link to={{ log, view: 'streaming', args: [s.runId] }}>{q.name || <span class="muted">(unnamed)</span>}</Link></td>
-            <td><StatusText status={s.status} /></td>
+            <td><RunStatus status={s.status} /></td>
             <td><code>{q.id}</code></td>
             <td><Link to={{ log, view: 'streaming', args: [s.runId] }}><code>{s.runId}</code></Link></td>
             <td>{formatDate(q.startMs)}</td>
@@ -186,7 +183,7 @@ function Figures({ run: { query: q, summary: s } }: { run: Run }) {
     : s.trigger.basis === 'backToBack' ? 'back to back' : 'not inferred';
   return (
     <section class="kpis" aria-label="The run in figures">
-      <div class="kpi"><span class="label">Status</span><span class="value"><StatusText status={s.status} /></span>
+      <div class="kpi"><span class="label">Status</span><span class="value"><RunStatus status={s.status} /></span>
         <span class="muted">started {formatDate(q.startMs)} · {formatMs(s.runDurationMs)}</span></div>
       <div class="kpi"><span class="label">Trigger</span><span class="value">{trigger}</span>
         <span class="muted">inferred ({s.trigger.basis}) · {formatCount(s.batchesOverTrigger)} batches over it</span></div>
